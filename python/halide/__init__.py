@@ -1,0 +1,44 @@
+"""Halide for Python.
+
+This package is lazy (PEP 562): ``import halide.runtime`` loads only the
+standalone runtime, never the compiler, even when the compiler is installed.
+The compiler API (``halide.Func``, ``halide.Var``, ...) is loaded on first
+use from the ``halide`` distribution; in an install that has only
+``halide-runtime`` it raises an ImportError that says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_SUBMODULES = frozenset({"runtime"})
+
+# Provided by the `halide` distribution (the compiler bindings).
+_COMPILER_MODULE = "halide._compiler"
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        compiler = importlib.import_module(_COMPILER_MODULE)
+    except ModuleNotFoundError as e:
+        if e.name != _COMPILER_MODULE:
+            raise
+        raise ImportError(
+            f"halide.{name} belongs to the Halide compiler, which is not installed: "
+            "this environment has only the standalone runtime (halide-runtime). "
+            "Install the compiler with `pip install halide`, or use halide.runtime "
+            "to load precompiled kernels.",
+            name=__name__,
+        ) from None
+    value = getattr(compiler, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _SUBMODULES)

@@ -1,0 +1,550 @@
+/*
+ * HalideRuntime.h: the C ABI shared by Halide kernels and the runtime that
+ * runs them.
+ *
+ * Every struct in this file is laid out exactly as upstream Halide lays it
+ * out (see docs/abi.md), so kernels built by upstream Halide run against this
+ * runtime and kernels built by us run under upstream's tools. Changing the
+ * size, order or type of any field here is an ABI break; tests/runtime/
+ * abi_layout.c pins every offset.
+ *
+ * The header is plain C99 with a few C++ conveniences (constructors and
+ * helpers on the structs) that upstream's C++ API and HalideBuffer.h rely on.
+ */
+#ifndef HALIDE_HALIDERUNTIME_H
+#define HALIDE_HALIDERUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#include "HalideRuntimeVersion.h" /* HALIDE_VERSION_MAJOR/MINOR/PATCH */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef HALIDE_ATTRIBUTE_ALIGN
+#define HALIDE_ATTRIBUTE_ALIGN(x) __attribute__((aligned(x)))
+#endif
+#ifndef HALIDE_MUST_USE_RESULT
+#define HALIDE_MUST_USE_RESULT __attribute__((warn_unused_result))
+#endif
+#ifndef HALIDE_ALWAYS_INLINE
+#define HALIDE_ALWAYS_INLINE inline __attribute__((always_inline))
+#endif
+
+/* ------------------------------------------------------------------------
+ * Types of elements and scalars (ABI.md section 1)
+ * ---------------------------------------------------------------------- */
+
+#ifdef __cplusplus
+typedef enum halide_type_code_t : uint8_t
+#else
+typedef enum halide_type_code_t
+#endif
+{
+    halide_type_int = 0,    /* signed two's-complement integer */
+    halide_type_uint = 1,   /* unsigned integer; bool is uint with 1 bit */
+    halide_type_float = 2,  /* IEEE 754 float of 16, 32 or 64 bits */
+    halide_type_handle = 3, /* opaque pointer, 64 bits */
+    halide_type_bfloat = 4, /* brain float, 16 bits */
+} halide_type_code_t;
+
+/* Four bytes: code, bits, then a halfword that Halide 14 calls `lanes`
+ * (always 1 in buffers and metadata) and upstream main calls `reserved`
+ * (always 0). Kernels compare the whole 32-bit word, so a loader copies the
+ * type from the kernel's own metadata rather than building it. */
+struct halide_type_t {
+#ifdef __cplusplus
+    halide_type_code_t code;
+#else
+    uint8_t code;
+#endif
+    uint8_t bits;
+    union {
+        uint16_t lanes;
+        uint16_t reserved;
+    };
+
+#ifdef __cplusplus
+    HALIDE_ALWAYS_INLINE constexpr halide_type_t(halide_type_code_t code_, uint8_t bits_, uint16_t lanes_ = 1)
+        : code(code_), bits(bits_), lanes(lanes_) {}
+    HALIDE_ALWAYS_INLINE constexpr halide_type_t() : code((halide_type_code_t)0), bits(0), lanes(0) {}
+    HALIDE_ALWAYS_INLINE constexpr halide_type_t with_lanes(uint16_t new_lanes) const {
+        return halide_type_t(code, bits, new_lanes);
+    }
+    /* Equal when code and bits agree; the third halfword is a version marker,
+     * not part of the element type. */
+    HALIDE_ALWAYS_INLINE constexpr bool operator==(const halide_type_t &other) const {
+        return code == other.code && bits == other.bits;
+    }
+    HALIDE_ALWAYS_INLINE constexpr bool operator!=(const halide_type_t &other) const { return !(*this == other); }
+    HALIDE_ALWAYS_INLINE constexpr bool operator<(const halide_type_t &other) const {
+        return code != other.code ? code < other.code : bits < other.bits;
+    }
+    /* Bytes one element occupies in memory. */
+    HALIDE_ALWAYS_INLINE constexpr int bytes() const { return (bits + 7) / 8; }
+    HALIDE_ALWAYS_INLINE uint32_t as_u32() const {
+        return (uint32_t)code | ((uint32_t)bits << 8) | ((uint32_t)lanes << 16);
+    }
+#endif
+};
+
+/* ------------------------------------------------------------------------
+ * Buffers (ABI.md section 2)
+ * ---------------------------------------------------------------------- */
+
+struct halide_device_interface_impl_t;
+struct halide_buffer_t;
+
+/* A table of device operations; each device API provides one. CPU-only code
+ * never dereferences it. 15 function pointers, then `impl` at offset 120. */
+struct halide_device_interface_t {
+    int (*device_malloc)(void *user_context, struct halide_buffer_t *buf,
+                         const struct halide_device_interface_t *device_interface);
+    int (*device_free)(void *user_context, struct halide_buffer_t *buf);
+    int (*device_sync)(void *user_context, struct halide_buffer_t *buf);
+    void (*device_release)(void *user_context, const struct halide_device_interface_t *device_interface);
+    int (*copy_to_host)(void *user_context, struct halide_buffer_t *buf);
+    int (*copy_to_device)(void *user_context, struct halide_buffer_t *buf,
+                          const struct halide_device_interface_t *device_interface);
+    int (*device_and_host_malloc)(void *user_context, struct halide_buffer_t *buf,
+                                  const struct halide_device_interface_t *device_interface);
+    int (*device_and_host_free)(void *user_context, struct halide_buffer_t *buf);
+    int (*buffer_copy)(void *user_context, struct halide_buffer_t *src,
+                       const struct halide_device_interface_t *dst_device_interface, struct halide_buffer_t *dst);
+    int (*device_crop)(void *user_context, const struct halide_buffer_t *src, struct halide_buffer_t *dst);
+    int (*device_slice)(void *user_context, const struct halide_buffer_t *src, int slice_dim, int slice_pos,
+                        struct halide_buffer_t *dst);
+    int (*device_release_crop)(void *user_context, struct halide_buffer_t *buf);
+    int (*wrap_native)(void *user_context, struct halide_buffer_t *buf, uint64_t handle,
+                       const struct halide_device_interface_t *device_interface);
+    int (*detach_native)(void *user_context, struct halide_buffer_t *buf);
+    int (*compute_capability)(void *user_context, int *major, int *minor);
+    const struct halide_device_interface_impl_t *impl;
+};
+
+/* One axis of a buffer. Strides count elements, not bytes. */
+typedef struct halide_dimension_t {
+    int32_t min, extent, stride;
+    uint32_t flags; /* reserved: no bits defined, write 0 */
+
+#ifdef __cplusplus
+    HALIDE_ALWAYS_INLINE halide_dimension_t() : min(0), extent(0), stride(0), flags(0) {}
+    HALIDE_ALWAYS_INLINE halide_dimension_t(int32_t m, int32_t e, int32_t s, uint32_t f = 0)
+        : min(m), extent(e), stride(s), flags(f) {}
+    HALIDE_ALWAYS_INLINE bool operator==(const halide_dimension_t &other) const {
+        return min == other.min && extent == other.extent && stride == other.stride && flags == other.flags;
+    }
+    HALIDE_ALWAYS_INLINE bool operator!=(const halide_dimension_t &other) const { return !(*this == other); }
+#endif
+} halide_dimension_t;
+
+typedef enum { halide_buffer_flag_host_dirty = 1, halide_buffer_flag_device_dirty = 2 } halide_buffer_flags;
+
+/* The buffer every kernel takes: 56 bytes on 64-bit targets. `host` points
+ * at the element whose coordinates are the dims' mins. A buffer with no host
+ * pointer and no device handle is a bounds query (ABI.md section 9). */
+typedef struct halide_buffer_t {
+    uint64_t device;
+    const struct halide_device_interface_t *device_interface;
+    uint8_t *host;
+    uint64_t flags;
+    struct halide_type_t type;
+    int32_t dimensions;
+    halide_dimension_t *dim;
+    void *padding;
+
+#ifdef __cplusplus
+    HALIDE_ALWAYS_INLINE bool get_flag(halide_buffer_flags flag) const { return (flags & flag) != 0; }
+    HALIDE_ALWAYS_INLINE void set_flag(halide_buffer_flags flag, bool value) {
+        if (value) {
+            flags |= flag;
+        } else {
+            flags &= ~(uint64_t)flag;
+        }
+    }
+    HALIDE_ALWAYS_INLINE bool host_dirty() const { return get_flag(halide_buffer_flag_host_dirty); }
+    HALIDE_ALWAYS_INLINE bool device_dirty() const { return get_flag(halide_buffer_flag_device_dirty); }
+    HALIDE_ALWAYS_INLINE void set_host_dirty(bool v = true) { set_flag(halide_buffer_flag_host_dirty, v); }
+    HALIDE_ALWAYS_INLINE void set_device_dirty(bool v = true) { set_flag(halide_buffer_flag_device_dirty, v); }
+    HALIDE_ALWAYS_INLINE bool is_bounds_query() const { return host == nullptr && device == 0; }
+
+    /* Product of the extents. */
+    HALIDE_ALWAYS_INLINE size_t number_of_elements() const {
+        size_t n = 1;
+        for (int i = 0; i < dimensions; i++) {
+            n *= (size_t)dim[i].extent;
+        }
+        return n;
+    }
+    /* Lowest and one-past-highest addresses the buffer touches. */
+    HALIDE_ALWAYS_INLINE uint8_t *begin() const {
+        ptrdiff_t offset = 0;
+        for (int i = 0; i < dimensions; i++) {
+            if (dim[i].stride < 0) {
+                offset += (ptrdiff_t)dim[i].stride * (dim[i].extent - 1);
+            }
+        }
+        return host + offset * type.bytes();
+    }
+    HALIDE_ALWAYS_INLINE uint8_t *end() const {
+        ptrdiff_t offset = 0;
+        for (int i = 0; i < dimensions; i++) {
+            if (dim[i].stride > 0) {
+                offset += (ptrdiff_t)dim[i].stride * (dim[i].extent - 1);
+            }
+        }
+        offset += 1;
+        return host + offset * type.bytes();
+    }
+    HALIDE_ALWAYS_INLINE size_t size_in_bytes() const { return (size_t)(end() - begin()); }
+    /* Address of the element at absolute coordinates `pos`. */
+    HALIDE_ALWAYS_INLINE uint8_t *address_of(const int *pos) const {
+        ptrdiff_t index = 0;
+        for (int i = 0; i < dimensions; i++) {
+            index += (ptrdiff_t)dim[i].stride * (pos[i] - dim[i].min);
+        }
+        return host + index * type.bytes();
+    }
+#endif
+} halide_buffer_t;
+
+/* ------------------------------------------------------------------------
+ * Kernel metadata (ABI.md section 3)
+ * ---------------------------------------------------------------------- */
+
+/* Untagged 8-byte scalar; the argument's `type` says which member is live. */
+typedef union halide_scalar_value_t {
+    bool b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+    void *handle;
+} halide_scalar_value_t;
+
+enum halide_argument_kind_t {
+    halide_argument_kind_input_scalar = 0,
+    halide_argument_kind_input_buffer = 1,
+    halide_argument_kind_output_buffer = 2,
+};
+
+/* One entry point argument, 64 bytes. */
+typedef struct halide_filter_argument_t {
+    const char *name;
+    int32_t kind; /* enum halide_argument_kind_t */
+    int32_t dimensions;
+    struct halide_type_t type;
+    const halide_scalar_value_t *scalar_def, *scalar_min, *scalar_max, *scalar_estimate;
+    /* NULL, or 2*dimensions pointers: min0, extent0, min1, ...; each may be NULL */
+    const int64_t *const *buffer_estimates;
+} halide_filter_argument_t;
+
+/* What `NAME_metadata()` returns: 32 bytes. */
+typedef struct halide_filter_metadata_t {
+#ifdef __cplusplus
+    static const int32_t VERSION = 1;
+#endif
+    int32_t version; /* halide_filter_metadata_version */
+    int32_t num_arguments;
+    const struct halide_filter_argument_t *arguments;
+    const char *target; /* canonical target string (ABI.md section 6) */
+    const char *name;
+} halide_filter_metadata_t;
+
+#define halide_filter_metadata_version 1
+
+/* `NAME_argv` calls the entry point with args[i] matching arguments[i]. */
+typedef int (*halide_argv_call_t)(void **args);
+typedef const struct halide_filter_metadata_t *(*halide_metadata_getter_t)(void);
+
+/* ------------------------------------------------------------------------
+ * Error codes (ABI.md section 4). Every halide_error_* helper returns one.
+ * ---------------------------------------------------------------------- */
+
+enum halide_error_code_t {
+    halide_error_code_success = 0,
+    halide_error_code_generic_error = -1,
+    halide_error_code_explicit_bounds_too_small = -2,
+    halide_error_code_bad_type = -3,
+    halide_error_code_access_out_of_bounds = -4,
+    halide_error_code_buffer_allocation_too_large = -5,
+    halide_error_code_buffer_extents_too_large = -6,
+    halide_error_code_constraints_make_required_region_smaller = -7,
+    halide_error_code_constraint_violated = -8,
+    halide_error_code_param_too_small = -9,
+    halide_error_code_param_too_large = -10,
+    halide_error_code_out_of_memory = -11,
+    halide_error_code_buffer_argument_is_null = -12,
+    halide_error_code_debug_to_file_failed = -13,
+    halide_error_code_copy_to_host_failed = -14,
+    halide_error_code_copy_to_device_failed = -15,
+    halide_error_code_device_malloc_failed = -16,
+    halide_error_code_device_sync_failed = -17,
+    halide_error_code_device_free_failed = -18,
+    halide_error_code_no_device_interface = -19,
+    /* -20 and -21 were MATLAB codes in Halide 14 and mean unimplemented and
+     * symbol_not_found upstream since; we name them as upstream main does. */
+    halide_error_code_unimplemented = -20,
+    halide_error_code_symbol_not_found = -21,
+    halide_error_code_internal_error = -22,
+    halide_error_code_device_run_failed = -23,
+    halide_error_code_unaligned_host_ptr = -24,
+    halide_error_code_bad_fold = -25,
+    halide_error_code_fold_factor_too_small = -26,
+    halide_error_code_requirement_failed = -27,
+    halide_error_code_buffer_extents_negative = -28,
+    halide_error_code_gpu_device_error = -29,
+    halide_error_code_trace_failed = -30,
+    halide_error_code_specialize_fail = -31,
+    halide_error_code_device_wrap_native_failed = -32,
+    halide_error_code_device_detach_native_failed = -33,
+    halide_error_code_host_is_null = -34,
+    halide_error_code_bad_extern_fold = -35,
+    halide_error_code_device_interface_no_device = -36,
+    halide_error_code_host_and_device_dirty = -37,
+    halide_error_code_buffer_is_null = -38,
+    halide_error_code_device_buffer_copy_failed = -39,
+    halide_error_code_device_crop_unsupported = -40,
+    halide_error_code_device_crop_failed = -41,
+    halide_error_code_incompatible_device_interface = -42,
+    halide_error_code_bad_dimensions = -43,
+    halide_error_code_device_dirty_with_no_device_support = -44,
+    halide_error_code_storage_bound_too_small = -45,
+    halide_error_code_split_factor_not_positive = -46,
+};
+
+/* ------------------------------------------------------------------------
+ * Printing and errors. The default print hook writes to stdout; the default
+ * error handler prints "Error: <msg>" and aborts, as upstream's does. The
+ * Python runtime replaces it with one that records the message instead.
+ * ---------------------------------------------------------------------- */
+
+typedef void (*halide_print_t)(void *user_context, const char *message);
+typedef void (*halide_error_handler_t)(void *user_context, const char *message);
+
+extern void halide_print(void *user_context, const char *message);
+extern halide_print_t halide_set_custom_print(halide_print_t print);
+extern void halide_error(void *user_context, const char *message);
+extern halide_error_handler_t halide_set_error_handler(halide_error_handler_t handler);
+extern void halide_default_print(void *user_context, const char *message);
+extern void halide_default_error(void *user_context, const char *message);
+
+/* ------------------------------------------------------------------------
+ * Memory. halide_malloc returns blocks aligned to halide_malloc_alignment()
+ * bytes; reading a few bytes past either end of a block is safe.
+ * ---------------------------------------------------------------------- */
+
+typedef void *(*halide_malloc_t)(void *user_context, size_t size);
+typedef void (*halide_free_t)(void *user_context, void *ptr);
+
+extern void *halide_malloc(void *user_context, size_t size);
+extern void halide_free(void *user_context, void *ptr);
+extern void *halide_default_malloc(void *user_context, size_t size);
+extern void halide_default_free(void *user_context, void *ptr);
+extern halide_malloc_t halide_set_custom_malloc(halide_malloc_t user_malloc);
+extern halide_free_t halide_set_custom_free(halide_free_t user_free);
+extern int halide_malloc_alignment(void);
+
+/* ------------------------------------------------------------------------
+ * Parallelism (ABI.md section 5). One thread pool per process.
+ * ---------------------------------------------------------------------- */
+
+typedef int (*halide_task_t)(void *user_context, int task_number, uint8_t *closure);
+typedef int (*halide_loop_task_t)(void *user_context, int min, int extent, uint8_t *closure, void *task_parent);
+
+/* 16 opaque bytes owned by the kernel. */
+struct halide_semaphore_t {
+    uint64_t _private[2];
+};
+
+struct halide_semaphore_acquire_t {
+    struct halide_semaphore_t *semaphore;
+    int count;
+};
+
+/* One of several tasks run together by halide_do_parallel_tasks: 56 bytes. */
+struct halide_parallel_task_t {
+    halide_loop_task_t fn;
+    uint8_t *closure;
+    const char *name;
+    struct halide_semaphore_acquire_t *semaphores;
+    int num_semaphores;
+    int min, extent;
+    int min_threads;
+    bool serial;
+};
+
+typedef int (*halide_do_par_for_t)(void *user_context, halide_task_t task, int min, int size, uint8_t *closure);
+typedef int (*halide_do_task_t)(void *user_context, halide_task_t task, int idx, uint8_t *closure);
+typedef int (*halide_do_loop_task_t)(void *user_context, halide_loop_task_t task, int min, int extent,
+                                     uint8_t *closure, void *task_parent);
+typedef int (*halide_do_parallel_tasks_t)(void *user_context, int num_tasks, struct halide_parallel_task_t *tasks,
+                                          void *task_parent);
+typedef int (*halide_semaphore_init_t)(struct halide_semaphore_t *sem, int count);
+typedef int (*halide_semaphore_release_t)(struct halide_semaphore_t *sem, int count);
+typedef bool (*halide_semaphore_try_acquire_t)(struct halide_semaphore_t *sem, int count);
+
+extern int halide_do_par_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure);
+extern int halide_do_task(void *user_context, halide_task_t task, int idx, uint8_t *closure);
+extern int halide_do_loop_task(void *user_context, halide_loop_task_t task, int min, int extent, uint8_t *closure,
+                               void *task_parent);
+extern int halide_do_parallel_tasks(void *user_context, int num_tasks, struct halide_parallel_task_t *tasks,
+                                    void *task_parent);
+extern int halide_default_do_par_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure);
+extern int halide_default_do_task(void *user_context, halide_task_t task, int idx, uint8_t *closure);
+extern int halide_default_do_loop_task(void *user_context, halide_loop_task_t task, int min, int extent,
+                                       uint8_t *closure, void *task_parent);
+extern int halide_default_do_parallel_tasks(void *user_context, int num_tasks, struct halide_parallel_task_t *tasks,
+                                            void *task_parent);
+
+extern int halide_semaphore_init(struct halide_semaphore_t *sem, int count);
+extern int halide_semaphore_release(struct halide_semaphore_t *sem, int count);
+extern bool halide_semaphore_try_acquire(struct halide_semaphore_t *sem, int count);
+
+extern halide_do_par_for_t halide_set_custom_do_par_for(halide_do_par_for_t do_par_for);
+extern halide_do_task_t halide_set_custom_do_task(halide_do_task_t do_task);
+extern void halide_set_custom_parallel_runtime(halide_do_par_for_t do_par_for, halide_do_task_t do_task,
+                                               halide_do_loop_task_t do_loop_task,
+                                               halide_do_parallel_tasks_t do_parallel_tasks,
+                                               halide_semaphore_init_t semaphore_init,
+                                               halide_semaphore_try_acquire_t semaphore_try_acquire,
+                                               halide_semaphore_release_t semaphore_release);
+
+/* n = 0 restores the default (HL_NUM_THREADS, else the CPU count); n < 0 is an
+ * error. Returns the previous count. */
+extern int halide_set_num_threads(int n);
+extern int halide_get_num_threads(void);
+extern void halide_shutdown_thread_pool(void);
+
+/* ------------------------------------------------------------------------
+ * Error helpers called by kernels. Each reports through halide_error and
+ * returns its code, which the kernel returns unchanged.
+ * ---------------------------------------------------------------------- */
+
+extern int halide_error_bounds_inference_call_failed(void *user_context, const char *extern_stage_name, int result);
+extern int halide_error_extern_stage_failed(void *user_context, const char *extern_stage_name, int result);
+extern int halide_error_explicit_bounds_too_small(void *user_context, const char *func_name, const char *var_name,
+                                                  int min_bound, int max_bound, int min_required, int max_required);
+/* type_given and correct_type are halide_type_t words (ABI.md section 1). */
+extern int halide_error_bad_type(void *user_context, const char *func_name, uint32_t type_given,
+                                 uint32_t correct_type);
+extern int halide_error_bad_dimensions(void *user_context, const char *func_name, int32_t dimensions_given,
+                                       int32_t correct_dimensions);
+extern int halide_error_access_out_of_bounds(void *user_context, const char *func_name, int dimension,
+                                             int min_touched, int max_touched, int min_valid, int max_valid);
+extern int halide_error_buffer_allocation_too_large(void *user_context, const char *buffer_name,
+                                                    uint64_t allocation_size, uint64_t max_size);
+extern int halide_error_buffer_extents_negative(void *user_context, const char *buffer_name, int dimension,
+                                                int extent);
+extern int halide_error_buffer_extents_too_large(void *user_context, const char *buffer_name, int64_t actual_size,
+                                                 int64_t max_size);
+extern int halide_error_constraints_make_required_region_smaller(void *user_context, const char *buffer_name,
+                                                                 int dimension, int constrained_min,
+                                                                 int constrained_extent, int required_min,
+                                                                 int required_extent);
+extern int halide_error_constraint_violated(void *user_context, const char *var, int val,
+                                            const char *constrained_var, int constrained_val);
+extern int halide_error_param_too_small_i64(void *user_context, const char *param_name, int64_t val,
+                                            int64_t min_val);
+extern int halide_error_param_too_small_u64(void *user_context, const char *param_name, uint64_t val,
+                                            uint64_t min_val);
+extern int halide_error_param_too_small_f64(void *user_context, const char *param_name, double val,
+                                            double min_val);
+extern int halide_error_param_too_large_i64(void *user_context, const char *param_name, int64_t val,
+                                            int64_t max_val);
+extern int halide_error_param_too_large_u64(void *user_context, const char *param_name, uint64_t val,
+                                            uint64_t max_val);
+extern int halide_error_param_too_large_f64(void *user_context, const char *param_name, double val,
+                                            double max_val);
+extern int halide_error_out_of_memory(void *user_context);
+extern int halide_error_buffer_argument_is_null(void *user_context, const char *buffer_name);
+extern int halide_error_debug_to_file_failed(void *user_context, const char *func, const char *filename,
+                                             int error_code);
+extern int halide_error_unaligned_host_ptr(void *user_context, const char *func_name, int alignment);
+extern int halide_error_host_is_null(void *user_context, const char *func_name);
+extern int halide_error_bad_fold(void *user_context, const char *func_name, const char *var_name,
+                                 const char *loop_name);
+extern int halide_error_bad_extern_fold(void *user_context, const char *func_name, int dim, int min, int extent,
+                                        int valid_min, int fold_factor);
+extern int halide_error_fold_factor_too_small(void *user_context, const char *func_name, const char *var_name,
+                                              int fold_factor, const char *loop_name, int required_extent);
+extern int halide_error_requirement_failed(void *user_context, const char *condition, const char *message);
+extern int halide_error_specialize_fail(void *user_context, const char *message);
+extern int halide_error_no_device_interface(void *user_context);
+extern int halide_error_device_interface_no_device(void *user_context);
+extern int halide_error_host_and_device_dirty(void *user_context);
+extern int halide_error_buffer_is_null(void *user_context, const char *routine);
+extern int halide_error_device_dirty_with_no_device_support(void *user_context, const char *buffer_name);
+extern int halide_error_storage_bound_too_small(void *user_context, const char *func_name, const char *var_name,
+                                                int provided_size, int required_size);
+extern int halide_error_device_crop_failed(void *user_context);
+extern int halide_error_split_factor_not_positive(void *user_context, const char *func_name, const char *orig,
+                                                  const char *outer, const char *inner, const char *factor_str,
+                                                  int factor);
+
+/* ------------------------------------------------------------------------
+ * Device operations. This runtime is CPU-only: on a buffer with no device
+ * allocation they succeed without doing anything; anything that needs a
+ * device fails with the matching error code.
+ * ---------------------------------------------------------------------- */
+
+extern int halide_copy_to_host(void *user_context, struct halide_buffer_t *buf);
+extern int halide_copy_to_device(void *user_context, struct halide_buffer_t *buf,
+                                 const struct halide_device_interface_t *device_interface);
+extern int halide_device_sync(void *user_context, struct halide_buffer_t *buf);
+extern int halide_device_malloc(void *user_context, struct halide_buffer_t *buf,
+                                const struct halide_device_interface_t *device_interface);
+extern int halide_device_free(void *user_context, struct halide_buffer_t *buf);
+extern void halide_device_free_as_destructor(void *user_context, void *buf);
+extern int halide_device_detach_native(void *user_context, struct halide_buffer_t *buf);
+extern void halide_device_release(void *user_context, const struct halide_device_interface_t *device_interface);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* halide_type_of<T>(): the element type for a C++ type, as HalideBuffer.h
+ * and upstream's C++ API expect. Any pointer is a 64-bit handle. */
+template <typename T>
+struct halide_type_of_helper;
+
+template <typename T>
+struct halide_type_of_helper<T *> {
+    static constexpr halide_type_t get() { return halide_type_t(halide_type_handle, 64); }
+};
+
+#define HALIDE_RUNTIME_TYPE_OF(T, CODE, BITS)                                      \
+    template <>                                                                   \
+    struct halide_type_of_helper<T> {                                             \
+        static constexpr halide_type_t get() { return halide_type_t(CODE, BITS); } \
+    };
+HALIDE_RUNTIME_TYPE_OF(bool, halide_type_uint, 1)
+HALIDE_RUNTIME_TYPE_OF(int8_t, halide_type_int, 8)
+HALIDE_RUNTIME_TYPE_OF(int16_t, halide_type_int, 16)
+HALIDE_RUNTIME_TYPE_OF(int32_t, halide_type_int, 32)
+HALIDE_RUNTIME_TYPE_OF(int64_t, halide_type_int, 64)
+HALIDE_RUNTIME_TYPE_OF(uint8_t, halide_type_uint, 8)
+HALIDE_RUNTIME_TYPE_OF(uint16_t, halide_type_uint, 16)
+HALIDE_RUNTIME_TYPE_OF(uint32_t, halide_type_uint, 32)
+HALIDE_RUNTIME_TYPE_OF(uint64_t, halide_type_uint, 64)
+HALIDE_RUNTIME_TYPE_OF(float, halide_type_float, 32)
+HALIDE_RUNTIME_TYPE_OF(double, halide_type_float, 64)
+#undef HALIDE_RUNTIME_TYPE_OF
+
+template <typename T>
+HALIDE_ALWAYS_INLINE constexpr halide_type_t halide_type_of() {
+    return halide_type_of_helper<T>::get();
+}
+#endif /* __cplusplus */
+
+#endif /* HALIDE_HALIDERUNTIME_H */
