@@ -76,6 +76,8 @@ struct halide_type_t {
     HALIDE_ALWAYS_INLINE constexpr halide_type_t with_lanes(uint16_t new_lanes) const {
         return halide_type_t(code, bits, new_lanes);
     }
+    /* The scalar type of one element (lanes = 1). */
+    HALIDE_ALWAYS_INLINE constexpr halide_type_t element_of() const { return with_lanes(1); }
     /* Equal when code and bits agree; the third halfword is a version marker,
      * not part of the element type. */
     HALIDE_ALWAYS_INLINE constexpr bool operator==(const halide_type_t &other) const {
@@ -87,7 +89,7 @@ struct halide_type_t {
     }
     /* Bytes one element occupies in memory. */
     HALIDE_ALWAYS_INLINE constexpr int bytes() const { return (bits + 7) / 8; }
-    HALIDE_ALWAYS_INLINE uint32_t as_u32() const {
+    HALIDE_ALWAYS_INLINE constexpr uint32_t as_u32() const {
         return (uint32_t)code | ((uint32_t)bits << 8) | ((uint32_t)lanes << 16);
     }
 #endif

@@ -108,8 +108,9 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
     case 'L': code = halide_type_uint; bytes = order == '@' ? (int)sizeof(long) : 4; break;
     case 'q': code = halide_type_int; bytes = 8; break;
     case 'Q': code = halide_type_uint; bytes = 8; break;
-    case 'n': code = halide_type_int; bytes = (int)sizeof(Py_ssize_t); break;
-    case 'N': code = halide_type_uint; bytes = (int)sizeof(size_t); break;
+    // 'n' and 'N' (ssize_t, size_t) exist only in native mode.
+    case 'n': code = halide_type_int; bytes = order == '@' ? (int)sizeof(Py_ssize_t) : 0; break;
+    case 'N': code = halide_type_uint; bytes = order == '@' ? (int)sizeof(size_t) : 0; break;
     case 'e': code = halide_type_float; bytes = 2; break;
     case 'f': code = halide_type_float; bytes = 4; break;
     case 'd': code = halide_type_float; bytes = 8; break;
@@ -118,8 +119,11 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
                      what, format);
         return false;
     }
-    // '<', '>' and '!' use standard sizes, which match the native ones for
-    // every character accepted above on the platforms we support.
+    if (bytes == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: unsupported buffer format '%s' ('%c' exists only in native mode)", what,
+                     format, f[0]);
+        return false;
+    }
     if (itemsize != bytes) {
         PyErr_Format(PyExc_ValueError, "%s: buffer format '%s' implies %d-byte elements but the item size is %zd",
                      what, format, bytes, itemsize);

@@ -105,7 +105,7 @@ void Buffer::crop(int d, int min, int extent) {
                               std::to_string((int64_t)min + extent) + ") lies outside the buffer's [" +
                               std::to_string(dim.min) + ", " + std::to_string((int64_t)dim.min + dim.extent) + ")");
     }
-    buffer_.host += (ptrdiff_t)(min - dim.min) * dim.stride * buffer_.type.bytes();
+    move_host((int64_t)(min - dim.min) * dim.stride);
     dim.min = min;
     dim.extent = extent;
 }
@@ -118,9 +118,16 @@ void Buffer::slice(int d, int pos) {
                               std::to_string(d) + " [" + std::to_string(dim.min) + ", " +
                               std::to_string((int64_t)dim.min + dim.extent) + ")");
     }
-    buffer_.host += (ptrdiff_t)(pos - dim.min) * dim.stride * buffer_.type.bytes();
+    move_host((int64_t)(pos - dim.min) * dim.stride);
     dims_.erase(dims_.begin() + d);
     sync_header();
+}
+
+void Buffer::move_host(int64_t elements) {
+    // Integer arithmetic: a view may legitimately point outside any allocation
+    // (e.g. an empty crop of a buffer with huge strides).
+    buffer_.host = reinterpret_cast<uint8_t *>(reinterpret_cast<uintptr_t>(buffer_.host) +
+                                               (uintptr_t)(elements * buffer_.type.bytes()));
 }
 
 void Buffer::transpose(int d1, int d2) {

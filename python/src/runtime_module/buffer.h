@@ -40,6 +40,7 @@ public:
     uint8_t *address_of(const std::vector<int> &pos) const;
 
 private:
+    void move_host(int64_t elements);
     void sync_header() {
         buffer_.dim = dims_.data();
         buffer_.dimensions = (int)dims_.size();

@@ -9,6 +9,10 @@
 #include "host_cpu.h"
 #include "kernel.h"
 
+namespace halide_python {
+void bind_test_exporter(pybind11::module_ &m);
+}
+
 namespace py = pybind11;
 
 PYBIND11_MODULE(_runtime, m) {
@@ -17,6 +21,7 @@ PYBIND11_MODULE(_runtime, m) {
     halide_python::install_error_capture();
     halide_python::bind_kernel(m);
     halide_python::bind_buffer(m);
+    halide_python::bind_test_exporter(m);
 
     m.attr("HALIDE_VERSION") = HALIDE_VERSION_STRING;
     m.attr("METADATA_VERSION") = halide_filter_metadata_version;
