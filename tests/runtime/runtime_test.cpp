@@ -9,7 +9,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -459,6 +461,33 @@ TEST(Runtime, SetNumThreadsReturnsPreviousAndRejectsNegative) {
     EXPECT_GE(halide_get_num_threads(), 1);
     EXPECT_LE(halide_get_num_threads(), 256);
     expect_each_index_once(0, 300);
+}
+
+TEST(Runtime, DefaultThreadCountFollowsEnvironment) {
+    ThreadCountGuard guard;
+    const char *saved = std::getenv("HL_NUM_THREADS");
+    const std::string saved_value = saved ? saved : "";
+    setenv("HL_NUM_THREADS", "3", 1);
+    halide_set_num_threads(0);
+    EXPECT_EQ(halide_get_num_threads(), 3);
+    setenv("HL_NUM_THREADS", "100000", 1);
+    halide_set_num_threads(0);
+    EXPECT_EQ(halide_get_num_threads(), 256) << "clamped to the maximum";
+    if (saved) {
+        setenv("HL_NUM_THREADS", saved_value.c_str(), 1);
+    } else {
+        unsetenv("HL_NUM_THREADS");
+    }
+}
+
+TEST(Runtime, ThreadPoolCanBeShutDownAndReused) {
+    ThreadCountGuard guard;
+    halide_set_num_threads(3);
+    expect_each_index_once(0, 500);
+    halide_shutdown_thread_pool();
+    halide_shutdown_thread_pool();  // a second shutdown is harmless
+    expect_each_index_once(0, 500);
+    EXPECT_EQ(halide_get_num_threads(), 3) << "shutdown keeps the configured count";
 }
 
 struct ThreadIdClosure {

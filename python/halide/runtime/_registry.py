@@ -136,7 +136,8 @@ def _warn(source: PluginSource | str, why: str) -> None:
         if isinstance(source, PluginSource)
         else source
     )
-    warnings.warn(f"Halide kernel {where} left out: {why}", HalideKernelWarning, stacklevel=4)
+    # stacklevel: _warn, _collect, registry, kernels(), the caller.
+    warnings.warn(f"Halide kernel {where} left out: {why}", HalideKernelWarning, stacklevel=5)
 
 
 def _require(entry: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -317,9 +318,9 @@ class KernelRegistry(Mapping[str, Any]):
             )
         known = sorted(self._by_name)
         close = difflib.get_close_matches(name, known + [i.short_name for v in self._by_name.values() for i in v])
-        hint = f"; did you mean {', '.join(repr(c) for c in dict.fromkeys(close))}?" if close else ""
+        hint = f" (did you mean {', '.join(repr(c) for c in dict.fromkeys(close))}?)" if close else ""
         listing = ", ".join(known) if known else "none (no kernel plugin is installed)"
-        raise KernelNotFoundError(f"no installed Halide kernel is named {name!r}{hint} Installed: {listing}")
+        raise KernelNotFoundError(f"no installed Halide kernel is named {name!r}{hint}. Installed kernels: {listing}")
 
     def __getitem__(self, name: str) -> Any:
         return self.info(name).load()
