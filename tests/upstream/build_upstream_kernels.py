@@ -39,9 +39,9 @@ try:
     import halide as hl
 except ImportError as e:  # pragma: no cover - depends on the machine
     sys.stderr.write(
-        "error: cannot import the upstream Halide Python bindings (%s).\n"
+        f"error: cannot import the upstream Halide Python bindings ({e}).\n"
         "Run this script with Debian's /usr/bin/python3 and install the\n"
-        "python3-halide package (Halide 14).\n" % e)
+        "python3-halide package (Halide 14).\n")
     sys.exit(2)
 
 SCRIPT = os.path.abspath(__file__)
@@ -111,7 +111,7 @@ def type_name(t):
         return "handle"
     else:
         prefix = str(t)
-    return prefix if prefix == "bool" else "%s%d" % (prefix, t.bits())
+    return prefix if prefix == "bool" else f"{prefix}{t.bits()}"
 
 
 def type_code(t):
@@ -152,20 +152,19 @@ def describe(out, inputs):
 
 def run(cmd):
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         universal_newlines=True)
+                         text=True)
     if res.returncode != 0:
-        sys.stderr.write("error: command failed (%d): %s\n%s" %
-                         (res.returncode, " ".join(shlex.quote(c) for c in cmd),
-                          res.stdout))
+        command = " ".join(shlex.quote(c) for c in cmd)
+        sys.stderr.write(f"error: command failed ({res.returncode}): {command}\n{res.stdout}")
         sys.exit(1)
 
 
 def build(name, out, inputs, target, outdir, lib):
     cc = shlex.split(os.environ.get("CC", "cc"))
-    with tempfile.TemporaryDirectory(prefix="up_%s_" % name, dir=outdir) as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"up_{name}_", dir=outdir) as tmp:
         prefix = os.path.join(tmp, name)
         out.compile_to_static_library(prefix, inputs, name, target)
-        tmp_lib = os.path.join(tmp, "lib%s.so" % name)
+        tmp_lib = os.path.join(tmp, f"lib{name}.so")
         run(cc + ["-shared", "-o", tmp_lib,
                   "-Wl,--whole-archive", prefix + ".a", "-Wl,--no-whole-archive",
                   "-lpthread", "-ldl"])
@@ -174,7 +173,7 @@ def build(name, out, inputs, target, outdir, lib):
 
 def main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
-        sys.stderr.write("usage: /usr/bin/python3 %s OUTDIR\n" % argv[0])
+        sys.stderr.write(f"usage: /usr/bin/python3 {argv[0]} OUTDIR\n")
         return 2
     outdir = os.path.abspath(argv[1])
     os.makedirs(outdir, exist_ok=True)
@@ -187,13 +186,13 @@ def main(argv):
         name = make.__name__
         out, inputs = make()
         assert out.name() == name
-        lib = os.path.join(outdir, "lib%s.so" % name)
+        lib = os.path.join(outdir, f"lib{name}.so")
         fresh = os.path.exists(lib) and os.stat(lib).st_mtime > script_mtime
         t0 = time.monotonic()
         if not fresh:
             build(name, out, inputs, target, outdir, lib)
-        status = "up to date" if fresh else "built in %.2fs" % (time.monotonic() - t0)
-        print("%-14s %s (%s)" % (name, lib, status))
+        status = "up to date" if fresh else f"built in {time.monotonic() - t0:.2f}s"
+        print(f"{name:<14} {lib} ({status})")
         kernels.append({
             "name": name,
             "library": lib,
@@ -208,13 +207,13 @@ def main(argv):
         "kernels": kernels,
     }
     path = os.path.join(outdir, MANIFEST)
-    fd, tmp = tempfile.mkstemp(prefix=".%s." % MANIFEST, dir=outdir)
+    fd, tmp = tempfile.mkstemp(prefix=f".{MANIFEST}.", dir=outdir)
     with os.fdopen(fd, "w") as f:
         json.dump(manifest, f, indent=2, sort_keys=True)
         f.write("\n")
     os.chmod(tmp, 0o644)
     os.replace(tmp, path)
-    print("wrote %s (%d kernels, %.2fs)" % (path, len(kernels), time.monotonic() - t_start))
+    print(f"wrote {path} ({len(kernels)} kernels, {time.monotonic() - t_start:.2f}s)")
     return 0
 
 

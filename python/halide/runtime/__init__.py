@@ -45,7 +45,7 @@ from ._runtime import (  # noqa: E402
 )
 
 if TYPE_CHECKING:
-    from ._registry import KernelInfo, KernelRegistry
+    from ._registry import KernelRegistry
 
 __all__ = [
     "AmbiguousKernelError",

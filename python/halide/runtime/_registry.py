@@ -104,7 +104,8 @@ class KernelInfo:
             if a["kind"] == "input_scalar":
                 parts.append(f"{a['name']}: {a['type']}")
             else:
-                parts.append(f"{a['name']}: {a['type']}[{a['dimensions']}-D]{'->' if a['kind'] == 'output_buffer' else ''}")
+                arrow = "->" if a["kind"] == "output_buffer" else ""
+                parts.append(f"{a['name']}: {a['type']}[{a['dimensions']}-D]{arrow}")
         return f"{self.name}({', '.join(parts)})"
 
     def load(self) -> Any:

@@ -41,7 +41,7 @@ def signature(arguments: list[Argument]) -> inspect.Signature:
         inspect.Parameter(
             a.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d, annotation=_annotation(a)
         )
-        for a, d in zip(arguments, defaults)
+        for a, d in zip(arguments, defaults, strict=True)
     ]
     if any(a.is_output for a in arguments):
         params.append(
