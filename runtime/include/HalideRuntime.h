@@ -219,20 +219,24 @@ typedef struct halide_buffer_t {
  * Kernel metadata (ABI.md section 3)
  * ---------------------------------------------------------------------- */
 
-/* Untagged 8-byte scalar; the argument's `type` says which member is live. */
-typedef union halide_scalar_value_t {
-    bool b;
-    int8_t i8;
-    int16_t i16;
-    int32_t i32;
-    int64_t i64;
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    float f32;
-    double f64;
-    void *handle;
+/* An untagged 8-byte scalar in a struct, as upstream declares it (members
+ * are reached through `u`, e.g. v.u.i32); the argument's `type` says which
+ * member is live. */
+typedef struct halide_scalar_value_t {
+    union {
+        bool b;
+        int8_t i8;
+        int16_t i16;
+        int32_t i32;
+        int64_t i64;
+        uint8_t u8;
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t u64;
+        float f32;
+        double f64;
+        void *handle;
+    } u;
 } halide_scalar_value_t;
 
 enum halide_argument_kind_t {
@@ -511,6 +515,8 @@ extern int halide_device_free(void *user_context, struct halide_buffer_t *buf);
 extern void halide_device_free_as_destructor(void *user_context, void *buf);
 extern int halide_device_detach_native(void *user_context, struct halide_buffer_t *buf);
 extern void halide_device_release(void *user_context, const struct halide_device_interface_t *device_interface);
+/* Whether device allocations are kept for reuse; a no-op without devices. */
+extern int halide_reuse_device_allocations(void *user_context, bool reuse);
 
 #ifdef __cplusplus
 } /* extern "C" */

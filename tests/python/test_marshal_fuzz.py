@@ -58,9 +58,12 @@ def random_description(rng: np.random.Generator):
     native = FORMATS.get(fmt.lstrip("@=<>!"), (None, 1, 1))[1]
     itemsize = native if rng.random() < 0.9 else int(rng.choice([1, 2, 3, 4, 8, 16]))
     shape, strides = [], []
+    huge_used = False  # one huge axis at most: the exporter's element count must fit in 64 bits
     for _ in range(ndim):
         r = rng.random()
-        extent = int(rng.integers(0, 7)) if r < 0.97 else int(rng.choice([2**31 - 1, 2**31, 2**33]))
+        huge = r >= 0.97 and not huge_used
+        huge_used |= huge
+        extent = int(rng.choice([2**31 - 1, 2**31, 2**33])) if huge else int(rng.integers(0, 7))
         shape.append(extent)
         r = rng.random()
         if r < 0.75:
@@ -138,6 +141,13 @@ def test_random_buffer_descriptions(hlr):
                 dims[d] = (new_min, new_extent, s)
             elif op == 1:
                 delta = int(rng.integers(-5, 6))
+                if m + delta < -(2**31) or m + delta + e - 1 > INT32_MAX:
+                    try:
+                        view.translated(d, delta)
+                    except ValueError as err:
+                        assert "outside the 32-bit range" in str(err)
+                        continue
+                    raise AssertionError(f"case {case}: translating {dims[d]} by {delta} did not raise")
                 view = view.translated(d, delta)
                 dims[d] = (m + delta, e, s)
             elif op == 2 and len(dims) > 1:

@@ -132,18 +132,18 @@ static void check_buffers(void) {
 static void check_metadata(void) {
     EXPECT_SIZE(halide_scalar_value_t, 8);
     EXPECT_ALIGN(halide_scalar_value_t, 8);
-    EXPECT_FIELD(halide_scalar_value_t, b, 0, 1);
-    EXPECT_FIELD(halide_scalar_value_t, i8, 0, 1);
-    EXPECT_FIELD(halide_scalar_value_t, i16, 0, 2);
-    EXPECT_FIELD(halide_scalar_value_t, i32, 0, 4);
-    EXPECT_FIELD(halide_scalar_value_t, i64, 0, 8);
-    EXPECT_FIELD(halide_scalar_value_t, u8, 0, 1);
-    EXPECT_FIELD(halide_scalar_value_t, u16, 0, 2);
-    EXPECT_FIELD(halide_scalar_value_t, u32, 0, 4);
-    EXPECT_FIELD(halide_scalar_value_t, u64, 0, 8);
-    EXPECT_FIELD(halide_scalar_value_t, f32, 0, 4);
-    EXPECT_FIELD(halide_scalar_value_t, f64, 0, 8);
-    EXPECT_FIELD(halide_scalar_value_t, handle, 0, 8);
+    EXPECT_FIELD(halide_scalar_value_t, u.b, 0, 1);
+    EXPECT_FIELD(halide_scalar_value_t, u.i8, 0, 1);
+    EXPECT_FIELD(halide_scalar_value_t, u.i16, 0, 2);
+    EXPECT_FIELD(halide_scalar_value_t, u.i32, 0, 4);
+    EXPECT_FIELD(halide_scalar_value_t, u.i64, 0, 8);
+    EXPECT_FIELD(halide_scalar_value_t, u.u8, 0, 1);
+    EXPECT_FIELD(halide_scalar_value_t, u.u16, 0, 2);
+    EXPECT_FIELD(halide_scalar_value_t, u.u32, 0, 4);
+    EXPECT_FIELD(halide_scalar_value_t, u.u64, 0, 8);
+    EXPECT_FIELD(halide_scalar_value_t, u.f32, 0, 4);
+    EXPECT_FIELD(halide_scalar_value_t, u.f64, 0, 8);
+    EXPECT_FIELD(halide_scalar_value_t, u.handle, 0, 8);
 
     EXPECT_VALUE(halide_argument_kind_input_scalar, 0);
     EXPECT_VALUE(halide_argument_kind_input_buffer, 1);

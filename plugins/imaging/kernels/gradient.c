@@ -41,10 +41,10 @@ int gradient_argv(void **args) {
     return gradient(*(const float *)args[0], *(const float *)args[1], (halide_buffer_t *)args[2]);
 }
 
-static const halide_scalar_value_t gradient_ax_def = {.f32 = 1.0f};
-static const halide_scalar_value_t gradient_ay_def = {.f32 = 0.0f};
-static const halide_scalar_value_t gradient_ay_min = {.f32 = -1000.0f};
-static const halide_scalar_value_t gradient_ay_max = {.f32 = 1000.0f};
+static const halide_scalar_value_t gradient_ax_def = {.u.f32 = 1.0f};
+static const halide_scalar_value_t gradient_ay_def = {.u.f32 = 0.0f};
+static const halide_scalar_value_t gradient_ay_min = {.u.f32 = -1000.0f};
+static const halide_scalar_value_t gradient_ay_max = {.u.f32 = 1000.0f};
 
 static const halide_filter_argument_t gradient_arguments[] = {
     KA_META_SCALAR("ax", halide_type_float, 32, &gradient_ax_def, NULL, NULL),

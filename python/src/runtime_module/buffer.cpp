@@ -105,7 +105,7 @@ void Buffer::crop(int d, int min, int extent) {
                               std::to_string((int64_t)min + extent) + ") lies outside the buffer's [" +
                               std::to_string(dim.min) + ", " + std::to_string((int64_t)dim.min + dim.extent) + ")");
     }
-    move_host((int64_t)(min - dim.min) * dim.stride);
+    move_host(((int64_t)min - dim.min) * dim.stride);
     dim.min = min;
     dim.extent = extent;
 }
@@ -118,7 +118,7 @@ void Buffer::slice(int d, int pos) {
                               std::to_string(d) + " [" + std::to_string(dim.min) + ", " +
                               std::to_string((int64_t)dim.min + dim.extent) + ")");
     }
-    move_host((int64_t)(pos - dim.min) * dim.stride);
+    move_host(((int64_t)pos - dim.min) * dim.stride);
     dims_.erase(dims_.begin() + d);
     sync_header();
 }
@@ -127,7 +127,7 @@ void Buffer::move_host(int64_t elements) {
     // Integer arithmetic: a view may legitimately point outside any allocation
     // (e.g. an empty crop of a buffer with huge strides).
     buffer_.host = reinterpret_cast<uint8_t *>(reinterpret_cast<uintptr_t>(buffer_.host) +
-                                               (uintptr_t)(elements * buffer_.type.bytes()));
+                                               (uintptr_t)elements * (uintptr_t)buffer_.type.bytes());
 }
 
 void Buffer::transpose(int d1, int d2) {
@@ -138,7 +138,12 @@ void Buffer::transpose(int d1, int d2) {
 
 void Buffer::translate(int d, int delta) {
     check_dim(d);
-    dims_[d].min += delta;
+    int64_t min = (int64_t)dims_[d].min + delta;
+    if (min < INT32_MIN || min + dims_[d].extent - 1 > INT32_MAX) {
+        throw py::value_error("translating dimension " + std::to_string(d) + " by " + std::to_string(delta) +
+                              " moves its coordinates outside the 32-bit range");
+    }
+    dims_[d].min = (int32_t)min;
 }
 
 uint8_t *Buffer::address_of(const std::vector<int> &pos) const {

@@ -276,9 +276,9 @@ py::object Kernel::call(const py::args &args, const py::kwargs &kwargs) {
         if ((int)i == user_context_index_) {
             if (b.user_context) {
                 to_scalar(b.user_context, a.type, "user_context", &scalars[i]);
-                user_context = scalars[i].handle;
+                user_context = scalars[i].u.handle;
             }
-            scalars[i].handle = user_context;
+            scalars[i].u.handle = user_context;
             argv[i] = &scalars[i];
             continue;
         }
@@ -366,7 +366,7 @@ py::dict Kernel::bounds(const py::args &args, const py::kwargs &kwargs) {
     for (size_t i = 0; i < n; i++) {
         const ArgumentInfo &a = arguments_[i];
         if (!a.is_buffer()) {
-            scalars[i].u64 = 0;
+            scalars[i].u.u64 = 0;
             if ((int)i != user_context_index_) {
                 if (b.values[i]) {
                     to_scalar(b.values[i], a.type, describe(a), &scalars[i]);

@@ -137,7 +137,7 @@ double half_bits_to_double(uint16_t bits) {
 }
 
 void to_scalar(PyObject *value, halide_type_t type, const std::string &what, halide_scalar_value_t *out) {
-    out->u64 = 0;
+    out->u.u64 = 0;
     switch (type.code) {
     case halide_type_uint:
         if (type.bits == 1) {
@@ -146,14 +146,14 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
                 if (truth < 0) {
                     raise_with_note(what);
                 }
-                out->b = truth != 0;
+                out->u.b = truth != 0;
                 return;
             }
             IntegerValue i = read_integer(value, what);
             if (i.too_large || i.negative || i.as_unsigned > 1) {
                 out_of_range(value, type, what, "(expected True, False, 0 or 1)");
             }
-            out->b = i.as_unsigned != 0;
+            out->u.b = i.as_unsigned != 0;
             return;
         }
         [[fallthrough]];
@@ -168,10 +168,10 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
                 out_of_range(value, type, what, "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
             }
             switch (bits) {
-            case 8: out->i8 = (int8_t)i.as_signed; break;
-            case 16: out->i16 = (int16_t)i.as_signed; break;
-            case 32: out->i32 = (int32_t)i.as_signed; break;
-            default: out->i64 = i.as_signed; break;
+            case 8: out->u.i8 = (int8_t)i.as_signed; break;
+            case 16: out->u.i16 = (int16_t)i.as_signed; break;
+            case 32: out->u.i32 = (int32_t)i.as_signed; break;
+            default: out->u.i64 = i.as_signed; break;
             }
         } else {
             uint64_t hi = bits == 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1;
@@ -179,10 +179,10 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
                 out_of_range(value, type, what, "[0, " + std::to_string(hi) + "]");
             }
             switch (bits) {
-            case 8: out->u8 = (uint8_t)i.as_unsigned; break;
-            case 16: out->u16 = (uint16_t)i.as_unsigned; break;
-            case 32: out->u32 = (uint32_t)i.as_unsigned; break;
-            default: out->u64 = i.as_unsigned; break;
+            case 8: out->u.u8 = (uint8_t)i.as_unsigned; break;
+            case 16: out->u.u16 = (uint16_t)i.as_unsigned; break;
+            case 32: out->u.u32 = (uint32_t)i.as_unsigned; break;
+            default: out->u.u64 = i.as_unsigned; break;
             }
         }
         return;
@@ -196,15 +196,15 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
             raise_with_note(what);
         }
         if (type.bits == 64) {
-            out->f64 = d;
+            out->u.f64 = d;
         } else if (type.bits == 32) {
             if (std::isfinite(d) && std::fabs(d) > (double)FLT_MAX) {
                 out_of_range(value, type, what, "(magnitude above 3.4028235e38)");
             }
-            out->f32 = (float)d;
+            out->u.f32 = (float)d;
         } else if (type.bits == 16) {
             bool overflow = false;
-            out->u16 = float_to_half_bits(d, &overflow);
+            out->u.u16 = float_to_half_bits(d, &overflow);
             if (overflow && std::isfinite(d)) {
                 out_of_range(value, type, what, "(magnitude above 65504)");
             }
@@ -215,7 +215,7 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
     }
     case halide_type_handle: {
         if (value == Py_None) {
-            out->handle = nullptr;
+            out->u.handle = nullptr;
             return;
         }
         if (PyCapsule_CheckExact(value)) {
@@ -223,14 +223,14 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
             if (!p && PyErr_Occurred()) {
                 raise_with_note(what);
             }
-            out->handle = p;
+            out->u.handle = p;
             return;
         }
         IntegerValue i = read_integer(value, what);
         if (i.too_large || i.negative) {
             out_of_range(value, type, what, "(expected None, a capsule or an address in [0, 2**64))");
         }
-        out->handle = reinterpret_cast<void *>((uintptr_t)i.as_unsigned);
+        out->u.handle = reinterpret_cast<void *>((uintptr_t)i.as_unsigned);
         return;
     }
     default:
@@ -245,27 +245,27 @@ py::object from_scalar(const void *bits, halide_type_t type) {
     switch (type.code) {
     case halide_type_int:
         switch (type.bits) {
-        case 8: return py::int_(v.i8);
-        case 16: return py::int_(v.i16);
-        case 32: return py::int_(v.i32);
-        default: return py::int_(v.i64);
+        case 8: return py::int_(v.u.i8);
+        case 16: return py::int_(v.u.i16);
+        case 32: return py::int_(v.u.i32);
+        default: return py::int_(v.u.i64);
         }
     case halide_type_uint:
         switch (type.bits) {
-        case 1: return py::bool_(v.u8 != 0);
-        case 8: return py::int_(v.u8);
-        case 16: return py::int_(v.u16);
-        case 32: return py::int_(v.u32);
-        default: return py::int_(v.u64);
+        case 1: return py::bool_(v.u.u8 != 0);
+        case 8: return py::int_(v.u.u8);
+        case 16: return py::int_(v.u.u16);
+        case 32: return py::int_(v.u.u32);
+        default: return py::int_(v.u.u64);
         }
     case halide_type_float:
         switch (type.bits) {
-        case 16: return py::float_(half_bits_to_double(v.u16));
-        case 32: return py::float_(v.f32);
-        default: return py::float_(v.f64);
+        case 16: return py::float_(half_bits_to_double(v.u.u16));
+        case 32: return py::float_(v.u.f32);
+        default: return py::float_(v.u.f64);
         }
     case halide_type_handle:
-        return py::int_((uint64_t)(uintptr_t)v.handle);
+        return py::int_((uint64_t)(uintptr_t)v.u.handle);
     default:
         throw py::type_error("values of type " + type_name(type) + " are not supported");
     }
@@ -279,24 +279,24 @@ int compare(const halide_scalar_value_t &a, const halide_scalar_value_t &b, hali
     switch (type.code) {
     case halide_type_int:
         switch (type.bits) {
-        case 8: return cmp(a.i8, b.i8);
-        case 16: return cmp(a.i16, b.i16);
-        case 32: return cmp(a.i32, b.i32);
-        default: return cmp(a.i64, b.i64);
+        case 8: return cmp(a.u.i8, b.u.i8);
+        case 16: return cmp(a.u.i16, b.u.i16);
+        case 32: return cmp(a.u.i32, b.u.i32);
+        default: return cmp(a.u.i64, b.u.i64);
         }
     case halide_type_uint:
         switch (type.bits) {
-        case 1: return cmp(a.u8 != 0, b.u8 != 0);
-        case 8: return cmp(a.u8, b.u8);
-        case 16: return cmp(a.u16, b.u16);
-        case 32: return cmp(a.u32, b.u32);
-        default: return cmp(a.u64, b.u64);
+        case 1: return cmp(a.u.u8 != 0, b.u.u8 != 0);
+        case 8: return cmp(a.u.u8, b.u.u8);
+        case 16: return cmp(a.u.u16, b.u.u16);
+        case 32: return cmp(a.u.u32, b.u.u32);
+        default: return cmp(a.u.u64, b.u.u64);
         }
     case halide_type_float:
         switch (type.bits) {
-        case 16: return cmp(half_bits_to_double(a.u16), half_bits_to_double(b.u16));
-        case 32: return cmp(a.f32, b.f32);
-        default: return cmp(a.f64, b.f64);
+        case 16: return cmp(half_bits_to_double(a.u.u16), half_bits_to_double(b.u.u16));
+        case 32: return cmp(a.u.f32, b.u.f32);
+        default: return cmp(a.u.f64, b.u.f64);
         }
     default:
         return 0;
