@@ -97,6 +97,9 @@ def test_num_threads_setting(hlr):
         assert hlr.get_num_threads() == 2
         assert hlr.set_num_threads(5) == 2
         assert hlr.get_num_threads() == 5
+        with pytest.raises(ValueError, match="n must be >= 0"):
+            hlr.set_num_threads(-1)
+        assert hlr.get_num_threads() == 5
     finally:
         hlr.set_num_threads(old)
 

@@ -26,7 +26,16 @@ PYBIND11_MODULE(_runtime, m) {
     m.attr("HALIDE_VERSION") = HALIDE_VERSION_STRING;
     m.attr("METADATA_VERSION") = halide_filter_metadata_version;
     m.attr("BUFFER_CAPSULE_NAME") = HALIDE_BUFFER_CAPSULE_NAME;
-    m.def("set_num_threads", &halide_set_num_threads, py::arg("n"),
+    m.def(
+        "set_num_threads",
+        [](int n) {
+            if (n < 0) {
+                throw py::value_error("set_num_threads: n must be >= 0 (0 restores the default), got " +
+                                      std::to_string(n));
+            }
+            return halide_set_num_threads(n);
+        },
+        py::arg("n"),
           "Sets the size of the process-wide thread pool (0 = default); returns the previous size.");
     m.def("get_num_threads", &halide_get_num_threads, "Size of the process-wide thread pool.");
     m.def("host_cpu_features", &halide_python::host_cpu_features,
