@@ -60,11 +60,11 @@ constexpr int AnyDims = -1;
 
 /* Who is responsible for a buffer's device allocation. */
 enum struct BufferDeviceOwnership : int {
-    Allocated,               // ours: device_free when the last reference goes
-    WrappedNative,           // a wrapped native handle: detach_native at the end
-    Unmanaged,               // somebody else's: never released by us
-    AllocatedDeviceAndHost,  // from device_and_host_malloc: device_and_host_free
-    Cropped,                 // a device-side view of another buffer: device_release_crop
+    Allocated,              // ours: device_free when the last reference goes
+    WrappedNative,          // a wrapped native handle: detach_native at the end
+    Unmanaged,              // somebody else's: never released by us
+    AllocatedDeviceAndHost, // from device_and_host_malloc: device_and_host_free
+    Cropped,                // a device-side view of another buffer: device_release_crop
 };
 
 /* The header placed at the start of every host allocation a Buffer makes.
@@ -93,8 +93,7 @@ namespace Internal {
 /* True when every type in the pack can serve as an integer coordinate:
  * convertible to int, and not a floating-point type (which would convert
  * silently). */
-template <typename... Ts>
-struct AllInts : std::true_type {};
+template <typename... Ts> struct AllInts : std::true_type {};
 
 template <typename T, typename... Ts>
 struct AllInts<T, Ts...>
@@ -113,11 +112,9 @@ inline bool any_zero(const int *values, int n) {
 
 /* Helpers to call a function with the coordinates of a position, either as
  * a `const int *` or as N separate ints. */
-template <size_t>
-using int_for_index = int;
+template <size_t> using int_for_index = int;
 
-template <typename Fn, typename Seq>
-struct CallableWithInts;
+template <typename Fn, typename Seq> struct CallableWithInts;
 
 template <typename Fn, size_t... I>
 struct CallableWithInts<Fn, std::index_sequence<I...>> : std::is_invocable<Fn, int_for_index<I>...> {};
@@ -126,8 +123,7 @@ struct CallableWithInts<Fn, std::index_sequence<I...>> : std::is_invocable<Fn, i
 constexpr int kMaxElementArgs = 16;
 
 /* Number of int arguments `Fn` accepts (the smallest that works), or -1. */
-template <typename Fn, int N = 0>
-constexpr int int_arity() {
+template <typename Fn, int N = 0> constexpr int int_arity() {
     if constexpr (N > kMaxElementArgs) {
         return -1;
     } else if constexpr (CallableWithInts<Fn, std::make_index_sequence<N>>::value) {
@@ -137,15 +133,13 @@ constexpr int int_arity() {
     }
 }
 
-template <typename Fn>
-constexpr bool takes_position_array() {
+template <typename Fn> constexpr bool takes_position_array() {
     return std::is_invocable<Fn, const int *>::value;
 }
 
 /* How many coordinates a for_each_element callback wants: -2 for a position
  * array, the int count otherwise (-1 if it accepts neither). */
-template <typename Fn>
-constexpr int element_callback_arity() {
+template <typename Fn> constexpr int element_callback_arity() {
     if constexpr (takes_position_array<Fn>()) {
         return -2;
     } else {
@@ -153,17 +147,14 @@ constexpr int element_callback_arity() {
     }
 }
 
-template <typename Fn, size_t... I>
-decltype(auto) call_with_ints(Fn &f, const int *pos, std::index_sequence<I...>) {
+template <typename Fn, size_t... I> decltype(auto) call_with_ints(Fn &f, const int *pos, std::index_sequence<I...>) {
     return f(pos[I]...);
 }
 
 /* Calls f with the position, in whichever form it takes. */
-template <typename Fn>
-decltype(auto) call_at(Fn &f, const int *pos) {
+template <typename Fn> decltype(auto) call_at(Fn &f, const int *pos) {
     constexpr int arity = element_callback_arity<Fn>();
-    static_assert(arity != -1,
-                  "The callback must take either a const int * or between 0 and 16 int coordinates");
+    static_assert(arity != -1, "The callback must take either a const int * or between 0 and 16 int coordinates");
     if constexpr (arity == -2) {
         return f(pos);
     } else {
@@ -193,8 +184,7 @@ inline bool element_span(const halide_dimension_t *dim, int dims, ptrdiff_t *lo,
 }
 
 /* One loop level for for_each_value over N buffers. */
-template <int N>
-struct ValueLoop {
+template <int N> struct ValueLoop {
     int extent;
     ptrdiff_t stride[N];
 };
@@ -203,8 +193,7 @@ struct ValueLoop {
  * same shape as the first, orders loops by the first buffer's stride
  * (smallest innermost), and fuses loops that are contiguous in every buffer.
  * Returns the number of loop levels; loops[0] is the innermost. */
-template <int N>
-int plan_value_loops(const halide_buffer_t *const *buffers, ValueLoop<N> *loops) {
+template <int N> int plan_value_loops(const halide_buffer_t *const *buffers, ValueLoop<N> *loops) {
     const int dims = buffers[0]->dimensions;
     for (int i = 0; i < dims; i++) {
         ValueLoop<N> l;
@@ -281,15 +270,14 @@ inline void copy_elements(const halide_buffer_t &src, const halide_buffer_t &dst
     }
 }
 
-}  // namespace Internal
+} // namespace Internal
 
 template <typename T = void, int Dims = AnyDims, int InClassDimStorage = (Dims == AnyDims ? 4 : (Dims > 1 ? Dims : 1))>
 class Buffer {
     static_assert(Dims == AnyDims || Dims >= 0, "Dims must be AnyDims or a non-negative count");
     static_assert(InClassDimStorage >= 1, "InClassDimStorage must be at least 1");
 
-    template <typename T2, int D2, int S2>
-    friend class Buffer;
+    template <typename T2, int D2, int S2> friend class Buffer;
 
     /* The halide_buffer_t this object manages. buf.dim points either at
      * `shape` or at a heap array owned by this object. */
@@ -436,20 +424,13 @@ private:
             if (buf.device && iface) {
                 int result = 0;
                 switch (ownership) {
-                case BufferDeviceOwnership::Allocated:
-                    result = iface->device_free(nullptr, &buf);
-                    break;
-                case BufferDeviceOwnership::WrappedNative:
-                    result = iface->detach_native(nullptr, &buf);
-                    break;
+                case BufferDeviceOwnership::Allocated: result = iface->device_free(nullptr, &buf); break;
+                case BufferDeviceOwnership::WrappedNative: result = iface->detach_native(nullptr, &buf); break;
                 case BufferDeviceOwnership::AllocatedDeviceAndHost:
                     result = iface->device_and_host_free(nullptr, &buf);
                     break;
-                case BufferDeviceOwnership::Cropped:
-                    result = iface->device_release_crop(nullptr, &buf);
-                    break;
-                case BufferDeviceOwnership::Unmanaged:
-                    break;
+                case BufferDeviceOwnership::Cropped: result = iface->device_release_crop(nullptr, &buf); break;
+                case BufferDeviceOwnership::Unmanaged: break;
                 }
                 assert(result == 0 && "Releasing a device allocation failed");
                 (void)result;
@@ -486,8 +467,7 @@ private:
 
     /* Becomes another reference to other's memory with a copy of its shape.
      * This object must hold no references. */
-    template <typename T2, int D2, int S2>
-    void share_from(const Buffer<T2, D2, S2> &other) {
+    template <typename T2, int D2, int S2> void share_from(const Buffer<T2, D2, S2> &other) {
         other.incref();
         const halide_buffer_t &o = other.buf;
         buf.device = o.device;
@@ -503,8 +483,7 @@ private:
 
     /* Takes over other's references and shape, leaving it empty. This object
      * must hold no references. */
-    template <typename T2, int D2, int S2>
-    void take_from(Buffer<T2, D2, S2> &&other) {
+    template <typename T2, int D2, int S2> void take_from(Buffer<T2, D2, S2> &&other) {
         halide_buffer_t &o = other.buf;
         buf.device = o.device;
         buf.device_interface = o.device_interface;
@@ -574,8 +553,7 @@ private:
     /* `view` was copied from *this and so shares its device allocation.
      * Swap that for a device-side view made by `make_view` (device_crop or
      * device_slice), which stays valid while a copy of *this lives. */
-    template <typename View, typename MakeView>
-    void attach_device_view(View &view, MakeView &&make_view) const {
+    template <typename View, typename MakeView> void attach_device_view(View &view, MakeView &&make_view) const {
         view.decref(true);
         if (make_view(&view.buf) == 0) {
             auto *rc = new DeviceRefCount;
@@ -589,17 +567,14 @@ private:
         }
     }
 
-    template <typename View>
-    void complete_device_crop(View &view) const {
+    template <typename View> void complete_device_crop(View &view) const {
         const halide_device_interface_t *iface = buf.device_interface;
         attach_device_view(view, [&](halide_buffer_t *dst) { return iface->device_crop(nullptr, &buf, dst); });
     }
 
-    template <typename View>
-    void complete_device_slice(View &view, int d, int pos) const {
+    template <typename View> void complete_device_slice(View &view, int d, int pos) const {
         const halide_device_interface_t *iface = buf.device_interface;
-        attach_device_view(view,
-                           [&](halide_buffer_t *dst) { return iface->device_slice(nullptr, &buf, d, pos, dst); });
+        attach_device_view(view, [&](halide_buffer_t *dst) { return iface->device_slice(nullptr, &buf, d, pos, dst); });
     }
 
     /* ------------------------------------------------------------------
@@ -608,8 +583,7 @@ private:
 
     HALIDE_ALWAYS_INLINE ptrdiff_t offset_of(int) const { return 0; }
 
-    template <typename... Args>
-    HALIDE_ALWAYS_INLINE ptrdiff_t offset_of(int d, int first, Args... rest) const {
+    template <typename... Args> HALIDE_ALWAYS_INLINE ptrdiff_t offset_of(int d, int first, Args... rest) const {
 #if HALIDE_RUNTIME_BUFFER_CHECK_INDICES
         assert(first >= buf.dim[d].min && first < buf.dim[d].min + buf.dim[d].extent);
 #endif
@@ -627,8 +601,7 @@ private:
         return offset;
     }
 
-    template <typename... Args>
-    HALIDE_ALWAYS_INLINE not_void_T *address_of(Args... args) const {
+    template <typename... Args> HALIDE_ALWAYS_INLINE not_void_T *address_of(Args... args) const {
         static_assert(Dims == AnyDims || (int)sizeof...(Args) <= Dims, "Too many coordinates for this Buffer");
         if constexpr (T_is_void) {
             return (not_void_T *)buf.host + offset_of(0, args...) * type().bytes();
@@ -661,8 +634,7 @@ private:
 
     /* Walks every position of the buffer (last dimension outermost) and
      * calls visit(pos). */
-    template <typename Visit>
-    void visit_positions(Visit &&visit) const {
+    template <typename Visit> void visit_positions(Visit &&visit) const {
         const int d = dimensions();
         std::vector<int> pos(d > 0 ? d : 1);
         for (int i = 0; i < d; i++) {
@@ -686,8 +658,7 @@ private:
         }
     }
 
-    template <typename Fn, typename... Others>
-    void for_each_value_impl(Fn &&f, Others &&...others) const {
+    template <typename Fn, typename... Others> void for_each_value_impl(Fn &&f, Others &&...others) const {
         constexpr int N = 1 + (int)sizeof...(Others);
         const halide_buffer_t *buffers[N] = {&buf, others.raw_buffer()...};
         for (int i = 0; i < N; i++) {
@@ -709,11 +680,9 @@ private:
         Internal::run_value_loops<N>(f, loops.data(), levels - 1, ptrs, std::make_index_sequence<(size_t)N>());
     }
 
-    template <typename Fn>
-    void for_each_element_impl(Fn &&f) const {
+    template <typename Fn> void for_each_element_impl(Fn &&f) const {
         constexpr int arity = Internal::element_callback_arity<typename std::remove_reference<Fn>::type>();
-        static_assert(arity != -1,
-                      "for_each_element needs a callable taking a const int * or one int per dimension");
+        static_assert(arity != -1, "for_each_element needs a callable taking a const int * or one int per dimension");
         if constexpr (arity >= 0) {
             static_assert(Dims == AnyDims || arity == Dims,
                           "for_each_element callback takes the wrong number of coordinates");
@@ -760,9 +729,15 @@ public:
         return Dimension(buf.dim[i]);
     }
 
-    int min(int i) const { return dim(i).min(); }
-    int extent(int i) const { return dim(i).extent(); }
-    int stride(int i) const { return dim(i).stride(); }
+    int min(int i) const {
+        return dim(i).min();
+    }
+    int extent(int i) const {
+        return dim(i).extent();
+    }
+    int stride(int i) const {
+        return dim(i).stride();
+    }
 
     HALIDE_ALWAYS_INLINE int dimensions() const {
         if constexpr (has_static_dimensions) {
@@ -772,10 +747,14 @@ public:
         }
     }
 
-    halide_type_t type() const { return buf.type; }
+    halide_type_t type() const {
+        return buf.type;
+    }
 
     /* Product of the extents. */
-    size_t number_of_elements() const { return buf.number_of_elements(); }
+    size_t number_of_elements() const {
+        return buf.number_of_elements();
+    }
 
     /* Bytes between the lowest and one past the highest address touched. */
     size_t size_in_bytes() const {
@@ -797,33 +776,58 @@ public:
     }
 
     /* Address of the element at the mins. */
-    T *data() const { return (T *)buf.host; }
+    T *data() const {
+        return (T *)buf.host;
+    }
 
-    bool owns_host_memory() const { return alloc != nullptr; }
+    bool owns_host_memory() const {
+        return alloc != nullptr;
+    }
 
-    halide_buffer_t *raw_buffer() { return &buf; }
-    const halide_buffer_t *raw_buffer() const { return &buf; }
+    halide_buffer_t *raw_buffer() {
+        return &buf;
+    }
+    const halide_buffer_t *raw_buffer() const {
+        return &buf;
+    }
 
     /* Lets a Buffer be passed straight to an AOT kernel. */
-    operator halide_buffer_t *() { return &buf; }
+    operator halide_buffer_t *() {
+        return &buf;
+    }
 
     /* Image-style names for the first three dimensions. */
-    int width() const { return dimensions() > 0 ? dim(0).extent() : 1; }
-    int height() const { return dimensions() > 1 ? dim(1).extent() : 1; }
-    int channels() const { return dimensions() > 2 ? dim(2).extent() : 1; }
-    int left() const { return dim(0).min(); }
-    int right() const { return dim(0).max(); }
-    int top() const { return dim(1).min(); }
-    int bottom() const { return dim(1).max(); }
+    int width() const {
+        return dimensions() > 0 ? dim(0).extent() : 1;
+    }
+    int height() const {
+        return dimensions() > 1 ? dim(1).extent() : 1;
+    }
+    int channels() const {
+        return dimensions() > 2 ? dim(2).extent() : 1;
+    }
+    int left() const {
+        return dim(0).min();
+    }
+    int right() const {
+        return dim(0).max();
+    }
+    int top() const {
+        return dim(1).min();
+    }
+    int bottom() const {
+        return dim(1).max();
+    }
 
-    bool is_bounds_query() const { return buf.is_bounds_query(); }
+    bool is_bounds_query() const {
+        return buf.is_bounds_query();
+    }
 
     /* ------------------------------------------------------------------
      * Conversion rules between Buffer types
      * ---------------------------------------------------------------- */
 
-    template <typename T2, int D2, int S2>
-    static constexpr void static_assert_can_convert_from() {
+    template <typename T2, int D2, int S2> static constexpr void static_assert_can_convert_from() {
         static_assert(!std::is_const<T2>::value || std::is_const<T>::value,
                       "Cannot convert a Buffer of const elements to a Buffer of non-const elements");
         static_assert(std::is_same<typename std::remove_const<T>::type, typename std::remove_const<T2>::type>::value ||
@@ -835,8 +839,7 @@ public:
 
     /* Whether `other` may be viewed as this Buffer type (checks the run-time
      * type and dimensionality where they are not static). */
-    template <typename T2, int D2, int S2>
-    static bool can_convert_from(const Buffer<T2, D2, S2> &other) {
+    template <typename T2, int D2, int S2> static bool can_convert_from(const Buffer<T2, D2, S2> &other) {
         static_assert_can_convert_from<T2, D2, S2>();
         if (Buffer<T2, D2, S2>::T_is_void && !T_is_void && other.type() != static_halide_type()) {
             return false;
@@ -847,8 +850,7 @@ public:
         return true;
     }
 
-    template <typename T2, int D2, int S2>
-    static void assert_can_convert_from(const Buffer<T2, D2, S2> &other) {
+    template <typename T2, int D2, int S2> static void assert_can_convert_from(const Buffer<T2, D2, S2> &other) {
         (void)other;
         assert(can_convert_from(other) && "Buffer conversion with mismatched type or dimensions");
     }
@@ -931,8 +933,7 @@ public:
 
     /* Borrows a C array; dimension 0 is the last (fastest-varying) index:
      * int a[4][3] gives a 3 x 4 buffer. */
-    template <typename Array, size_t N>
-    explicit Buffer(Array (&vals)[N]) {
+    template <typename Array, size_t N> explicit Buffer(Array (&vals)[N]) {
         using ArrayType = Array[N];
         using Elem = typename std::remove_all_extents<ArrayType>::type;
         constexpr int rank = (int)std::rank<ArrayType>::value;
@@ -1001,8 +1002,7 @@ public:
 
     /* Implicit conversion from another Buffer type; checked at run time
      * when either side's type or dimensionality is dynamic. */
-    template <typename T2, int D2, int S2>
-    Buffer(const Buffer<T2, D2, S2> &other) {
+    template <typename T2, int D2, int S2> Buffer(const Buffer<T2, D2, S2> &other) {
         assert_can_convert_from(other);
         buf.dim = shape;
         share_from(other);
@@ -1013,8 +1013,7 @@ public:
         take_from(std::move(other));
     }
 
-    template <typename T2, int D2, int S2>
-    Buffer(Buffer<T2, D2, S2> &&other) {
+    template <typename T2, int D2, int S2> Buffer(Buffer<T2, D2, S2> &&other) {
         assert_can_convert_from(other);
         buf.dim = shape;
         take_from(std::move(other));
@@ -1028,8 +1027,7 @@ public:
         return *this;
     }
 
-    template <typename T2, int D2, int S2>
-    Buffer &operator=(const Buffer<T2, D2, S2> &other) {
+    template <typename T2, int D2, int S2> Buffer &operator=(const Buffer<T2, D2, S2> &other) {
         assert_can_convert_from(other);
         if ((const void *)this != (const void *)&other) {
             decref();
@@ -1046,8 +1044,7 @@ public:
         return *this;
     }
 
-    template <typename T2, int D2, int S2>
-    Buffer &operator=(Buffer<T2, D2, S2> &&other) {
+    template <typename T2, int D2, int S2> Buffer &operator=(Buffer<T2, D2, S2> &&other) {
         assert_can_convert_from(other);
         if ((const void *)this != (const void *)&other) {
             decref();
@@ -1062,11 +1059,13 @@ public:
     }
 
     /* Back to the state of a default-constructed Buffer. */
-    void reset() { *this = Buffer(); }
+    void reset() {
+        *this = Buffer();
+    }
 
     /* Asserts that the memory the shape spans can be addressed. */
     void check_overflow() {
-        uint64_t span = 1;  // elements from the lowest to the highest address
+        uint64_t span = 1; // elements from the lowest to the highest address
         bool overflow = false;
         for (int i = 0; i < dimensions(); i++) {
             const int64_t s = buf.dim[i].stride;
@@ -1115,10 +1114,14 @@ public:
 
     /* Drops this Buffer's reference to owned host and device memory; the
      * shape is kept. Borrowed memory is left alone. */
-    void deallocate() { decref(); }
+    void deallocate() {
+        decref();
+    }
 
     /* Drops only the reference to the device allocation. */
-    void device_deallocate() { decref(true); }
+    void device_deallocate() {
+        decref(true);
+    }
 
     /* ------------------------------------------------------------------
      * Static constructors
@@ -1126,12 +1129,12 @@ public:
 
     /* A width x height x channels buffer whose channels are adjacent in
      * memory (stride 1 in dimension 2, stride channels in dimension 0). */
-    static Buffer<add_const_if_T_is_const<void>, Dims, InClassDimStorage>
-    make_interleaved(halide_type_t t, int width, int height, int channels) {
+    static Buffer<add_const_if_T_is_const<void>, Dims, InClassDimStorage> make_interleaved(halide_type_t t, int width,
+                                                                                           int height, int channels) {
         static_assert(Dims == AnyDims || Dims == 3, "make_interleaved needs a 3-dimensional Buffer");
         Buffer<add_const_if_T_is_const<void>, Dims, InClassDimStorage> im(t, channels, width, height);
-        im.transpose(0, 1);  // (width, channels, height)
-        im.transpose(1, 2);  // (width, height, channels)
+        im.transpose(0, 1); // (width, channels, height)
+        im.transpose(1, 2); // (width, height, channels)
         return im;
     }
 
@@ -1203,20 +1206,17 @@ public:
 
     /* This Buffer seen as another element type / dimensionality (no copy).
      * Checked at run time where T or Dims is dynamic. */
-    template <typename T2, int D2 = Dims>
-    HALIDE_ALWAYS_INLINE Buffer<T2, D2, InClassDimStorage> &as() & {
+    template <typename T2, int D2 = Dims> HALIDE_ALWAYS_INLINE Buffer<T2, D2, InClassDimStorage> &as() & {
         Buffer<T2, D2, InClassDimStorage>::assert_can_convert_from(*this);
         return *reinterpret_cast<Buffer<T2, D2, InClassDimStorage> *>(this);
     }
 
-    template <typename T2, int D2 = Dims>
-    HALIDE_ALWAYS_INLINE const Buffer<T2, D2, InClassDimStorage> &as() const & {
+    template <typename T2, int D2 = Dims> HALIDE_ALWAYS_INLINE const Buffer<T2, D2, InClassDimStorage> &as() const & {
         Buffer<T2, D2, InClassDimStorage>::assert_can_convert_from(*this);
         return *reinterpret_cast<const Buffer<T2, D2, InClassDimStorage> *>(this);
     }
 
-    template <typename T2, int D2 = Dims>
-    Buffer<T2, D2, InClassDimStorage> as() && {
+    template <typename T2, int D2 = Dims> Buffer<T2, D2, InClassDimStorage> as() && {
         return Buffer<T2, D2, InClassDimStorage>(std::move(*this));
     }
 
@@ -1263,12 +1263,13 @@ public:
     }
 
     /* Another reference to the same memory. */
-    Buffer alias() const { return *this; }
+    Buffer alias() const {
+        return *this;
+    }
 
     /* Copies the elements where this buffer and src overlap (in absolute
      * coordinates); the rest of this buffer is untouched. */
-    template <typename T2, int D2, int S2>
-    void copy_from(Buffer<T2, D2, S2> src) {
+    template <typename T2, int D2, int S2> void copy_from(Buffer<T2, D2, S2> src) {
         static_assert(!std::is_const<T>::value, "copy_from into a Buffer of const elements");
         static_assert(std::is_same<typename std::remove_const<T>::type, typename std::remove_const<T2>::type>::value ||
                           T_is_void || Buffer<T2, D2, S2>::T_is_void,
@@ -1284,7 +1285,8 @@ public:
         const int d = dimensions();
         for (int i = 0; i < d; i++) {
             const int lo = std::max(dst.buf.dim[i].min, from.buf.dim[i].min);
-            const int hi = std::min(dst.buf.dim[i].min + dst.buf.dim[i].extent, from.buf.dim[i].min + from.buf.dim[i].extent) - 1;
+            const int hi =
+                std::min(dst.buf.dim[i].min + dst.buf.dim[i].extent, from.buf.dim[i].min + from.buf.dim[i].extent) - 1;
             if (hi < lo) {
                 return;
             }
@@ -1445,7 +1447,9 @@ public:
     }
 
     /* Slice at the min of dimension d. */
-    Buffer<T, (Dims == AnyDims ? AnyDims : Dims - 1)> sliced(int d) const { return sliced(d, dim(d).min()); }
+    Buffer<T, (Dims == AnyDims ? AnyDims : Dims - 1)> sliced(int d) const {
+        return sliced(d, dim(d).min());
+    }
 
     void slice(int d, int pos) {
         static_assert(Dims == AnyDims, "slice() changes the dimensionality; use sliced() on a static-Dims Buffer");
@@ -1457,7 +1461,9 @@ public:
         }
     }
 
-    void slice(int d) { slice(d, dim(d).min()); }
+    void slice(int d) {
+        slice(d, dim(d).min());
+    }
 
     /* The opposite of slice: inserts a dimension of extent one at index d
      * whose single coordinate is pos. */
@@ -1544,28 +1550,24 @@ public:
     /* Calls f(value, other values...) for every element, with the elements
      * at the same coordinates of the other buffers (which must have the same
      * shape). f takes references, so it may modify. Order is unspecified. */
-    template <typename Fn, typename... Others>
-    const Buffer &for_each_value(Fn &&f, Others &&...other_buffers) const {
+    template <typename Fn, typename... Others> const Buffer &for_each_value(Fn &&f, Others &&...other_buffers) const {
         for_each_value_impl(f, std::forward<Others>(other_buffers)...);
         return *this;
     }
 
-    template <typename Fn, typename... Others>
-    Buffer &for_each_value(Fn &&f, Others &&...other_buffers) {
+    template <typename Fn, typename... Others> Buffer &for_each_value(Fn &&f, Others &&...other_buffers) {
         for_each_value_impl(f, std::forward<Others>(other_buffers)...);
         return *this;
     }
 
     /* Calls f at every coordinate, dimension 0 varying fastest. f takes
      * either one int per dimension, f(x, y, ...), or a const int *. */
-    template <typename Fn>
-    const Buffer &for_each_element(Fn &&f) const {
+    template <typename Fn> const Buffer &for_each_element(Fn &&f) const {
         for_each_element_impl(f);
         return *this;
     }
 
-    template <typename Fn>
-    Buffer &for_each_element(Fn &&f) {
+    template <typename Fn> Buffer &for_each_element(Fn &&f) {
         for_each_element_impl(f);
         return *this;
     }
@@ -1611,8 +1613,12 @@ public:
         buf.set_host_dirty(v);
     }
 
-    HALIDE_ALWAYS_INLINE bool host_dirty() const { return buf.host_dirty(); }
-    HALIDE_ALWAYS_INLINE bool device_dirty() const { return buf.device_dirty(); }
+    HALIDE_ALWAYS_INLINE bool host_dirty() const {
+        return buf.host_dirty();
+    }
+    HALIDE_ALWAYS_INLINE bool device_dirty() const {
+        return buf.device_dirty();
+    }
 
     void set_device_dirty(bool v = true) {
         assert((!v || !host_dirty()) && "Cannot set device dirty while the host is dirty");
@@ -1726,7 +1732,9 @@ public:
         return buf.device_interface->device_sync(ctx, &buf);
     }
 
-    bool has_device_allocation() const { return buf.device != 0; }
+    bool has_device_allocation() const {
+        return buf.device != 0;
+    }
 
     BufferDeviceOwnership device_ownership() const {
         return dev_ref_count ? dev_ref_count->ownership : BufferDeviceOwnership::Allocated;
@@ -1734,7 +1742,9 @@ public:
 
     /* Kept for source compatibility; this runtime is not built with MSan
      * hooks, so there is nothing to check. */
-    void msan_check_mem_is_initialized(bool entire = false) const { (void)entire; }
+    void msan_check_mem_is_initialized(bool entire = false) const {
+        (void)entire;
+    }
 
 private:
     /* Non-const element access marks the host copy as the newest. */
@@ -1753,8 +1763,7 @@ private:
         return out;
     }
 
-    template <typename ArrayType, size_t... I>
-    static void fill_array_extents(int *sizes, std::index_sequence<I...>) {
+    template <typename ArrayType, size_t... I> static void fill_array_extents(int *sizes, std::index_sequence<I...>) {
         constexpr int rank = (int)sizeof...(I);
         const int extents[] = {(int)std::extent<ArrayType, I>::value...};
         for (int i = 0; i < rank; i++) {
@@ -1762,9 +1771,8 @@ private:
         }
     }
 
-    Buffer<not_const_T, Dims, InClassDimStorage> copy_in_order(const std::vector<int> &order,
-                                                               void *(*allocate_fn)(size_t),
-                                                               void (*deallocate_fn)(void *)) const {
+    Buffer<not_const_T, Dims, InClassDimStorage>
+    copy_in_order(const std::vector<int> &order, void *(*allocate_fn)(size_t), void (*deallocate_fn)(void *)) const {
         const std::vector<halide_dimension_t> dense = dense_shape_in_order(buf.dim, dimensions(), order);
         Buffer<not_const_T, Dims, InClassDimStorage> dst(type(), nullptr, dimensions(), dense.data());
         dst.allocate(allocate_fn, deallocate_fn);
@@ -1773,7 +1781,7 @@ private:
     }
 };
 
-}  // namespace Runtime
-}  // namespace Halide
+} // namespace Runtime
+} // namespace Halide
 
 #endif /* HALIDE_RUNTIME_BUFFER_H */

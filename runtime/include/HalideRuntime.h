@@ -45,12 +45,11 @@ typedef enum halide_type_code_t : uint8_t
 #else
 typedef enum halide_type_code_t
 #endif
-{
-    halide_type_int = 0,    /* signed two's-complement integer */
-    halide_type_uint = 1,   /* unsigned integer; bool is uint with 1 bit */
-    halide_type_float = 2,  /* IEEE 754 float of 16, 32 or 64 bits */
-    halide_type_handle = 3, /* opaque pointer, 64 bits */
-    halide_type_bfloat = 4, /* brain float, 16 bits */
+{ halide_type_int = 0,    /* signed two's-complement integer */
+  halide_type_uint = 1,   /* unsigned integer; bool is uint with 1 bit */
+  halide_type_float = 2,  /* IEEE 754 float of 16, 32 or 64 bits */
+  halide_type_handle = 3, /* opaque pointer, 64 bits */
+  halide_type_bfloat = 4, /* brain float, 16 bits */
 } halide_type_code_t;
 
 /* Four bytes: code, bits, then a halfword that Halide 14 calls `lanes`
@@ -77,18 +76,24 @@ struct halide_type_t {
         return halide_type_t(code, bits, new_lanes);
     }
     /* The scalar type of one element (lanes = 1). */
-    HALIDE_ALWAYS_INLINE constexpr halide_type_t element_of() const { return with_lanes(1); }
+    HALIDE_ALWAYS_INLINE constexpr halide_type_t element_of() const {
+        return with_lanes(1);
+    }
     /* Equal when code and bits agree; the third halfword is a version marker,
      * not part of the element type. */
     HALIDE_ALWAYS_INLINE constexpr bool operator==(const halide_type_t &other) const {
         return code == other.code && bits == other.bits;
     }
-    HALIDE_ALWAYS_INLINE constexpr bool operator!=(const halide_type_t &other) const { return !(*this == other); }
+    HALIDE_ALWAYS_INLINE constexpr bool operator!=(const halide_type_t &other) const {
+        return !(*this == other);
+    }
     HALIDE_ALWAYS_INLINE constexpr bool operator<(const halide_type_t &other) const {
         return code != other.code ? code < other.code : bits < other.bits;
     }
     /* Bytes one element occupies in memory. */
-    HALIDE_ALWAYS_INLINE constexpr int bytes() const { return (bits + 7) / 8; }
+    HALIDE_ALWAYS_INLINE constexpr int bytes() const {
+        return (bits + 7) / 8;
+    }
     HALIDE_ALWAYS_INLINE constexpr uint32_t as_u32() const {
         return (uint32_t)code | ((uint32_t)bits << 8) | ((uint32_t)lanes << 16);
     }
@@ -141,7 +146,9 @@ typedef struct halide_dimension_t {
     HALIDE_ALWAYS_INLINE bool operator==(const halide_dimension_t &other) const {
         return min == other.min && extent == other.extent && stride == other.stride && flags == other.flags;
     }
-    HALIDE_ALWAYS_INLINE bool operator!=(const halide_dimension_t &other) const { return !(*this == other); }
+    HALIDE_ALWAYS_INLINE bool operator!=(const halide_dimension_t &other) const {
+        return !(*this == other);
+    }
 #endif
 } halide_dimension_t;
 
@@ -161,7 +168,9 @@ typedef struct halide_buffer_t {
     void *padding;
 
 #ifdef __cplusplus
-    HALIDE_ALWAYS_INLINE bool get_flag(halide_buffer_flags flag) const { return (flags & flag) != 0; }
+    HALIDE_ALWAYS_INLINE bool get_flag(halide_buffer_flags flag) const {
+        return (flags & flag) != 0;
+    }
     HALIDE_ALWAYS_INLINE void set_flag(halide_buffer_flags flag, bool value) {
         if (value) {
             flags |= flag;
@@ -169,11 +178,21 @@ typedef struct halide_buffer_t {
             flags &= ~(uint64_t)flag;
         }
     }
-    HALIDE_ALWAYS_INLINE bool host_dirty() const { return get_flag(halide_buffer_flag_host_dirty); }
-    HALIDE_ALWAYS_INLINE bool device_dirty() const { return get_flag(halide_buffer_flag_device_dirty); }
-    HALIDE_ALWAYS_INLINE void set_host_dirty(bool v = true) { set_flag(halide_buffer_flag_host_dirty, v); }
-    HALIDE_ALWAYS_INLINE void set_device_dirty(bool v = true) { set_flag(halide_buffer_flag_device_dirty, v); }
-    HALIDE_ALWAYS_INLINE bool is_bounds_query() const { return host == nullptr && device == 0; }
+    HALIDE_ALWAYS_INLINE bool host_dirty() const {
+        return get_flag(halide_buffer_flag_host_dirty);
+    }
+    HALIDE_ALWAYS_INLINE bool device_dirty() const {
+        return get_flag(halide_buffer_flag_device_dirty);
+    }
+    HALIDE_ALWAYS_INLINE void set_host_dirty(bool v = true) {
+        set_flag(halide_buffer_flag_host_dirty, v);
+    }
+    HALIDE_ALWAYS_INLINE void set_device_dirty(bool v = true) {
+        set_flag(halide_buffer_flag_device_dirty, v);
+    }
+    HALIDE_ALWAYS_INLINE bool is_bounds_query() const {
+        return host == nullptr && device == 0;
+    }
 
     /* Product of the extents. */
     HALIDE_ALWAYS_INLINE size_t number_of_elements() const {
@@ -203,7 +222,9 @@ typedef struct halide_buffer_t {
         offset += 1;
         return host + offset * type.bytes();
     }
-    HALIDE_ALWAYS_INLINE size_t size_in_bytes() const { return (size_t)(end() - begin()); }
+    HALIDE_ALWAYS_INLINE size_t size_in_bytes() const {
+        return (size_t)(end() - begin());
+    }
     /* Address of the element at absolute coordinates `pos`. */
     HALIDE_ALWAYS_INLINE uint8_t *address_of(const int *pos) const {
         ptrdiff_t index = 0;
@@ -393,8 +414,8 @@ struct halide_parallel_task_t {
 
 typedef int (*halide_do_par_for_t)(void *user_context, halide_task_t task, int min, int size, uint8_t *closure);
 typedef int (*halide_do_task_t)(void *user_context, halide_task_t task, int idx, uint8_t *closure);
-typedef int (*halide_do_loop_task_t)(void *user_context, halide_loop_task_t task, int min, int extent,
-                                     uint8_t *closure, void *task_parent);
+typedef int (*halide_do_loop_task_t)(void *user_context, halide_loop_task_t task, int min, int extent, uint8_t *closure,
+                                     void *task_parent);
 typedef int (*halide_do_parallel_tasks_t)(void *user_context, int num_tasks, struct halide_parallel_task_t *tasks,
                                           void *task_parent);
 typedef int (*halide_semaphore_init_t)(struct halide_semaphore_t *sem, int count);
@@ -443,36 +464,28 @@ extern int halide_error_extern_stage_failed(void *user_context, const char *exte
 extern int halide_error_explicit_bounds_too_small(void *user_context, const char *func_name, const char *var_name,
                                                   int min_bound, int max_bound, int min_required, int max_required);
 /* type_given and correct_type are halide_type_t words (ABI.md section 1). */
-extern int halide_error_bad_type(void *user_context, const char *func_name, uint32_t type_given,
-                                 uint32_t correct_type);
+extern int halide_error_bad_type(void *user_context, const char *func_name, uint32_t type_given, uint32_t correct_type);
 extern int halide_error_bad_dimensions(void *user_context, const char *func_name, int32_t dimensions_given,
                                        int32_t correct_dimensions);
-extern int halide_error_access_out_of_bounds(void *user_context, const char *func_name, int dimension,
-                                             int min_touched, int max_touched, int min_valid, int max_valid);
+extern int halide_error_access_out_of_bounds(void *user_context, const char *func_name, int dimension, int min_touched,
+                                             int max_touched, int min_valid, int max_valid);
 extern int halide_error_buffer_allocation_too_large(void *user_context, const char *buffer_name,
                                                     uint64_t allocation_size, uint64_t max_size);
-extern int halide_error_buffer_extents_negative(void *user_context, const char *buffer_name, int dimension,
-                                                int extent);
+extern int halide_error_buffer_extents_negative(void *user_context, const char *buffer_name, int dimension, int extent);
 extern int halide_error_buffer_extents_too_large(void *user_context, const char *buffer_name, int64_t actual_size,
                                                  int64_t max_size);
 extern int halide_error_constraints_make_required_region_smaller(void *user_context, const char *buffer_name,
                                                                  int dimension, int constrained_min,
                                                                  int constrained_extent, int required_min,
                                                                  int required_extent);
-extern int halide_error_constraint_violated(void *user_context, const char *var, int val,
-                                            const char *constrained_var, int constrained_val);
-extern int halide_error_param_too_small_i64(void *user_context, const char *param_name, int64_t val,
-                                            int64_t min_val);
-extern int halide_error_param_too_small_u64(void *user_context, const char *param_name, uint64_t val,
-                                            uint64_t min_val);
-extern int halide_error_param_too_small_f64(void *user_context, const char *param_name, double val,
-                                            double min_val);
-extern int halide_error_param_too_large_i64(void *user_context, const char *param_name, int64_t val,
-                                            int64_t max_val);
-extern int halide_error_param_too_large_u64(void *user_context, const char *param_name, uint64_t val,
-                                            uint64_t max_val);
-extern int halide_error_param_too_large_f64(void *user_context, const char *param_name, double val,
-                                            double max_val);
+extern int halide_error_constraint_violated(void *user_context, const char *var, int val, const char *constrained_var,
+                                            int constrained_val);
+extern int halide_error_param_too_small_i64(void *user_context, const char *param_name, int64_t val, int64_t min_val);
+extern int halide_error_param_too_small_u64(void *user_context, const char *param_name, uint64_t val, uint64_t min_val);
+extern int halide_error_param_too_small_f64(void *user_context, const char *param_name, double val, double min_val);
+extern int halide_error_param_too_large_i64(void *user_context, const char *param_name, int64_t val, int64_t max_val);
+extern int halide_error_param_too_large_u64(void *user_context, const char *param_name, uint64_t val, uint64_t max_val);
+extern int halide_error_param_too_large_f64(void *user_context, const char *param_name, double val, double max_val);
 extern int halide_error_out_of_memory(void *user_context);
 extern int halide_error_buffer_argument_is_null(void *user_context, const char *buffer_name);
 extern int halide_error_debug_to_file_failed(void *user_context, const char *func, const char *filename,
@@ -523,18 +536,15 @@ extern int halide_reuse_device_allocations(void *user_context, bool reuse);
 
 /* halide_type_of<T>(): the element type for a C++ type, as HalideBuffer.h
  * and upstream's C++ API expect. Any pointer is a 64-bit handle. */
-template <typename T>
-struct halide_type_of_helper;
+template <typename T> struct halide_type_of_helper;
 
-template <typename T>
-struct halide_type_of_helper<T *> {
+template <typename T> struct halide_type_of_helper<T *> {
     static constexpr halide_type_t get() { return halide_type_t(halide_type_handle, 64); }
 };
 
-#define HALIDE_RUNTIME_TYPE_OF(T, CODE, BITS)                                      \
-    template <>                                                                   \
-    struct halide_type_of_helper<T> {                                             \
-        static constexpr halide_type_t get() { return halide_type_t(CODE, BITS); } \
+#define HALIDE_RUNTIME_TYPE_OF(T, CODE, BITS)                                                                          \
+    template <> struct halide_type_of_helper<T> {                                                                      \
+        static constexpr halide_type_t get() { return halide_type_t(CODE, BITS); }                                     \
     };
 HALIDE_RUNTIME_TYPE_OF(bool, halide_type_uint, 1)
 HALIDE_RUNTIME_TYPE_OF(int8_t, halide_type_int, 8)
@@ -549,8 +559,7 @@ HALIDE_RUNTIME_TYPE_OF(float, halide_type_float, 32)
 HALIDE_RUNTIME_TYPE_OF(double, halide_type_float, 64)
 #undef HALIDE_RUNTIME_TYPE_OF
 
-template <typename T>
-HALIDE_ALWAYS_INLINE constexpr halide_type_t halide_type_of() {
+template <typename T> HALIDE_ALWAYS_INLINE constexpr halide_type_t halide_type_of() {
     return halide_type_of_helper<T>::get();
 }
 #endif /* __cplusplus */

@@ -7,7 +7,9 @@ thread_local void *current_context = nullptr;
 
 extern "C" {
 
-void *hlrt_get_call_context(void) { return current_context; }
+void *hlrt_get_call_context(void) {
+    return current_context;
+}
 
 void *hlrt_set_call_context(void *context) {
     void *old = current_context;
@@ -15,4 +17,4 @@ void *hlrt_set_call_context(void *context) {
     return old;
 }
 
-}  // extern "C"
+} // extern "C"

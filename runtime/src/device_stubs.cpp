@@ -80,8 +80,8 @@ void halide_device_release(void *user_context, const struct halide_device_interf
     }
 }
 
-}  // extern "C"
+} // extern "C"
 
 extern "C" int halide_reuse_device_allocations(void * /*user_context*/, bool /*reuse*/) {
-    return halide_error_code_success;  // nothing is allocated on a device here
+    return halide_error_code_success; // nothing is allocated on a device here
 }

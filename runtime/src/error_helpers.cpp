@@ -32,9 +32,11 @@ void type_name(uint32_t word, char *out, size_t size) {
     }
 }
 
-const char *or_unnamed(const char *s) { return s ? s : "<unnamed>"; }
+const char *or_unnamed(const char *s) {
+    return s ? s : "<unnamed>";
+}
 
-}  // namespace
+} // namespace
 
 extern "C" {
 
@@ -63,15 +65,14 @@ int halide_error_bad_type(void *uc, const char *func_name, uint32_t type_given, 
                   or_unnamed(func_name), correct, given);
 }
 
-int halide_error_bad_dimensions(void *uc, const char *func_name, int32_t dimensions_given,
-                                int32_t correct_dimensions) {
+int halide_error_bad_dimensions(void *uc, const char *func_name, int32_t dimensions_given, int32_t correct_dimensions) {
     return report(uc, halide_error_code_bad_dimensions,
                   "%s requires a buffer of exactly %d dimensions, but the buffer passed in has %d dimensions",
                   or_unnamed(func_name), correct_dimensions, dimensions_given);
 }
 
-int halide_error_access_out_of_bounds(void *uc, const char *func_name, int dimension, int min_touched,
-                                      int max_touched, int min_valid, int max_valid) {
+int halide_error_access_out_of_bounds(void *uc, const char *func_name, int dimension, int min_touched, int max_touched,
+                                      int min_valid, int max_valid) {
     if (min_touched < min_valid) {
         return report(uc, halide_error_code_access_out_of_bounds,
                       "%s is accessed at %d, which is before the min (%d) in dimension %d", or_unnamed(func_name),
@@ -95,27 +96,26 @@ int halide_error_buffer_extents_negative(void *uc, const char *buffer_name, int 
                   extent);
 }
 
-int halide_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual_size,
-                                          int64_t max_size) {
+int halide_error_buffer_extents_too_large(void *uc, const char *buffer_name, int64_t actual_size, int64_t max_size) {
     return report(uc, halide_error_code_buffer_extents_too_large,
                   "Product of extents for buffer %s is %" PRId64 ", which exceeds the maximum size of %" PRId64,
                   or_unnamed(buffer_name), actual_size, max_size);
 }
 
 int halide_error_constraints_make_required_region_smaller(void *uc, const char *buffer_name, int dimension,
-                                                          int constrained_min, int constrained_extent,
-                                                          int required_min, int required_extent) {
+                                                          int constrained_min, int constrained_extent, int required_min,
+                                                          int required_extent) {
     return report(uc, halide_error_code_constraints_make_required_region_smaller,
                   "Applying the constraints on %s to the required region made it smaller in dimension %d: "
                   "required [%d, %d], constrained [%d, %d]",
-                  or_unnamed(buffer_name), dimension, required_min, required_min + required_extent - 1,
-                  constrained_min, constrained_min + constrained_extent - 1);
+                  or_unnamed(buffer_name), dimension, required_min, required_min + required_extent - 1, constrained_min,
+                  constrained_min + constrained_extent - 1);
 }
 
 int halide_error_constraint_violated(void *uc, const char *var, int val, const char *constrained_var,
                                      int constrained_val) {
-    return report(uc, halide_error_code_constraint_violated, "Constraint violated: %s (%d) == %s (%d)",
-                  or_unnamed(var), val, or_unnamed(constrained_var), constrained_val);
+    return report(uc, halide_error_code_constraint_violated, "Constraint violated: %s (%d) == %s (%d)", or_unnamed(var),
+                  val, or_unnamed(constrained_var), constrained_val);
 }
 
 int halide_error_param_too_small_i64(void *uc, const char *param_name, int64_t val, int64_t min_val) {
@@ -153,19 +153,17 @@ int halide_error_out_of_memory(void *uc) {
 }
 
 int halide_error_buffer_argument_is_null(void *uc, const char *buffer_name) {
-    return report(uc, halide_error_code_buffer_argument_is_null, "Buffer argument %s is NULL",
-                  or_unnamed(buffer_name));
+    return report(uc, halide_error_code_buffer_argument_is_null, "Buffer argument %s is NULL", or_unnamed(buffer_name));
 }
 
 int halide_error_debug_to_file_failed(void *uc, const char *func, const char *filename, int error_code) {
-    return report(uc, halide_error_code_debug_to_file_failed,
-                  "Failed to dump function %s to file %s with error %d", or_unnamed(func), or_unnamed(filename),
-                  error_code);
+    return report(uc, halide_error_code_debug_to_file_failed, "Failed to dump function %s to file %s with error %d",
+                  or_unnamed(func), or_unnamed(filename), error_code);
 }
 
 int halide_error_unaligned_host_ptr(void *uc, const char *func_name, int alignment) {
-    return report(uc, halide_error_code_unaligned_host_ptr, "The host pointer of %s is not aligned to a %d bytes boundary",
-                  or_unnamed(func_name), alignment);
+    return report(uc, halide_error_code_unaligned_host_ptr,
+                  "The host pointer of %s is not aligned to a %d bytes boundary", or_unnamed(func_name), alignment);
 }
 
 int halide_error_host_is_null(void *uc, const char *func_name) {
@@ -250,4 +248,4 @@ int halide_error_split_factor_not_positive(void *uc, const char *func_name, cons
                   or_unnamed(inner));
 }
 
-}  // extern "C"
+} // extern "C"

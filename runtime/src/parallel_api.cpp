@@ -21,7 +21,9 @@ struct ParallelHooks {
 ParallelHooks hooks;
 
 // The semaphore's count lives in the first word of its 16 opaque bytes.
-int64_t *semaphore_count(halide_semaphore_t *sem) { return reinterpret_cast<int64_t *>(&sem->_private[0]); }
+int64_t *semaphore_count(halide_semaphore_t *sem) {
+    return reinterpret_cast<int64_t *>(&sem->_private[0]);
+}
 
 int default_semaphore_init(halide_semaphore_t *sem, int count) {
     __atomic_store_n(semaphore_count(sem), (int64_t)count, __ATOMIC_RELEASE);
@@ -37,8 +39,7 @@ bool default_semaphore_try_acquire(halide_semaphore_t *sem, int count) {
     int64_t *value = semaphore_count(sem);
     int64_t current = __atomic_load_n(value, __ATOMIC_ACQUIRE);
     while (current >= count) {
-        if (__atomic_compare_exchange_n(value, &current, current - count, true, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE)) {
+        if (__atomic_compare_exchange_n(value, &current, current - count, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             return true;
         }
     }
@@ -70,7 +71,7 @@ int run_loop_task_index(void *user_context, int idx, uint8_t *closure) {
     return halide_do_loop_task(user_context, c->task->fn, idx, 1, c->task->closure, c->task_parent);
 }
 
-}  // namespace
+} // namespace
 
 extern "C" {
 
@@ -192,4 +193,4 @@ void halide_set_custom_parallel_runtime(halide_do_par_for_t do_par_for, halide_d
     hooks.semaphore_release = semaphore_release;
 }
 
-}  // extern "C"
+} // extern "C"

@@ -13,7 +13,7 @@ namespace {
 std::atomic<halide_print_t> print_hook{halide_default_print};
 std::atomic<halide_error_handler_t> error_hook{halide_default_error};
 
-}  // namespace
+} // namespace
 
 extern "C" {
 
@@ -39,16 +39,20 @@ void halide_default_error(void *user_context, const char *message) {
     std::abort();
 }
 
-void halide_print(void *user_context, const char *message) { print_hook.load()(user_context, message); }
+void halide_print(void *user_context, const char *message) {
+    print_hook.load()(user_context, message);
+}
 
 halide_print_t halide_set_custom_print(halide_print_t print) {
     return print_hook.exchange(print ? print : halide_default_print);
 }
 
-void halide_error(void *user_context, const char *message) { error_hook.load()(user_context, message); }
+void halide_error(void *user_context, const char *message) {
+    error_hook.load()(user_context, message);
+}
 
 halide_error_handler_t halide_set_error_handler(halide_error_handler_t handler) {
     return error_hook.exchange(handler ? handler : halide_default_error);
 }
 
-}  // extern "C"
+} // extern "C"

@@ -26,12 +26,12 @@ struct Job {
     void *user_context;
     uint8_t *closure;
     int min, size;
-    std::atomic<int> next{0};      // next unclaimed offset into [0, size)
-    std::atomic<int> finished{0};  // offsets fully processed
-    std::atomic<int> result{0};    // first non-zero task result
-    void *call_context;            // the submitting thread's (see call_context.h)
-    int borrowers = 0;             // workers holding a pointer (guarded by the pool mutex)
-    Job *below = nullptr;          // next job down the stack
+    std::atomic<int> next{0};     // next unclaimed offset into [0, size)
+    std::atomic<int> finished{0}; // offsets fully processed
+    std::atomic<int> result{0};   // first non-zero task result
+    void *call_context;           // the submitting thread's (see call_context.h)
+    int borrowers = 0;            // workers holding a pointer (guarded by the pool mutex)
+    Job *below = nullptr;         // next job down the stack
 };
 
 class ThreadPool {
@@ -54,7 +54,7 @@ private:
     std::condition_variable job_finished_;
     std::vector<std::thread> workers_;
     Job *jobs_ = nullptr;
-    int desired_threads_ = 0;  // 0 = not yet decided
+    int desired_threads_ = 0; // 0 = not yet decided
     bool shutting_down_ = false;
 };
 
@@ -134,7 +134,7 @@ void ThreadPool::worker_main(int id) {
         work_on(*job);
         hlrt_set_call_context(outer_context);
         lock.lock();
-        unlink_locked(job);  // exhausted: nobody else should pick it up
+        unlink_locked(job); // exhausted: nobody else should pick it up
         job->borrowers--;
         job_finished_.notify_all();
     }
@@ -193,7 +193,7 @@ ThreadPool &pool() {
     return *instance;
 }
 
-}  // namespace
+} // namespace
 
 int run_parallel_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure) {
     if (size <= 0) {
@@ -209,7 +209,7 @@ int run_parallel_for(void *user_context, halide_task_t task, int min, int size, 
     return pool().run(job);
 }
 
-}  // namespace halide_runtime
+} // namespace halide_runtime
 
 using namespace halide_runtime;
 
@@ -223,8 +223,12 @@ int halide_set_num_threads(int n) {
     return pool().set_num_threads(n);
 }
 
-int halide_get_num_threads(void) { return pool().num_threads(); }
+int halide_get_num_threads(void) {
+    return pool().num_threads();
+}
 
-void halide_shutdown_thread_pool(void) { pool().shutdown(); }
+void halide_shutdown_thread_pool(void) {
+    pool().shutdown();
+}
 
-}  // extern "C"
+} // extern "C"

@@ -12,6 +12,6 @@ constexpr int kMaxThreads = 256;
 // [min, min + size), spread over the pool; returns the first non-zero result.
 int run_parallel_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure);
 
-}  // namespace halide_runtime
+} // namespace halide_runtime
 
 #endif

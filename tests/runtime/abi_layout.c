@@ -44,10 +44,10 @@ static void abi_expect(const char *what, long long actual, long long expected) {
 #define EXPECT_SIZE(T, n) abi_expect("sizeof(" #T ")", (long long)sizeof(T), (n))
 #define EXPECT_ALIGN(T, n) abi_expect("alignof(" #T ")", (long long)ABI_ALIGNOF(T), (n))
 #define EXPECT_OFFSET(T, m, n) abi_expect("offsetof(" #T ", " #m ")", (long long)offsetof(T, m), (n))
-#define EXPECT_FIELD(T, m, off, size)                                                             \
-    do {                                                                                          \
-        EXPECT_OFFSET(T, m, off);                                                                 \
-        abi_expect("sizeof(" #T "." #m ")", (long long)ABI_MEMBER_SIZE(T, m), (size));           \
+#define EXPECT_FIELD(T, m, off, size)                                                                                  \
+    do {                                                                                                               \
+        EXPECT_OFFSET(T, m, off);                                                                                      \
+        abi_expect("sizeof(" #T "." #m ")", (long long)ABI_MEMBER_SIZE(T, m), (size));                                 \
     } while (0)
 #define EXPECT_VALUE(name, n) abi_expect(#name, (long long)(name), (n))
 

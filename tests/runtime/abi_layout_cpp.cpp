@@ -8,8 +8,8 @@
 // The C++ conveniences must not change what the structs are: kernels and
 // loaders copy them bytewise and read fields at fixed offsets, so each one
 // stays standard-layout and trivially copyable.
-#define ABI_ASSERT_PLAIN(T)                                                          \
-    static_assert(std::is_standard_layout<T>::value, #T " must be standard-layout"); \
+#define ABI_ASSERT_PLAIN(T)                                                                                            \
+    static_assert(std::is_standard_layout<T>::value, #T " must be standard-layout");                                   \
     static_assert(std::is_trivially_copyable<T>::value, #T " must be trivially copyable")
 
 ABI_ASSERT_PLAIN(halide_type_t);

@@ -38,7 +38,9 @@ void counting_free(void *p) {
     std::free(p);
 }
 
-bool aligned_to(const void *p, uintptr_t alignment) { return reinterpret_cast<uintptr_t>(p) % alignment == 0; }
+bool aligned_to(const void *p, uintptr_t alignment) {
+    return reinterpret_cast<uintptr_t>(p) % alignment == 0;
+}
 
 // ---------------------------------------------------------------------
 // Construction and shape
@@ -79,7 +81,7 @@ TEST(HalideBuffer, SizedConstructorGivesDenseShape) {
     EXPECT_EQ(b.number_of_elements(), size_t(640 * 480 * 3));
     EXPECT_EQ(b.size_in_bytes(), size_t(640 * 480 * 3));
     EXPECT_EQ(b.type(), halide_type_of<uint8_t>());
-    EXPECT_EQ(b.type().lanes, 1);  // Halide 14 type word
+    EXPECT_EQ(b.type().lanes, 1); // Halide 14 type word
     EXPECT_EQ((uint8_t *)b.begin(), b.data());
     EXPECT_EQ((uint8_t *)b.end(), b.data() + 640 * 480 * 3);
     EXPECT_FALSE(b.host_dirty());
@@ -194,7 +196,7 @@ TEST(HalideBuffer, WrapsHalideBufferT) {
 
     Buffer<> v(raw);
     EXPECT_EQ(v.type(), halide_type_of<uint16_t>());
-    halide_buffer_t *p = v;  // implicit conversion for passing to kernels
+    halide_buffer_t *p = v; // implicit conversion for passing to kernels
     EXPECT_EQ(p, v.raw_buffer());
     EXPECT_EQ(p->host, raw.host);
 }
@@ -391,7 +393,7 @@ TEST(HalideBuffer, ManyDimensionsUseHeapShape) {
     EXPECT_EQ(b.dim(5).stride(), 2 * 3 * 2 * 2 * 2);
     b.fill(0);
     b(1, 2, 1, 1, 1, 2) = 99;
-    Buffer<uint8_t> copy = b;  // shares memory, copies shape
+    Buffer<uint8_t> copy = b; // shares memory, copies shape
     EXPECT_EQ(copy(1, 2, 1, 1, 1, 2), 99);
     copy.translate(5, 1);
     EXPECT_EQ(b.dim(5).min(), 0);
@@ -399,7 +401,7 @@ TEST(HalideBuffer, ManyDimensionsUseHeapShape) {
     EXPECT_EQ(moved.dim(5).min(), 1);
     EXPECT_EQ(moved(1, 2, 1, 1, 1, 3), 99);
 
-    Buffer<int> grow(2, 2, 2, 2);  // fills the in-class storage exactly
+    Buffer<int> grow(2, 2, 2, 2); // fills the in-class storage exactly
     grow.add_dimension();
     grow.add_dimension();
     EXPECT_EQ(grow.dimensions(), 6);
@@ -441,7 +443,7 @@ TEST(HalideBuffer, CopyFromCopiesOnlyTheOverlap) {
     src.fill([](int x) { return 100 + x; });
     Buffer<int> dst(10);
     dst.fill(-1);
-    dst.set_min(5);  // covers [5, 14]; src covers [0, 9]
+    dst.set_min(5); // covers [5, 14]; src covers [0, 9]
     dst.copy_from(src);
     for (int x = 5; x <= 9; x++) {
         EXPECT_EQ(dst(x), 100 + x) << x;
@@ -455,7 +457,7 @@ TEST(HalideBuffer, CopyFromCopiesOnlyTheOverlap) {
     a.fill([](int x, int y) { return (uint16_t)(x + 10 * y); });
     auto b = Buffer<uint16_t>::make_interleaved(5, 4, 1).sliced(2);
     b.fill(0);
-    b.set_min(6, 3);  // [6, 10] x [3, 6]; overlap with a is [6, 7] x [3, 5]
+    b.set_min(6, 3); // [6, 10] x [3, 6]; overlap with a is [6, 7] x [3, 5]
     b.copy_from(a);
     b.for_each_element([&](int x, int y) {
         const bool inside = x <= 7 && y <= 5;
@@ -537,7 +539,8 @@ TEST(HalideBuffer, ForEachValueOverTwoBuffers) {
     int expected = 0;
     for (int c = 0; c < 2; c++)
         for (int y = 0; y < 3; y++)
-            for (int x = 1; x < 3; x++) expected += x + 10 * y + 100 * c;
+            for (int x = 1; x < 3; x++)
+                expected += x + 10 * y + 100 * c;
     EXPECT_EQ(sum, expected);
 }
 
@@ -593,7 +596,7 @@ TEST(HalideBuffer, ViewKeepsStorageAliveAfterOriginalIsDestroyed) {
     EXPECT_EQ(view(5), 45);
     EXPECT_EQ(view(7), 63);
     {
-        Buffer<int> another = view;  // a third reference, dropped again
+        Buffer<int> another = view; // a third reference, dropped again
     }
     EXPECT_EQ(g_frees, 0);
     view.deallocate();
@@ -610,7 +613,7 @@ TEST(HalideBuffer, ViewKeepsStorageAliveAfterOriginalIsDestroyed) {
         EXPECT_FALSE(a.owns_host_memory());
         Buffer<float> c;
         c = std::move(b);
-        c = c;  // self-assignment keeps the memory
+        c = c; // self-assignment keeps the memory
         EXPECT_EQ(g_frees, 0);
         EXPECT_NE(c.data(), nullptr);
         c.reset();
@@ -823,7 +826,7 @@ TEST(HalideBuffer, DeviceCallsGoThroughTheInterface) {
 
     g_fake = FakeDevice();
     {
-        Buffer<float> unmanaged(raw);  // default: Unmanaged
+        Buffer<float> unmanaged(raw); // default: Unmanaged
         EXPECT_EQ(unmanaged.device_ownership(), BufferDeviceOwnership::Unmanaged);
     }
     EXPECT_EQ(g_fake.device_free, 0) << "unmanaged device memory is never freed";
@@ -916,4 +919,4 @@ TEST(HalideBuffer, TutorialStyleSnippetCompilesUnchanged) {
     EXPECT_EQ(brighter(input, 1, Halide::Runtime::Buffer<uint8_t>(4, 4, 1)), halide_error_code_bad_dimensions);
 }
 
-}  // namespace
+} // namespace

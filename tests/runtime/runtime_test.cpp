@@ -48,8 +48,12 @@ struct Captured {
 Captured g_errors;
 Captured g_prints;
 
-void capture_error(void *uc, const char *msg) { g_errors.add(uc, msg); }
-void capture_print(void *uc, const char *msg) { g_prints.add(uc, msg); }
+void capture_error(void *uc, const char *msg) {
+    g_errors.add(uc, msg);
+}
+void capture_print(void *uc, const char *msg) {
+    g_prints.add(uc, msg);
+}
 
 // Installs the capturing error handler for the lifetime of the object.
 class ErrorCapture {
@@ -101,10 +105,10 @@ TEST(Runtime, MallocIsAlignedTo64) {
         void *p = halide_malloc(nullptr, size);
         ASSERT_NE(p, nullptr) << size;
         EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << size;
-        std::memset(p, 0xab, size);  // the whole block is writable
+        std::memset(p, 0xab, size); // the whole block is writable
         halide_free(nullptr, p);
     }
-    halide_free(nullptr, nullptr);  // freeing NULL is harmless
+    halide_free(nullptr, nullptr); // freeing NULL is harmless
 }
 
 std::atomic<int> g_malloc_calls{0};
@@ -195,110 +199,144 @@ struct HelperCase {
 
 std::vector<HelperCase> helper_cases() {
     return {
-        {"bounds_inference_call_failed", -77,
+        {"bounds_inference_call_failed",
+         -77,
          [](void *uc) { return halide_error_bounds_inference_call_failed(uc, "ext_stage_bi", -77); },
          {"ext_stage_bi", "-77"}},
-        {"extern_stage_failed", -123,
+        {"extern_stage_failed",
+         -123,
          [](void *uc) { return halide_error_extern_stage_failed(uc, "ext_stage_run", -123); },
          {"ext_stage_run", "-123"}},
-        {"explicit_bounds_too_small", halide_error_code_explicit_bounds_too_small,
+        {"explicit_bounds_too_small",
+         halide_error_code_explicit_bounds_too_small,
          [](void *uc) { return halide_error_explicit_bounds_too_small(uc, "func_ebts", "var_ebts", 0, 9, -1, 10); },
          {"func_ebts", "var_ebts"}},
-        {"bad_type", halide_error_code_bad_type,
+        {"bad_type",
+         halide_error_code_bad_type,
          [](void *uc) { return halide_error_bad_type(uc, "input_bt", 0x00012002u, 0x00010801u); },
          {"input_bt"}},
-        {"bad_dimensions", halide_error_code_bad_dimensions,
+        {"bad_dimensions",
+         halide_error_code_bad_dimensions,
          [](void *uc) { return halide_error_bad_dimensions(uc, "input_bd", 3, 2); },
          {"input_bd", "3", "2"}},
-        {"access_out_of_bounds", halide_error_code_access_out_of_bounds,
+        {"access_out_of_bounds",
+         halide_error_code_access_out_of_bounds,
          [](void *uc) { return halide_error_access_out_of_bounds(uc, "input_oob", 1, 0, 20, 0, 15); },
          {"input_oob", "20", "15"}},
-        {"buffer_allocation_too_large", halide_error_code_buffer_allocation_too_large,
+        {"buffer_allocation_too_large",
+         halide_error_code_buffer_allocation_too_large,
          [](void *uc) { return halide_error_buffer_allocation_too_large(uc, "buf_atl", 5000000000ull, 2147483647ull); },
          {"buf_atl", "5000000000"}},
-        {"buffer_extents_negative", halide_error_code_buffer_extents_negative,
+        {"buffer_extents_negative",
+         halide_error_code_buffer_extents_negative,
          [](void *uc) { return halide_error_buffer_extents_negative(uc, "buf_neg", 1, -4); },
          {"buf_neg", "-4"}},
-        {"buffer_extents_too_large", halide_error_code_buffer_extents_too_large,
+        {"buffer_extents_too_large",
+         halide_error_code_buffer_extents_too_large,
          [](void *uc) { return halide_error_buffer_extents_too_large(uc, "buf_etl", 3000000000ll, 2147483647ll); },
          {"buf_etl", "3000000000"}},
-        {"constraints_make_required_region_smaller", halide_error_code_constraints_make_required_region_smaller,
+        {"constraints_make_required_region_smaller",
+         halide_error_code_constraints_make_required_region_smaller,
          [](void *uc) { return halide_error_constraints_make_required_region_smaller(uc, "buf_cmr", 0, 0, 8, 0, 10); },
          {"buf_cmr"}},
-        {"constraint_violated", halide_error_code_constraint_violated,
+        {"constraint_violated",
+         halide_error_code_constraint_violated,
          [](void *uc) { return halide_error_constraint_violated(uc, "var_cv", 3, "other_cv", 4); },
          {"var_cv", "other_cv"}},
-        {"param_too_small_i64", halide_error_code_param_too_small,
+        {"param_too_small_i64",
+         halide_error_code_param_too_small,
          [](void *uc) { return halide_error_param_too_small_i64(uc, "p_small_i", -5, 0); },
          {"p_small_i", "-5"}},
-        {"param_too_small_u64", halide_error_code_param_too_small,
+        {"param_too_small_u64",
+         halide_error_code_param_too_small,
          [](void *uc) { return halide_error_param_too_small_u64(uc, "p_small_u", 1, 2); },
          {"p_small_u"}},
-        {"param_too_small_f64", halide_error_code_param_too_small,
+        {"param_too_small_f64",
+         halide_error_code_param_too_small,
          [](void *uc) { return halide_error_param_too_small_f64(uc, "p_small_f", 0.25, 0.5); },
          {"p_small_f", "0.25"}},
-        {"param_too_large_i64", halide_error_code_param_too_large,
+        {"param_too_large_i64",
+         halide_error_code_param_too_large,
          [](void *uc) { return halide_error_param_too_large_i64(uc, "p_large_i", 100, 10); },
          {"p_large_i", "100"}},
-        {"param_too_large_u64", halide_error_code_param_too_large,
+        {"param_too_large_u64",
+         halide_error_code_param_too_large,
          [](void *uc) { return halide_error_param_too_large_u64(uc, "p_large_u", 18446744073709551615ull, 7); },
          {"p_large_u", "18446744073709551615"}},
-        {"param_too_large_f64", halide_error_code_param_too_large,
+        {"param_too_large_f64",
+         halide_error_code_param_too_large,
          [](void *uc) { return halide_error_param_too_large_f64(uc, "p_large_f", 100.5, 10.5); },
          {"p_large_f", "100.5"}},
-        {"out_of_memory", halide_error_code_out_of_memory, [](void *uc) { return halide_error_out_of_memory(uc); },
-         {}},
-        {"buffer_argument_is_null", halide_error_code_buffer_argument_is_null,
+        {"out_of_memory", halide_error_code_out_of_memory, [](void *uc) { return halide_error_out_of_memory(uc); }, {}},
+        {"buffer_argument_is_null",
+         halide_error_code_buffer_argument_is_null,
          [](void *uc) { return halide_error_buffer_argument_is_null(uc, "buf_null_arg"); },
          {"buf_null_arg"}},
-        {"debug_to_file_failed", halide_error_code_debug_to_file_failed,
+        {"debug_to_file_failed",
+         halide_error_code_debug_to_file_failed,
          [](void *uc) { return halide_error_debug_to_file_failed(uc, "func_dtf", "/tmp/file_dtf.tmp", -5); },
          {"func_dtf", "file_dtf"}},
-        {"unaligned_host_ptr", halide_error_code_unaligned_host_ptr,
+        {"unaligned_host_ptr",
+         halide_error_code_unaligned_host_ptr,
          [](void *uc) { return halide_error_unaligned_host_ptr(uc, "func_uhp", 32); },
          {"func_uhp", "32"}},
-        {"host_is_null", halide_error_code_host_is_null,
+        {"host_is_null",
+         halide_error_code_host_is_null,
          [](void *uc) { return halide_error_host_is_null(uc, "func_hin"); },
          {"func_hin"}},
-        {"bad_fold", halide_error_code_bad_fold,
+        {"bad_fold",
+         halide_error_code_bad_fold,
          [](void *uc) { return halide_error_bad_fold(uc, "func_bf", "var_bf", "loop_bf"); },
          {"func_bf", "var_bf", "loop_bf"}},
-        {"bad_extern_fold", halide_error_code_bad_extern_fold,
+        {"bad_extern_fold",
+         halide_error_code_bad_extern_fold,
          [](void *uc) { return halide_error_bad_extern_fold(uc, "func_bef", 1, 0, 10, 0, 4); },
          {"func_bef"}},
-        {"fold_factor_too_small", halide_error_code_fold_factor_too_small,
+        {"fold_factor_too_small",
+         halide_error_code_fold_factor_too_small,
          [](void *uc) { return halide_error_fold_factor_too_small(uc, "func_fft", "var_fft", 2, "loop_fft", 5); },
          {"func_fft", "var_fft", "loop_fft"}},
-        {"requirement_failed", halide_error_code_requirement_failed,
+        {"requirement_failed",
+         halide_error_code_requirement_failed,
          [](void *uc) { return halide_error_requirement_failed(uc, "x_rf > 0", "message_rf"); },
          {"x_rf > 0", "message_rf"}},
-        {"specialize_fail", halide_error_code_specialize_fail,
+        {"specialize_fail",
+         halide_error_code_specialize_fail,
          [](void *uc) { return halide_error_specialize_fail(uc, "message_sf"); },
          {"message_sf"}},
-        {"no_device_interface", halide_error_code_no_device_interface,
+        {"no_device_interface",
+         halide_error_code_no_device_interface,
          [](void *uc) { return halide_error_no_device_interface(uc); },
          {}},
-        {"device_interface_no_device", halide_error_code_device_interface_no_device,
+        {"device_interface_no_device",
+         halide_error_code_device_interface_no_device,
          [](void *uc) { return halide_error_device_interface_no_device(uc); },
          {}},
-        {"host_and_device_dirty", halide_error_code_host_and_device_dirty,
+        {"host_and_device_dirty",
+         halide_error_code_host_and_device_dirty,
          [](void *uc) { return halide_error_host_and_device_dirty(uc); },
          {}},
-        {"buffer_is_null", halide_error_code_buffer_is_null,
+        {"buffer_is_null",
+         halide_error_code_buffer_is_null,
          [](void *uc) { return halide_error_buffer_is_null(uc, "routine_bin"); },
          {"routine_bin"}},
-        {"device_dirty_with_no_device_support", halide_error_code_device_dirty_with_no_device_support,
+        {"device_dirty_with_no_device_support",
+         halide_error_code_device_dirty_with_no_device_support,
          [](void *uc) { return halide_error_device_dirty_with_no_device_support(uc, "buf_ddnds"); },
          {"buf_ddnds"}},
-        {"storage_bound_too_small", halide_error_code_storage_bound_too_small,
+        {"storage_bound_too_small",
+         halide_error_code_storage_bound_too_small,
          [](void *uc) { return halide_error_storage_bound_too_small(uc, "func_sbts", "var_sbts", 4, 9); },
          {"func_sbts", "var_sbts"}},
-        {"device_crop_failed", halide_error_code_device_crop_failed,
+        {"device_crop_failed",
+         halide_error_code_device_crop_failed,
          [](void *uc) { return halide_error_device_crop_failed(uc); },
          {}},
-        {"split_factor_not_positive", halide_error_code_split_factor_not_positive,
+        {"split_factor_not_positive",
+         halide_error_code_split_factor_not_positive,
          [](void *uc) {
-             return halide_error_split_factor_not_positive(uc, "func_sfnp", "x_orig", "x_outer", "x_inner", "k_factor", 0);
+             return halide_error_split_factor_not_positive(uc, "func_sfnp", "x_orig", "x_outer", "x_inner", "k_factor",
+                                                           0);
          },
          {"func_sfnp", "x_orig", "k_factor"}},
     };
@@ -385,9 +423,13 @@ TEST(Runtime, ParForPassesUserContextAndClosure) {
     EXPECT_EQ(seen.wrong.load(), 0);
 }
 
-int failing_task(void *, int idx, uint8_t *) { return idx == 500 ? -1234 : 0; }
+int failing_task(void *, int idx, uint8_t *) {
+    return idx == 500 ? -1234 : 0;
+}
 
-int failing_many(void *, int idx, uint8_t *) { return idx % 100 == 7 ? -(idx + 1) : 0; }
+int failing_many(void *, int idx, uint8_t *) {
+    return idx % 100 == 7 ? -(idx + 1) : 0;
+}
 
 TEST(Runtime, ParForReturnsAFailingTasksCode) {
     EXPECT_EQ(halide_do_par_for(nullptr, failing_task, 0, 1000, nullptr), -1234);
@@ -485,7 +527,7 @@ TEST(Runtime, ThreadPoolCanBeShutDownAndReused) {
     halide_set_num_threads(3);
     expect_each_index_once(0, 500);
     halide_shutdown_thread_pool();
-    halide_shutdown_thread_pool();  // a second shutdown is harmless
+    halide_shutdown_thread_pool(); // a second shutdown is harmless
     expect_each_index_once(0, 500);
     EXPECT_EQ(halide_get_num_threads(), 3) << "shutdown keeps the configured count";
 }
@@ -655,7 +697,7 @@ TEST(Runtime, ParallelTasksProducerConsumerThroughSemaphore) {
     tasks[1].min = 0;
     tasks[1].extent = kPipelineLength;
     tasks[1].min_threads = 0;
-    tasks[1].serial = true;  // iterations in order, so count k means slots 0..k-1 are ready
+    tasks[1].serial = true; // iterations in order, so count k means slots 0..k-1 are ready
 
     int parent_tag = 0;
     EXPECT_EQ(halide_do_parallel_tasks(nullptr, 2, tasks, &parent_tag), 0);
@@ -691,7 +733,7 @@ TEST(Runtime, ParallelTasksPropagateFailure) {
 // ---------------------------------------------------------------------
 
 TEST(Runtime, DeviceCallsOnHostBuffers) {
-    ErrorCapture capture;  // the NULL cases report an error
+    ErrorCapture capture; // the NULL cases report an error
     std::vector<float> storage(12);
     halide_dimension_t dims[2] = {{0, 4, 1}, {0, 3, 4}};
     halide_buffer_t buf = {};
@@ -722,7 +764,7 @@ TEST(Runtime, DeviceCallsOnHostBuffers) {
         EXPECT_NE(g_errors.messages[1].find("halide_device_free"), std::string::npos) << g_errors.messages[1];
     }
 
-    halide_device_free_as_destructor(nullptr, &buf);  // must not crash
+    halide_device_free_as_destructor(nullptr, &buf); // must not crash
 }
 
-}  // namespace
+} // namespace

@@ -35,14 +35,14 @@ typedef error_handler_fn (*set_error_handler_fn)(error_handler_fn);
 static int failures = 0;
 static char last_error[1024];
 
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            failures++;                                                                                                \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                                \
+            printf(__VA_ARGS__);                                                                                       \
+            printf("\n");                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 static void capture_error(void *uc, const char *msg) {
@@ -86,9 +86,9 @@ static void print_metadata(const halide_filter_metadata_t *md) {
     printf("metadata: target=\"%s\"\n", md->target);
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t *a = &md->arguments[i];
-        printf("  arg[%d] name=\"%s\" kind=%d(%s) dimensions=%d type={code=%u bits=%u lanes=%u} word=0x%08x",
-               i, a->name, a->kind, kind_name(a->kind), a->dimensions, (unsigned)a->type.code,
-               (unsigned)a->type.bits, (unsigned)a->type.lanes, type_word(a->type));
+        printf("  arg[%d] name=\"%s\" kind=%d(%s) dimensions=%d type={code=%u bits=%u lanes=%u} word=0x%08x", i,
+               a->name, a->kind, kind_name(a->kind), a->dimensions, (unsigned)a->type.code, (unsigned)a->type.bits,
+               (unsigned)a->type.lanes, type_word(a->type));
         if (a->kind == halide_argument_kind_input_scalar) {
             print_scalar("def", a->scalar_def, a->type);
             print_scalar("min", a->scalar_min, a->type);
@@ -271,9 +271,8 @@ static void check_brighten(const char *dir) {
         int rc = run(args);
         printf("up_brighten query out 5x3: rc=%d input type=0x%08x dims=%d region x[%d,+%d,s%d] y[%d,+%d,s%d]; "
                "output x[%d,+%d,s%d] y[%d,+%d,s%d]\n",
-               rc, type_word(bi.type), bi.dimensions, qi[0].min, qi[0].extent, qi[0].stride, qi[1].min,
-               qi[1].extent, qi[1].stride, qo[0].min, qo[0].extent, qo[0].stride, qo[1].min, qo[1].extent,
-               qo[1].stride);
+               rc, type_word(bi.type), bi.dimensions, qi[0].min, qi[0].extent, qi[0].stride, qi[1].min, qi[1].extent,
+               qi[1].stride, qo[0].min, qo[0].extent, qo[0].stride, qo[1].min, qo[1].extent, qo[1].stride);
         CHECK(rc == 0, "brighten query rc=%d", rc);
     }
 }
@@ -297,9 +296,8 @@ static void blur_query(argv_fn run, const halide_filter_metadata_t *md, int ox, 
            "y{min=%d,extent=%d,stride=%d} type=0x%08x dims=%d host=%p flags=%llu; "
            "output x{%d,%d,%d} y{%d,%d,%d}%s%s\n",
            ox, ow, oy, oh, rc, qi[0].min, qi[0].extent, qi[0].stride, qi[1].min, qi[1].extent, qi[1].stride,
-           type_word(bi.type), bi.dimensions, (void *)bi.host, (unsigned long long)bi.flags, qo[0].min,
-           qo[0].extent, qo[0].stride, qo[1].min, qo[1].extent, qo[1].stride, last_error[0] ? " error=" : "",
-           last_error);
+           type_word(bi.type), bi.dimensions, (void *)bi.host, (unsigned long long)bi.flags, qo[0].min, qo[0].extent,
+           qo[0].stride, qo[1].min, qo[1].extent, qo[1].stride, last_error[0] ? " error=" : "", last_error);
     CHECK(rc == 0, "blur query rc=%d", rc);
 }
 
@@ -339,7 +337,7 @@ static void check_blur(const char *dir) {
     halide_buffer_t bo = make_buf(md->arguments[1].type, out, dout, 2);
     void *args[2] = {&bi, &bo};
     int rc = run(args);
-#define IN(gx, gy) in[(size_t)((gy) - qi[1].min) * qi[1].stride + ((gx) - qi[0].min)]
+#define IN(gx, gy) in[(size_t)((gy)-qi[1].min) * qi[1].stride + ((gx)-qi[0].min)]
     int bad = 0;
     for (int y = oy; y < oy + oh; y++) {
         for (int x = ox; x < ox + ow; x++) {
@@ -378,7 +376,8 @@ static void check_scale(const char *dir) {
     static float in[C][H][W], out[C][H][W];
     for (int c = 0; c < C; c++)
         for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) in[c][y][x] = (float)(x + 10 * y + 100 * c) * 0.5f;
+            for (int x = 0; x < W; x++)
+                in[c][y][x] = (float)(x + 10 * y + 100 * c) * 0.5f;
     halide_dimension_t d[3] = {{0, W, 1, 0}, {0, H, W, 0}, {0, C, W * H, 0}};
     halide_buffer_t bi = make_buf(md->arguments[0].type, in, d, 3);
     halide_buffer_t bo = make_buf(md->arguments[2].type, out, d, 3);
@@ -388,7 +387,8 @@ static void check_scale(const char *dir) {
     int bad = 0;
     for (int c = 0; c < C; c++)
         for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) bad += out[c][y][x] != in[c][y][x] * 1.5f;
+            for (int x = 0; x < W; x++)
+                bad += out[c][y][x] != in[c][y][x] * 1.5f;
     printf("up_scale_f32_argv 7x5x3 scale=1.5: rc=%d mismatches=%d out(6,4,2)=%g\n", rc, bad,
            (double)out[C - 1][H - 1][W - 1]);
     CHECK(rc == 0 && bad == 0, "scale rc=%d bad=%d", rc, bad);

@@ -51,7 +51,9 @@ int box_blur(halide_buffer_t *input, halide_buffer_t *output) {
     return halide_do_par_for(uc, box_blur_row, output->dim[1].min, output->dim[1].extent, (uint8_t *)&c);
 }
 
-int box_blur_argv(void **args) { return box_blur((halide_buffer_t *)args[0], (halide_buffer_t *)args[1]); }
+int box_blur_argv(void **args) {
+    return box_blur((halide_buffer_t *)args[0], (halide_buffer_t *)args[1]);
+}
 
 static const halide_filter_argument_t box_blur_arguments[] = {
     KA_META_INPUT("input", 2, halide_type_float, 32),
@@ -66,4 +68,6 @@ static const halide_filter_metadata_t box_blur_meta = {
     .name = "box_blur",
 };
 
-const halide_filter_metadata_t *box_blur_metadata(void) { return &box_blur_meta; }
+const halide_filter_metadata_t *box_blur_metadata(void) {
+    return &box_blur_meta;
+}

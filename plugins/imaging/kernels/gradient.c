@@ -60,4 +60,6 @@ static const halide_filter_metadata_t gradient_meta = {
     .name = "gradient",
 };
 
-const halide_filter_metadata_t *gradient_metadata(void) { return &gradient_meta; }
+const halide_filter_metadata_t *gradient_metadata(void) {
+    return &gradient_meta;
+}

@@ -43,7 +43,9 @@ int invert(halide_buffer_t *input, halide_buffer_t *output) {
     return halide_do_par_for(uc, invert_row, output->dim[1].min, output->dim[1].extent, (uint8_t *)&c);
 }
 
-int invert_argv(void **args) { return invert((halide_buffer_t *)args[0], (halide_buffer_t *)args[1]); }
+int invert_argv(void **args) {
+    return invert((halide_buffer_t *)args[0], (halide_buffer_t *)args[1]);
+}
 
 static const halide_filter_argument_t invert_arguments[] = {
     KA_META_INPUT("input", 2, halide_type_uint, 8),
@@ -58,4 +60,6 @@ static const halide_filter_metadata_t invert_meta = {
     .name = "invert",
 };
 
-const halide_filter_metadata_t *invert_metadata(void) { return &invert_meta; }
+const halide_filter_metadata_t *invert_metadata(void) {
+    return &invert_meta;
+}

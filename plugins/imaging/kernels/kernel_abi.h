@@ -43,7 +43,8 @@
 /* A type word as kernels compare it: code | bits << 8 | lanes (1) << 16. */
 #define KA_WORD(code, bits) ((uint32_t)(code) | ((uint32_t)(bits) << 8) | ((uint32_t)1 << 16))
 /* The same type as a halide_type_t initializer, for metadata. */
-#define KA_TYPE(c, b) {.code = (c), .bits = (b), .lanes = 1}
+#define KA_TYPE(c, b)                                                                                                  \
+    { .code = (c), .bits = (b), .lanes = 1 }
 
 #define KA_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 #define KA_MAX_DIMS 4
@@ -55,20 +56,18 @@
 /* Buffers without estimates still carry 2*dims NULL estimate pointers. */
 static const int64_t *const ka_no_estimates[2 * KA_MAX_DIMS] = {NULL};
 
-#define KA_META_BUFFER(nm, knd, d, code, bits)                                                      \
-    {                                                                                              \
-        .name = (nm), .kind = (knd), .dimensions = (d), .type = KA_TYPE(code, bits),               \
-        .scalar_def = NULL, .scalar_min = NULL, .scalar_max = NULL, .scalar_estimate = NULL,       \
-        .buffer_estimates = ka_no_estimates                                                        \
+#define KA_META_BUFFER(nm, knd, d, code, bits)                                                                         \
+    {                                                                                                                  \
+        .name = (nm), .kind = (knd), .dimensions = (d), .type = KA_TYPE(code, bits), .scalar_def = NULL,               \
+        .scalar_min = NULL, .scalar_max = NULL, .scalar_estimate = NULL, .buffer_estimates = ka_no_estimates           \
     }
 #define KA_META_INPUT(nm, d, code, bits) KA_META_BUFFER(nm, halide_argument_kind_input_buffer, d, code, bits)
 #define KA_META_OUTPUT(nm, d, code, bits) KA_META_BUFFER(nm, halide_argument_kind_output_buffer, d, code, bits)
 /* def, mn and mx point at halide_scalar_value_t, or are NULL. */
-#define KA_META_SCALAR(nm, code, bits, def, mn, mx)                                                 \
-    {                                                                                              \
-        .name = (nm), .kind = halide_argument_kind_input_scalar, .dimensions = 0,                  \
-        .type = KA_TYPE(code, bits), .scalar_def = (def), .scalar_min = (mn), .scalar_max = (mx),  \
-        .scalar_estimate = NULL, .buffer_estimates = NULL                                          \
+#define KA_META_SCALAR(nm, code, bits, def, mn, mx)                                                                    \
+    {                                                                                                                  \
+        .name = (nm), .kind = halide_argument_kind_input_scalar, .dimensions = 0, .type = KA_TYPE(code, bits),         \
+        .scalar_def = (def), .scalar_min = (mn), .scalar_max = (mx), .scalar_estimate = NULL, .buffer_estimates = NULL \
     }
 
 /* ------------------------------------------------------------------------
@@ -87,18 +86,24 @@ typedef struct ka_buffer {
     int32_t extent[KA_MAX_DIMS];
 } ka_buffer;
 
-#define KA_INPUT(nm, b, code, bits, d)                                                              \
-    {.name = (nm), .label = "Input buffer " nm, .buf = (b), .type_word = KA_WORD(code, bits),      \
-     .dims = (d), .is_output = false}
-#define KA_OUTPUT(nm, b, code, bits, d)                                                             \
-    {.name = (nm), .label = "Output buffer " nm, .buf = (b), .type_word = KA_WORD(code, bits),     \
-     .dims = (d), .is_output = true}
+#define KA_INPUT(nm, b, code, bits, d)                                                                                 \
+    {                                                                                                                  \
+        .name = (nm), .label = "Input buffer " nm, .buf = (b), .type_word = KA_WORD(code, bits), .dims = (d),          \
+        .is_output = false                                                                                             \
+    }
+#define KA_OUTPUT(nm, b, code, bits, d)                                                                                \
+    {                                                                                                                  \
+        .name = (nm), .label = "Output buffer " nm, .buf = (b), .type_word = KA_WORD(code, bits), .dims = (d),         \
+        .is_output = true                                                                                              \
+    }
 
 /* The kernel's bounds rule: given the outputs' regions (already in bufs),
  * fills in the regions of the inputs. NULL means "inputs need nothing". */
 typedef void (*ka_bounds_fn)(ka_buffer *bufs);
 
-static inline bool ka_is_query(const halide_buffer_t *b) { return b->host == NULL && b->device == 0; }
+static inline bool ka_is_query(const halide_buffer_t *b) {
+    return b->host == NULL && b->device == 0;
+}
 
 /* Outputs touch their own region; inputs whatever the bounds rule says. */
 static inline void ka_region(ka_buffer *bufs, int n, ka_bounds_fn bounds) {

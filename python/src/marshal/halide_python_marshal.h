@@ -34,22 +34,19 @@ namespace halide_python {
 // "uint8", "float32", "bool", "handle", ...
 inline std::string type_name(halide_type_t t) {
     switch (t.code) {
-    case halide_type_int:
-        return "int" + std::to_string(t.bits);
-    case halide_type_uint:
-        return t.bits == 1 ? std::string("bool") : "uint" + std::to_string(t.bits);
-    case halide_type_float:
-        return "float" + std::to_string(t.bits);
-    case halide_type_bfloat:
-        return "bfloat" + std::to_string(t.bits);
-    case halide_type_handle:
-        return "handle";
+    case halide_type_int: return "int" + std::to_string(t.bits);
+    case halide_type_uint: return t.bits == 1 ? std::string("bool") : "uint" + std::to_string(t.bits);
+    case halide_type_float: return "float" + std::to_string(t.bits);
+    case halide_type_bfloat: return "bfloat" + std::to_string(t.bits);
+    case halide_type_handle: return "handle";
     }
     return "<type code " + std::to_string((int)t.code) + ">";
 }
 
 // Same (code, bits): the third halfword is a version marker (ABI.md H1).
-inline bool same_element_type(halide_type_t a, halide_type_t b) { return a.code == b.code && a.bits == b.bits; }
+inline bool same_element_type(halide_type_t a, halide_type_t b) {
+    return a.code == b.code && a.bits == b.bits;
+}
 
 // Adds "while converting <what>" to the exception being raised, keeping its
 // type and message (an exporter's own exception is preserved).
@@ -64,7 +61,7 @@ inline void add_context_note(const char *what) {
             PyObject *r = PyObject_CallMethod(value, "add_note", "O", note);
             Py_XDECREF(r);
             Py_DECREF(note);
-            PyErr_Clear();  // a failed note must not replace the real error
+            PyErr_Clear(); // a failed note must not replace the real error
         }
         if (traceback) {
             PyException_SetTraceback(value, traceback);
@@ -80,7 +77,7 @@ inline void add_context_note(const char *what) {
 // Returns false with a ValueError naming `what` when it cannot.
 inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char *what, halide_type_t *out) {
     if (!format) {
-        format = "B";  // no format means unsigned bytes
+        format = "B"; // no format means unsigned bytes
     }
     const char *f = format;
     char order = '@';
@@ -96,24 +93,72 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
     halide_type_code_t code;
     int bytes;
     switch (f[0]) {
-    case '?': code = halide_type_uint; bytes = 1; break;
-    case 'b': code = halide_type_int; bytes = 1; break;
-    case 'B': code = halide_type_uint; bytes = 1; break;
-    case 'h': code = halide_type_int; bytes = 2; break;
-    case 'H': code = halide_type_uint; bytes = 2; break;
-    case 'i': code = halide_type_int; bytes = 4; break;
-    case 'I': code = halide_type_uint; bytes = 4; break;
+    case '?':
+        code = halide_type_uint;
+        bytes = 1;
+        break;
+    case 'b':
+        code = halide_type_int;
+        bytes = 1;
+        break;
+    case 'B':
+        code = halide_type_uint;
+        bytes = 1;
+        break;
+    case 'h':
+        code = halide_type_int;
+        bytes = 2;
+        break;
+    case 'H':
+        code = halide_type_uint;
+        bytes = 2;
+        break;
+    case 'i':
+        code = halide_type_int;
+        bytes = 4;
+        break;
+    case 'I':
+        code = halide_type_uint;
+        bytes = 4;
+        break;
     // 'l' and 'L' are native longs with '@' and 4 bytes with an explicit order.
-    case 'l': code = halide_type_int; bytes = order == '@' ? (int)sizeof(long) : 4; break;
-    case 'L': code = halide_type_uint; bytes = order == '@' ? (int)sizeof(long) : 4; break;
-    case 'q': code = halide_type_int; bytes = 8; break;
-    case 'Q': code = halide_type_uint; bytes = 8; break;
+    case 'l':
+        code = halide_type_int;
+        bytes = order == '@' ? (int)sizeof(long) : 4;
+        break;
+    case 'L':
+        code = halide_type_uint;
+        bytes = order == '@' ? (int)sizeof(long) : 4;
+        break;
+    case 'q':
+        code = halide_type_int;
+        bytes = 8;
+        break;
+    case 'Q':
+        code = halide_type_uint;
+        bytes = 8;
+        break;
     // 'n' and 'N' (ssize_t, size_t) exist only in native mode.
-    case 'n': code = halide_type_int; bytes = order == '@' ? (int)sizeof(Py_ssize_t) : 0; break;
-    case 'N': code = halide_type_uint; bytes = order == '@' ? (int)sizeof(size_t) : 0; break;
-    case 'e': code = halide_type_float; bytes = 2; break;
-    case 'f': code = halide_type_float; bytes = 4; break;
-    case 'd': code = halide_type_float; bytes = 8; break;
+    case 'n':
+        code = halide_type_int;
+        bytes = order == '@' ? (int)sizeof(Py_ssize_t) : 0;
+        break;
+    case 'N':
+        code = halide_type_uint;
+        bytes = order == '@' ? (int)sizeof(size_t) : 0;
+        break;
+    case 'e':
+        code = halide_type_float;
+        bytes = 2;
+        break;
+    case 'f':
+        code = halide_type_float;
+        bytes = 4;
+        break;
+    case 'd':
+        code = halide_type_float;
+        bytes = 8;
+        break;
     default:
         PyErr_Format(PyExc_ValueError, "%s: unsupported buffer format '%s' (expected bool, integer or float elements)",
                      what, format);
@@ -125,11 +170,11 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
         return false;
     }
     if (itemsize != bytes) {
-        PyErr_Format(PyExc_ValueError, "%s: buffer format '%s' implies %d-byte elements but the item size is %zd",
-                     what, format, bytes, itemsize);
+        PyErr_Format(PyExc_ValueError, "%s: buffer format '%s' implies %d-byte elements but the item size is %zd", what,
+                     format, bytes, itemsize);
         return false;
     }
-    const bool big_endian_host = false;  // x86-64 and AArch64 Linux
+    const bool big_endian_host = false; // x86-64 and AArch64 Linux
     bool non_native = (order == '>' || order == '!') ? !big_endian_host : (order == '<' ? big_endian_host : false);
     if (non_native && bytes > 1) {
         PyErr_Format(PyExc_ValueError,
@@ -291,6 +336,6 @@ inline bool buffer_from_capsule(PyObject *obj, const char *what, PyObject **caps
     return true;
 }
 
-}  // namespace halide_python
+} // namespace halide_python
 
-#endif  // HALIDE_PYTHON_MARSHAL_H
+#endif // HALIDE_PYTHON_MARSHAL_H

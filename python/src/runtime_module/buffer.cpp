@@ -43,8 +43,7 @@ const char *format_of(halide_type_t t) {
 }
 
 // Runs a runtime device entry point and raises HalideError if it fails.
-template <typename F>
-void call_runtime(const char *what, F f) {
+template <typename F> void call_runtime(const char *what, F f) {
     ErrorLog log;
     int r;
     {
@@ -76,7 +75,7 @@ std::vector<int> coordinates(py::handle index) {
     return pos;
 }
 
-}  // namespace
+} // namespace
 
 Buffer::Buffer(py::object exporter, std::string name, bool reverse_axes)
     : storage_(std::make_shared<MarshaledBuffer>()), name_(std::move(name)), reverse_axes_(reverse_axes) {
@@ -114,9 +113,9 @@ void Buffer::slice(int d, int pos) {
     check_dim(d);
     halide_dimension_t dim = dims_[d];
     if (pos < dim.min || (int64_t)pos >= (int64_t)dim.min + dim.extent) {
-        throw py::index_error("slice position " + std::to_string(pos) + " is outside dimension " +
-                              std::to_string(d) + " [" + std::to_string(dim.min) + ", " +
-                              std::to_string((int64_t)dim.min + dim.extent) + ")");
+        throw py::index_error("slice position " + std::to_string(pos) + " is outside dimension " + std::to_string(d) +
+                              " [" + std::to_string(dim.min) + ", " + std::to_string((int64_t)dim.min + dim.extent) +
+                              ")");
     }
     move_host(((int64_t)pos - dim.min) * dim.stride);
     dims_.erase(dims_.begin() + d);
@@ -256,9 +255,9 @@ void bind_buffer(py::module_ &m) {
             }
             return py::buffer_info(h.host, h.type.bytes(), format_of(h.type), n, shape, strides, b.readonly());
         })
-        .def("numpy",
-             [](py::object self) { return py::module_::import("numpy").attr("asarray")(self); },
-             "A NumPy view of the buffer's elements (no copy), in NumPy axis order.")
+        .def(
+            "numpy", [](py::object self) { return py::module_::import("numpy").attr("asarray")(self); },
+            "A NumPy view of the buffer's elements (no copy), in NumPy axis order.")
         .def("_host_address", [](const Buffer &b) { return (uintptr_t)b.raw().host; })
         .def("_get_halide_buffer_t_capsule",
              [](py::object self) {
@@ -273,8 +272,10 @@ void bind_buffer(py::module_ &m) {
              })
         .def("host_dirty", [](const Buffer &b) { return b.raw().host_dirty(); })
         .def("device_dirty", [](const Buffer &b) { return b.raw().device_dirty(); })
-        .def("set_host_dirty", [](Buffer &b, bool v) { b.raw().set_host_dirty(v); }, py::arg("value") = true)
-        .def("set_device_dirty", [](Buffer &b, bool v) { b.raw().set_device_dirty(v); }, py::arg("value") = true)
+        .def(
+            "set_host_dirty", [](Buffer &b, bool v) { b.raw().set_host_dirty(v); }, py::arg("value") = true)
+        .def(
+            "set_device_dirty", [](Buffer &b, bool v) { b.raw().set_device_dirty(v); }, py::arg("value") = true)
         .def("has_device_allocation", [](const Buffer &b) { return b.raw().device != 0; })
         .def("copy_to_host",
              [](Buffer &b) { call_runtime("copy_to_host", [&] { return halide_copy_to_host(nullptr, &b.raw()); }); })
@@ -297,4 +298,4 @@ void bind_buffer(py::module_ &m) {
         });
 }
 
-}  // namespace halide_python
+} // namespace halide_python

@@ -64,6 +64,6 @@ public:
 
 void bind_buffer(pybind11::module_ &m);
 
-}  // namespace halide_python
+} // namespace halide_python
 
 #endif

@@ -14,7 +14,7 @@ thread_local ErrorLog stray_log;
 
 PyObject *halide_error_type = nullptr;
 
-}  // namespace
+} // namespace
 
 extern "C" void halide_python_capture_error(void * /*user_context*/, const char *message) {
     auto *log = static_cast<ErrorLog *>(hlrt_get_call_context());
@@ -31,15 +31,19 @@ extern "C" void halide_python_capture_error(void * /*user_context*/, const char 
     }
 }
 
-void install_error_capture() { halide_set_error_handler(halide_python_capture_error); }
+void install_error_capture() {
+    halide_set_error_handler(halide_python_capture_error);
+}
 
 ScopedErrorLog::ScopedErrorLog(ErrorLog *log) : previous_(hlrt_set_call_context(log)) {}
 
-ScopedErrorLog::~ScopedErrorLog() { hlrt_set_call_context(previous_); }
+ScopedErrorLog::~ScopedErrorLog() {
+    hlrt_set_call_context(previous_);
+}
 
 void bind_error_type() {
     py::object type = py::module_::import("halide.runtime._errors").attr("HalideError");
-    halide_error_type = type.release().ptr();  // kept for the life of the process
+    halide_error_type = type.release().ptr(); // kept for the life of the process
 }
 
 void raise_halide_error(const std::string &kernel, int code, const std::string &runtime_message) {
@@ -55,4 +59,4 @@ void raise_halide_error(const std::string &kernel, int code, const std::string &
     throw py::error_already_set();
 }
 
-}  // namespace halide_python
+} // namespace halide_python

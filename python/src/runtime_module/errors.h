@@ -43,6 +43,6 @@ private:
 // Resolves halide.runtime._errors.HalideError once; call at module init.
 void bind_error_type();
 
-}  // namespace halide_python
+} // namespace halide_python
 
 #endif

@@ -2,8 +2,8 @@
 #include "host_cpu.h"
 
 #include <cstdlib>
-#include <sstream>
 #include <set>
+#include <sstream>
 
 namespace halide_python {
 
@@ -11,20 +11,28 @@ std::vector<std::string> host_cpu_features() {
     std::vector<std::string> found;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("sse4.1")) found.push_back("sse41");
-    if (__builtin_cpu_supports("avx")) found.push_back("avx");
-    if (__builtin_cpu_supports("avx2")) found.push_back("avx2");
-    if (__builtin_cpu_supports("fma")) found.push_back("fma");
-    if (__builtin_cpu_supports("f16c")) found.push_back("f16c");
+    if (__builtin_cpu_supports("sse4.1"))
+        found.push_back("sse41");
+    if (__builtin_cpu_supports("avx"))
+        found.push_back("avx");
+    if (__builtin_cpu_supports("avx2"))
+        found.push_back("avx2");
+    if (__builtin_cpu_supports("fma"))
+        found.push_back("fma");
+    if (__builtin_cpu_supports("f16c"))
+        found.push_back("f16c");
     bool skylake = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
                    __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
                    __builtin_cpu_supports("avx512vl");
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd")) found.push_back("avx512");
-    if (skylake) found.push_back("avx512_skylake");
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
+        found.push_back("avx512");
+    if (skylake)
+        found.push_back("avx512_skylake");
     if (skylake && __builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vbmi")) {
         found.push_back("avx512_cannonlake");
     }
-    if (__builtin_cpu_supports("avx512pf") && __builtin_cpu_supports("avx512er")) found.push_back("avx512_knl");
+    if (__builtin_cpu_supports("avx512pf") && __builtin_cpu_supports("avx512er"))
+        found.push_back("avx512_knl");
     if (skylake && __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni")) {
         found.push_back("avx512_sapphirerapids");
     }
@@ -46,4 +54,4 @@ std::vector<std::string> host_cpu_features() {
     return out;
 }
 
-}  // namespace halide_python
+} // namespace halide_python

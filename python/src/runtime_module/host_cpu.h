@@ -13,6 +13,6 @@ namespace halide_python {
 // refused.
 std::vector<std::string> host_cpu_features();
 
-}  // namespace halide_python
+} // namespace halide_python
 
 #endif

@@ -37,7 +37,9 @@ std::string keyword_for(const std::string &name) {
     return out;
 }
 
-std::string describe(const ArgumentInfo &a) { return "argument '" + a.python_name + "'"; }
+std::string describe(const ArgumentInfo &a) {
+    return "argument '" + a.python_name + "'";
+}
 
 // Looks up an attribute without raising when it is missing.
 PyObject *optional_attr(PyObject *obj, const char *name) {
@@ -66,10 +68,10 @@ bool never_has_capsule(PyObject *obj) {
 // buffer protocol or borrowed from a halide_buffer_t capsule.
 struct PreparedBuffer {
     MarshaledBuffer marshaled;
-    py::object capsule;                    // keeps a borrowed buffer alive
-    halide_buffer_t *source = nullptr;     // the capsule's buffer, for write-back
-    halide_buffer_t header{};              // what the kernel sees
-    std::vector<halide_dimension_t> dims;  // header.dim when borrowed
+    py::object capsule;                   // keeps a borrowed buffer alive
+    halide_buffer_t *source = nullptr;    // the capsule's buffer, for write-back
+    halide_buffer_t header{};             // what the kernel sees
+    std::vector<halide_dimension_t> dims; // header.dim when borrowed
 };
 
 void prepare_buffer(PyObject *obj, const ArgumentInfo &a, PreparedBuffer &p) {
@@ -102,8 +104,7 @@ void prepare_buffer(PyObject *obj, const ArgumentInfo &a, PreparedBuffer &p) {
                               " dimensions, got one with " + std::to_string(b.dimensions));
     }
     if (!same_element_type(b.type, a.type)) {
-        throw py::type_error(what + ": expected elements of type " + type_name(a.type) + ", got " +
-                             type_name(b.type));
+        throw py::type_error(what + ": expected elements of type " + type_name(a.type) + ", got " + type_name(b.type));
     }
     if (!b.host && b.device == 0) {
         throw py::value_error(what + ": the buffer has no host memory (use kernel.bounds() for bounds queries)");
@@ -134,16 +135,15 @@ py::object allocate_output(const ArgumentInfo &a, py::handle shape_obj) {
     return numpy_module().attr("empty")(shape, py::arg("dtype") = type_name(a.type));
 }
 
-}  // namespace
+} // namespace
 
 struct Kernel::Binding {
-    std::vector<PyObject *> values;  // borrowed; nullptr = not given
+    std::vector<PyObject *> values; // borrowed; nullptr = not given
     PyObject *output_shape = nullptr;
     PyObject *user_context = nullptr;
 };
 
-Kernel::Kernel(std::shared_ptr<Library> library, const std::string &name)
-    : library_(std::move(library)), name_(name) {
+Kernel::Kernel(std::shared_ptr<Library> library, const std::string &name) : library_(std::move(library)), name_(name) {
     argv_ = reinterpret_cast<halide_argv_call_t>(library_->symbol(name + "_argv"));
     auto get_metadata = reinterpret_cast<halide_metadata_getter_t>(library_->symbol(name + "_metadata"));
     if (!argv_ || !get_metadata) {
@@ -246,10 +246,10 @@ void Kernel::bind(const py::args &args, const py::kwargs &kwargs, Binding &b, bo
             continue;
         }
         if (!a.is_buffer() && a.raw->scalar_def) {
-            continue;  // filled from the metadata default
+            continue; // filled from the metadata default
         }
         if (for_bounds && a.is_buffer() && !a.is_output()) {
-            continue;  // a bounds query needs no input data
+            continue; // a bounds query needs no input data
         }
         if (a.is_output()) {
             throw py::type_error(name_ + "() missing output '" + a.python_name +
@@ -267,7 +267,7 @@ py::object Kernel::call(const py::args &args, const py::kwargs &kwargs) {
     std::vector<void *> argv(n, nullptr);
     std::vector<halide_scalar_value_t> scalars(n);
     std::unique_ptr<PreparedBuffer[]> buffers(new PreparedBuffer[n]);
-    std::vector<py::object> outputs;  // every output, in order, when any was allocated
+    std::vector<py::object> outputs; // every output, in order, when any was allocated
     bool allocated_any = false;
     void *user_context = nullptr;
 
@@ -445,7 +445,7 @@ py::object scalar_or_none(const halide_scalar_value_t *v, halide_type_t type) {
     return v ? from_scalar(v, type) : py::none();
 }
 
-}  // namespace
+} // namespace
 
 py::list Kernel::argument_infos() const {
     py::object make = py::module_::import("halide.runtime._kernel_info").attr("Argument");
@@ -478,12 +478,11 @@ void bind_kernel(py::module_ &m) {
         .def_property_readonly("has_user_context", &Kernel::has_user_context)
         .def("__repr__", [](const Kernel &k) {
             return "<halide.runtime.Kernel " + k.name() + "(" +
-                   std::string(py::str(py::str(", ").attr("join")(k.argument_names()))) + ") target=" +
-                   k.target() + ">";
+                   std::string(py::str(py::str(", ").attr("join")(k.argument_names()))) + ") target=" + k.target() +
+                   ">";
         });
     m.def(
-        "_kernel_names",
-        [](const std::string &path) { return Library::open(path)->kernel_names(); },
+        "_kernel_names", [](const std::string &path) { return Library::open(path)->kernel_names(); },
         "Names of the kernels a library exports (opens it).");
     m.def(
         "_load",
@@ -493,4 +492,4 @@ void bind_kernel(py::module_ &m) {
         py::arg("path"), py::arg("name"));
 }
 
-}  // namespace halide_python
+} // namespace halide_python

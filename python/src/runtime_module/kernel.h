@@ -17,9 +17,9 @@ namespace halide_python {
 
 // One entry of the kernel's metadata, as Python sees it.
 struct ArgumentInfo {
-    std::string name;         // as in the metadata ("g.0")
-    std::string python_name;  // usable as a keyword ("g_0")
-    int kind;                 // halide_argument_kind_t
+    std::string name;        // as in the metadata ("g.0")
+    std::string python_name; // usable as a keyword ("g_0")
+    int kind;                // halide_argument_kind_t
     int dimensions;
     halide_type_t type;
     const halide_filter_argument_t *raw;
@@ -55,13 +55,13 @@ private:
     halide_argv_call_t argv_;
     const halide_filter_metadata_t *metadata_;
     std::vector<ArgumentInfo> arguments_;
-    std::vector<int> visible_;  // indices of arguments a caller passes (all but __user_context)
+    std::vector<int> visible_; // indices of arguments a caller passes (all but __user_context)
     int user_context_index_ = -1;
-    pybind11::dict keyword_index_;  // python name (and raw name) -> argument index
+    pybind11::dict keyword_index_; // python name (and raw name) -> argument index
 };
 
 void bind_kernel(pybind11::module_ &m);
 
-}  // namespace halide_python
+} // namespace halide_python
 
 #endif

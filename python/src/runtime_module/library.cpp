@@ -35,8 +35,8 @@ std::set<std::string> exported_with_suffix(void *handle, const std::string &suff
                 // The GNU hash table has no symbol count; derive it from the chains.
                 const auto *h = reinterpret_cast<const uint32_t *>(d->d_un.d_ptr);
                 uint32_t nbuckets = h[0], symoffset = h[1], bloom_size = h[2];
-                const auto *buckets = reinterpret_cast<const uint32_t *>(
-                    reinterpret_cast<const uint8_t *>(h + 4) + bloom_size * sizeof(ElfW(Addr)));
+                const auto *buckets = reinterpret_cast<const uint32_t *>(reinterpret_cast<const uint8_t *>(h + 4) +
+                                                                         bloom_size * sizeof(ElfW(Addr)));
                 const uint32_t *chains = buckets + nbuckets;
                 uint32_t last = 0;
                 for (uint32_t b = 0; b < nbuckets; b++) {
@@ -71,7 +71,7 @@ std::set<std::string> exported_with_suffix(void *handle, const std::string &suff
     return names;
 }
 
-}  // namespace
+} // namespace
 
 std::shared_ptr<Library> Library::open(const std::string &path) {
     dlerror();
@@ -107,4 +107,4 @@ std::vector<std::string> Library::kernel_names() const {
     return names;
 }
 
-}  // namespace halide_python
+} // namespace halide_python

@@ -30,6 +30,6 @@ private:
     std::string path_;
 };
 
-}  // namespace halide_python
+} // namespace halide_python
 
 #endif

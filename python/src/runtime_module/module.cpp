@@ -35,8 +35,7 @@ PYBIND11_MODULE(_runtime, m) {
             }
             return halide_set_num_threads(n);
         },
-        py::arg("n"),
-          "Sets the size of the process-wide thread pool (0 = default); returns the previous size.");
+        py::arg("n"), "Sets the size of the process-wide thread pool (0 = default); returns the previous size.");
     m.def("get_num_threads", &halide_get_num_threads, "Size of the process-wide thread pool.");
     m.def("host_cpu_features", &halide_python::host_cpu_features,
           "Target feature names (as in target strings) the running CPU supports.");

@@ -28,7 +28,7 @@ struct IntegerValue {
     bool negative;
     int64_t as_signed;
     uint64_t as_unsigned;
-    bool too_large;  // beyond 64 bits
+    bool too_large; // beyond 64 bits
 };
 
 IntegerValue read_integer(PyObject *value, const std::string &what) {
@@ -55,7 +55,7 @@ IntegerValue read_integer(PyObject *value, const std::string &what) {
             r.too_large = true;
         } else {
             r.as_unsigned = u;
-            r.as_signed = -1;  // not representable as int64
+            r.as_signed = -1; // not representable as int64
         }
     } else {
         r.negative = v < 0;
@@ -78,7 +78,7 @@ std::string repr(PyObject *value) {
     throw py::value_error(what + " = " + repr(value) + " is not representable as " + type_name(type) + " " + range);
 }
 
-}  // namespace
+} // namespace
 
 uint16_t float_to_half_bits(double value, bool *overflow) {
     *overflow = false;
@@ -88,7 +88,7 @@ uint16_t float_to_half_bits(double value, bool *overflow) {
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t exponent = (x >> 23) & 0xffu;
     uint32_t mantissa = x & 0x7fffffu;
-    if (exponent == 0xff) {  // inf or nan
+    if (exponent == 0xff) { // inf or nan
         return (uint16_t)(sign | 0x7c00u | (mantissa ? 0x200u : 0u));
     }
     int e = (int)exponent - 127 + 15;
@@ -96,7 +96,7 @@ uint16_t float_to_half_bits(double value, bool *overflow) {
         *overflow = true;
         return (uint16_t)(sign | 0x7c00u);
     }
-    if (e <= 0) {  // subnormal half or zero
+    if (e <= 0) { // subnormal half or zero
         if (e < -10) {
             return (uint16_t)sign;
         }
@@ -113,7 +113,7 @@ uint16_t float_to_half_bits(double value, bool *overflow) {
     uint32_t half = ((uint32_t)e << 10) | (mantissa >> 13);
     uint32_t rest = mantissa & 0x1fffu;
     if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) {
-        half++;  // may carry into the exponent, which is still correct
+        half++; // may carry into the exponent, which is still correct
     }
     if ((half & 0x7c00u) == 0x7c00u) {
         *overflow = true;
@@ -233,8 +233,7 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
         out->u.handle = reinterpret_cast<void *>((uintptr_t)i.as_unsigned);
         return;
     }
-    default:
-        throw py::type_error(what + ": scalars of type " + type_name(type) + " are not supported");
+    default: throw py::type_error(what + ": scalars of type " + type_name(type) + " are not supported");
     }
 }
 
@@ -264,10 +263,8 @@ py::object from_scalar(const void *bits, halide_type_t type) {
         case 32: return py::float_(v.u.f32);
         default: return py::float_(v.u.f64);
         }
-    case halide_type_handle:
-        return py::int_((uint64_t)(uintptr_t)v.u.handle);
-    default:
-        throw py::type_error("values of type " + type_name(type) + " are not supported");
+    case halide_type_handle: return py::int_((uint64_t)(uintptr_t)v.u.handle);
+    default: throw py::type_error("values of type " + type_name(type) + " are not supported");
     }
 }
 
@@ -298,12 +295,11 @@ int compare(const halide_scalar_value_t &a, const halide_scalar_value_t &b, hali
         case 32: return cmp(a.u.f32, b.u.f32);
         default: return cmp(a.u.f64, b.u.f64);
         }
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
-}  // namespace
+} // namespace
 
 void check_scalar_range(const halide_scalar_value_t &value, halide_type_t type, const halide_scalar_value_t *min,
                         const halide_scalar_value_t *max, const std::string &what) {
@@ -320,4 +316,4 @@ void check_scalar_range(const halide_scalar_value_t &value, halide_type_t type, 
     }
 }
 
-}  // namespace halide_python
+} // namespace halide_python

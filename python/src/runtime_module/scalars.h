@@ -26,6 +26,6 @@ void check_scalar_range(const halide_scalar_value_t &value, halide_type_t type, 
 uint16_t float_to_half_bits(double value, bool *overflow);
 double half_bits_to_double(uint16_t bits);
 
-}  // namespace halide_python
+} // namespace halide_python
 
 #endif

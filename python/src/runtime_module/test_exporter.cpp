@@ -20,7 +20,7 @@ struct TestExporter {
     bool readonly;
 };
 
-}  // namespace
+} // namespace
 
 void bind_test_exporter(py::module_ &m) {
     py::class_<TestExporter>(m, "_TestExporter", py::buffer_protocol())
@@ -29,8 +29,13 @@ void bind_test_exporter(py::module_ &m) {
                  if (shape.size() != strides.size() || offset < 0 || offset > nbytes) {
                      throw py::value_error("inconsistent _TestExporter description");
                  }
-                 return TestExporter{std::vector<uint8_t>((size_t)nbytes), offset, std::move(format), itemsize,
-                                     std::move(shape), std::move(strides), readonly};
+                 return TestExporter{std::vector<uint8_t>((size_t)nbytes),
+                                     offset,
+                                     std::move(format),
+                                     itemsize,
+                                     std::move(shape),
+                                     std::move(strides),
+                                     readonly};
              }),
              py::arg("nbytes"), py::arg("offset"), py::arg("format"), py::arg("itemsize"), py::arg("shape"),
              py::arg("strides"), py::arg("readonly") = false)
@@ -41,4 +46,4 @@ void bind_test_exporter(py::module_ &m) {
         });
 }
 
-}  // namespace halide_python
+} // namespace halide_python
