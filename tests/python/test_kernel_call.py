@@ -219,7 +219,13 @@ def test_signature_and_help_read_like_a_function(load):
     import pydoc
 
     text = pydoc.render_doc(k, renderer=pydoc.plaintext)
+    assert "brighten(input: 'ndarray[uint8, 2-D]', offset: 'int' = 0, output" in text
     assert "input: input buffer of uint8, 2-D" in text
+
+    class Holder:
+        kernel = k  # like a staticmethod: no binding to the instance
+
+    assert Holder().kernel is k
 
 
 def test_gil_is_released_during_the_call(load):

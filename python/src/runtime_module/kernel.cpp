@@ -467,6 +467,10 @@ void bind_kernel(py::module_ &m) {
                                                 "A Halide AOT kernel loaded from a shared library. Call it with "
                                                 "arrays and scalars in the kernel's argument order or by keyword.")
         .def("__call__", &Kernel::call)
+        // A non-data descriptor that returns itself: a kernel stored as a class
+        // attribute behaves like a staticmethod, and pydoc documents it as a
+        // routine (name, signature, docstring) rather than as an object.
+        .def("__get__", [](py::object self, py::object, py::object) { return self; })
         .def("bounds", &Kernel::bounds,
              "Runs the kernel's bounds query: returns {buffer name: ((min, extent), ...)} in NumPy axis order, "
              "the region of each buffer a call with these scalars and output shapes would touch.")
