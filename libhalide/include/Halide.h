@@ -1,0 +1,14 @@
+// Halide.h: the whole public C++ API of the Halide compiler.
+#ifndef HALIDE_HALIDE_H
+#define HALIDE_HALIDE_H
+
+#include "Halide/Buffer.h"
+#include "Halide/Error.h"
+#include "Halide/Expr.h"
+#include "Halide/Func.h"
+#include "Halide/IROperator.h"
+#include "Halide/Param.h"
+#include "Halide/Type.h"
+#include "Halide/Var.h"
+
+#endif

@@ -1,0 +1,93 @@
+// Halide::Buffer<T>: an image the compiler can read from (b(x, y) in an
+// expression) and realize into, over Halide::Runtime::Buffer.
+#ifndef HALIDE_BUFFER_H
+#define HALIDE_BUFFER_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Halide/Error.h"
+#include "Halide/Expr.h"
+#include "Halide/Var.h"
+#include "HalideBuffer.h"
+
+namespace Halide {
+
+namespace Internal {
+struct InputBufferContents;
+// Gives `raw` (kept alive by `owner`) a name the compiler can find.
+std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &name, Type type, int dims,
+                                                          halide_buffer_t *raw, std::shared_ptr<void> owner);
+const std::string &buffer_contents_name(const InputBufferContents &c);
+Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args);
+}  // namespace Internal
+
+template <typename T = void, int Dims = Runtime::AnyDims>
+class Buffer {
+public:
+    using RuntimeBuffer = Runtime::Buffer<T, Dims>;
+
+    Buffer() = default;
+    template <typename... Args, typename U = T,
+              typename = std::enable_if_t<!std::is_void<U>::value && (std::is_convertible<Args, int>::value && ...)>>
+    explicit Buffer(int first, Args... rest) : Buffer(RuntimeBuffer(first, int(rest)...)) {}
+    Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "")
+        : Buffer(RuntimeBuffer(halide_type_t(t), sizes), name) {}
+    explicit Buffer(const std::vector<int> &sizes, const std::string &name = "")
+        : Buffer(RuntimeBuffer(sizes), name) {}
+    explicit Buffer(const RuntimeBuffer &b, const std::string &name = "") { adopt(std::make_shared<RuntimeBuffer>(b), name); }
+    // Shares the elements of a Buffer of another (compatible) type.
+    template <typename T2, int D2>
+    Buffer(const Buffer<T2, D2> &other) {
+        if (other.defined()) {
+            user_assert(RuntimeBuffer::can_convert_from(*other.get()))
+                << "Cannot convert Buffer '" << other.name() << "' of type " << int(other.type().code) << ":"
+                << other.type().bits << " to this Buffer type";
+            adopt(std::make_shared<RuntimeBuffer>(*other.get()), other.name());
+        }
+    }
+
+    bool defined() const { return buf_ != nullptr; }
+    RuntimeBuffer *get() const { return buf_.get(); }
+    RuntimeBuffer *operator->() const { return buf_.get(); }
+    halide_buffer_t *raw_buffer() const { return buf_->raw_buffer(); }
+    const std::string &name() const { return name_; }
+    Type type() const { return Type(buf_->type()); }
+    int dimensions() const { return buf_->dimensions(); }
+    auto dim(int i) const { return buf_->dim(i); }
+    int width() const { return buf_->width(); }
+    int height() const { return buf_->height(); }
+    int channels() const { return buf_->channels(); }
+    int number_of_elements() const { return (int)buf_->number_of_elements(); }
+    auto data() const { return buf_->data(); }
+
+    // Element access.
+    template <typename... Args, typename = std::enable_if_t<(std::is_convertible<Args, int>::value && ...)>>
+    decltype(auto) operator()(Args... pos) const {
+        return (*buf_)(int(pos)...);
+    }
+    // b(x, y) in an expression: a call to this buffer.
+    template <typename... Args,
+              typename = std::enable_if_t<!(std::is_convertible<Args, int>::value && ...) && sizeof...(Args) != 0>>
+    Expr operator()(const Args &...pos) const {
+        return Internal::make_image_call(type(), name_, {Expr(pos)...});
+    }
+    Expr operator()(const std::vector<Expr> &pos) const { return Internal::make_image_call(type(), name_, pos); }
+
+private:
+    void adopt(std::shared_ptr<RuntimeBuffer> b, const std::string &name) {
+        buf_ = std::move(b);
+        contents_ = Internal::make_buffer_contents(name, Type(buf_->type()), buf_->dimensions(), buf_->raw_buffer(),
+                                                   std::static_pointer_cast<void>(buf_));
+        name_ = Internal::buffer_contents_name(*contents_);
+    }
+
+    std::shared_ptr<RuntimeBuffer> buf_;
+    std::shared_ptr<Internal::InputBufferContents> contents_;
+    std::string name_;
+};
+
+}  // namespace Halide
+
+#endif

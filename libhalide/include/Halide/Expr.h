@@ -1,0 +1,91 @@
+// Expr and Stmt: reference-counted handles to immutable IR nodes.
+//
+// Every node kind is listed once, in IRNodes.def; IR.h defines their fields.
+#ifndef HALIDE_EXPR_H
+#define HALIDE_EXPR_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "Halide/Type.h"
+
+namespace Halide {
+namespace Internal {
+
+enum class IRNodeType {
+#define HALIDE_IR_NODE(name) name,
+#include "Halide/IRNodes.def"
+#undef HALIDE_IR_NODE
+};
+
+struct IRNode {
+    explicit IRNode(IRNodeType t) : node_type(t) {}
+    virtual ~IRNode() = default;
+    const IRNodeType node_type;
+};
+
+struct BaseExprNode : IRNode {
+    BaseExprNode(IRNodeType t, Type ty) : IRNode(t), type(ty) {}
+    Type type;
+};
+
+struct BaseStmtNode : IRNode {
+    explicit BaseStmtNode(IRNodeType t) : IRNode(t) {}
+};
+
+// A handle to a node of kind N (shared, never mutated after construction).
+template <typename Base>
+class IRHandle {
+public:
+    IRHandle() = default;
+    IRHandle(std::shared_ptr<const Base> p) : ptr_(std::move(p)) {}
+    bool defined() const { return ptr_ != nullptr; }
+    const Base *get() const { return ptr_.get(); }
+    const Base *operator->() const { return ptr_.get(); }
+    bool same_as(const IRHandle &other) const { return ptr_ == other.ptr_; }
+    // The node as kind T, or nullptr if it is another kind.
+    template <typename T>
+    const T *as() const {
+        return ptr_ && ptr_->node_type == T::kind ? static_cast<const T *>(ptr_.get()) : nullptr;
+    }
+
+protected:
+    std::shared_ptr<const Base> ptr_;
+};
+
+}  // namespace Internal
+
+// An expression. Integer and float literals convert implicitly: an int
+// becomes an Int(32) constant, a float a Float(32), a double a Float(64).
+class Expr : public Internal::IRHandle<Internal::BaseExprNode> {
+public:
+    Expr() = default;
+    Expr(std::shared_ptr<const Internal::BaseExprNode> p) : IRHandle(std::move(p)) {}
+    Expr(int8_t v);
+    Expr(int16_t v);
+    Expr(int32_t v);
+    Expr(int64_t v);
+    Expr(uint8_t v);
+    Expr(uint16_t v);
+    Expr(uint32_t v);
+    Expr(uint64_t v);
+    Expr(float v);
+    Expr(double v);
+    Expr(bool v);
+    explicit Expr(const std::string &s);
+    Type type() const { return get()->type; }
+};
+
+namespace Internal {
+
+class Stmt : public IRHandle<BaseStmtNode> {
+public:
+    Stmt() = default;
+    Stmt(std::shared_ptr<const BaseStmtNode> p) : IRHandle(std::move(p)) {}
+};
+
+}  // namespace Internal
+}  // namespace Halide
+
+#endif

@@ -1,0 +1,92 @@
+// Halide::Func: a function over an infinite integer domain, defined by an
+// expression of its Vars, with a schedule that says how to compute it.
+#ifndef HALIDE_FUNC_H
+#define HALIDE_FUNC_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Halide/Buffer.h"
+#include "Halide/Expr.h"
+#include "Halide/Var.h"
+
+namespace Halide {
+
+namespace Internal {
+struct FunctionContents;
+struct JITCache;
+}  // namespace Internal
+
+// f(x, y): the left side of a definition, or a call inside an expression.
+class FuncRef {
+public:
+    FuncRef(std::shared_ptr<Internal::FunctionContents> f, std::vector<Expr> args);
+    // Defines the Func: every argument must be a distinct Var.
+    FuncRef &operator=(const Expr &value);
+    FuncRef &operator=(const FuncRef &other);
+    operator Expr() const;
+
+    // Update definitions arrive with a later milestone.
+    FuncRef &operator+=(const Expr &);
+    FuncRef &operator-=(const Expr &);
+    FuncRef &operator*=(const Expr &);
+    FuncRef &operator/=(const Expr &);
+
+private:
+    std::shared_ptr<Internal::FunctionContents> f_;
+    std::vector<Expr> args_;
+};
+
+class Func {
+public:
+    Func();
+    explicit Func(const std::string &name);
+    explicit Func(const char *name) : Func(std::string(name)) {}
+    // A zero-dimensional Func whose value is `e`.
+    explicit Func(const Expr &e);
+
+    const std::string &name() const;
+    bool defined() const;
+    int dimensions() const;
+    std::vector<Var> args() const;
+    Expr value() const;
+    Type type() const;
+    std::vector<Type> output_types() const;
+
+    template <typename... Args>
+    FuncRef operator()(const Args &...args) const {
+        return (*this)(std::vector<Expr>{Expr(args)...});
+    }
+    FuncRef operator()(std::vector<Expr> args) const;
+    FuncRef operator()(const std::vector<Var> &args) const;
+
+    // Schedule. Inlined into its callers by default.
+    Func &compute_root();
+    Func &compute_inline();
+
+    // JIT-compiles (cached until the pipeline changes) and runs.
+    Buffer<> realize(std::vector<int32_t> sizes);
+    template <typename T, int D>
+    void realize(Buffer<T, D> dst) {
+        realize_into(dst.raw_buffer());
+    }
+    void compile_jit();
+
+    // For people: the lowered loop nest, LLVM IR and assembly of this
+    // pipeline (compiled for the host, as the JIT does).
+    std::string lowered_stmt();
+    std::string llvm_ir();
+    std::string assembly();
+
+    std::shared_ptr<Internal::FunctionContents> function() const { return f_; }
+
+private:
+    void realize_into(halide_buffer_t *dst);
+    std::shared_ptr<Internal::FunctionContents> f_;
+    std::shared_ptr<Internal::JITCache> jit_;
+};
+
+}  // namespace Halide
+
+#endif

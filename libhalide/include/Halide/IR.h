@@ -1,0 +1,229 @@
+// The IR: what each node kind means and holds.
+//
+// Semantics, once:
+// - Integer arithmetic wraps (two's complement) in the node's type. Signed
+//   Div and Mod are Euclidean: the remainder is never negative, so Div
+//   rounds towards negative infinity for a positive divisor (and up for a
+//   negative one). Dividing by zero gives zero, and so does Mod by zero.
+//   Float Div and Mod are IEEE division and a - b * floor(a / b).
+// - Comparisons and And/Or/Not produce Bool; Select evaluates both sides.
+// - Call nodes name a Func (before lowering), an input buffer (Image), a
+//   math function (Extern) or an intrinsic; Load reads element `index` of a
+//   flat buffer (after storage flattening).
+// - Provide/Realize are multi-dimensional stores and allocations, which
+//   storage flattening turns into Store/Allocate over flat indices.
+#ifndef HALIDE_IR_H
+#define HALIDE_IR_H
+
+#include <string>
+#include <vector>
+
+#include "Halide/Expr.h"
+
+namespace Halide {
+namespace Internal {
+
+#define HALIDE_EXPR_KIND(N)                                          \
+    static constexpr IRNodeType kind = IRNodeType::N;               \
+    explicit N(Type t) : BaseExprNode(IRNodeType::N, t) {}
+#define HALIDE_STMT_KIND(N)                              \
+    static constexpr IRNodeType kind = IRNodeType::N;   \
+    N() : BaseStmtNode(IRNodeType::N) {}
+
+struct IntImm : BaseExprNode {
+    HALIDE_EXPR_KIND(IntImm)
+    int64_t value = 0;
+    static Expr make(Type t, int64_t value);  // wraps value into t
+};
+
+struct UIntImm : BaseExprNode {
+    HALIDE_EXPR_KIND(UIntImm)
+    uint64_t value = 0;
+    static Expr make(Type t, uint64_t value);
+};
+
+struct FloatImm : BaseExprNode {
+    HALIDE_EXPR_KIND(FloatImm)
+    double value = 0;
+    static Expr make(Type t, double value);  // rounds to t's precision
+};
+
+struct StringImm : BaseExprNode {
+    HALIDE_EXPR_KIND(StringImm)
+    std::string value;
+    static Expr make(const std::string &value);
+};
+
+struct Cast : BaseExprNode {
+    HALIDE_EXPR_KIND(Cast)
+    Expr value;
+    static Expr make(Type t, Expr value);
+};
+
+// A loop variable, a Let name, a scalar parameter ("offset") or a field of
+// a buffer parameter ("input.min.0", "input.stride.1", "input.extent.0").
+struct Variable : BaseExprNode {
+    HALIDE_EXPR_KIND(Variable)
+    std::string name;
+    static Expr make(Type t, const std::string &name);
+};
+
+#define HALIDE_BINARY_NODE(N)                  \
+    struct N : BaseExprNode {                  \
+        HALIDE_EXPR_KIND(N)                    \
+        Expr a, b;                             \
+        static Expr make(Expr a, Expr b);      \
+    };
+HALIDE_BINARY_NODE(Add)
+HALIDE_BINARY_NODE(Sub)
+HALIDE_BINARY_NODE(Mul)
+HALIDE_BINARY_NODE(Div)
+HALIDE_BINARY_NODE(Mod)
+HALIDE_BINARY_NODE(Min)
+HALIDE_BINARY_NODE(Max)
+HALIDE_BINARY_NODE(EQ)
+HALIDE_BINARY_NODE(NE)
+HALIDE_BINARY_NODE(LT)
+HALIDE_BINARY_NODE(LE)
+HALIDE_BINARY_NODE(GT)
+HALIDE_BINARY_NODE(GE)
+HALIDE_BINARY_NODE(And)
+HALIDE_BINARY_NODE(Or)
+#undef HALIDE_BINARY_NODE
+
+struct Not : BaseExprNode {
+    HALIDE_EXPR_KIND(Not)
+    Expr a;
+    static Expr make(Expr a);
+};
+
+struct Select : BaseExprNode {
+    HALIDE_EXPR_KIND(Select)
+    Expr condition, true_value, false_value;
+    static Expr make(Expr condition, Expr true_value, Expr false_value);
+};
+
+// Element `index` of the flat buffer `name`.
+struct Load : BaseExprNode {
+    HALIDE_EXPR_KIND(Load)
+    std::string name;
+    Expr index;
+    static Expr make(Type t, const std::string &name, Expr index);
+};
+
+struct Call : BaseExprNode {
+    HALIDE_EXPR_KIND(Call)
+    enum CallType {
+        Halide,     // a Func, at coordinates `args`
+        Image,      // an input buffer, at coordinates `args`
+        Extern,     // a C math function: sqrtf, sin, pow, ...
+        Intrinsic,  // see the names in IROperator.cpp (likely, print, ...)
+    };
+    std::string name;
+    std::vector<Expr> args;
+    CallType call_type = Extern;
+    int value_index = 0;  // which value of a Tuple-valued Func
+    static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type,
+                     int value_index = 0);
+};
+
+struct Let : BaseExprNode {
+    HALIDE_EXPR_KIND(Let)
+    std::string name;
+    Expr value, body;
+    static Expr make(const std::string &name, Expr value, Expr body);
+};
+
+struct LetStmt : BaseStmtNode {
+    HALIDE_STMT_KIND(LetStmt)
+    std::string name;
+    Expr value;
+    Stmt body;
+    static Stmt make(const std::string &name, Expr value, Stmt body);
+};
+
+// If `condition` is false, the pipeline returns the int32 `message`
+// (a call to a halide_error_* helper, which reports and returns a code).
+struct AssertStmt : BaseStmtNode {
+    HALIDE_STMT_KIND(AssertStmt)
+    Expr condition, message;
+    static Stmt make(Expr condition, Expr message);
+};
+
+enum class ForType { Serial, Parallel, Vectorized, Unrolled };
+
+struct For : BaseStmtNode {
+    HALIDE_STMT_KIND(For)
+    std::string name;
+    Expr min, extent;
+    ForType for_type = ForType::Serial;
+    Stmt body;
+    static Stmt make(const std::string &name, Expr min, Expr extent, ForType for_type, Stmt body);
+};
+
+// Func `name` at coordinates `args` takes `values`.
+struct Provide : BaseStmtNode {
+    HALIDE_STMT_KIND(Provide)
+    std::string name;
+    std::vector<Expr> values, args;
+    static Stmt make(const std::string &name, std::vector<Expr> values, std::vector<Expr> args);
+};
+
+struct Range {
+    Expr min, extent;
+};
+
+// Storage for Func `name` over `bounds`, live within `body`.
+struct Realize : BaseStmtNode {
+    HALIDE_STMT_KIND(Realize)
+    std::string name;
+    std::vector<Type> types;
+    std::vector<Range> bounds;
+    Stmt body;
+    static Stmt make(const std::string &name, std::vector<Type> types, std::vector<Range> bounds, Stmt body);
+};
+
+struct Store : BaseStmtNode {
+    HALIDE_STMT_KIND(Store)
+    std::string name;
+    Expr value, index;
+    static Stmt make(const std::string &name, Expr value, Expr index);
+};
+
+// A flat buffer of `type` elements, the product of `extents` long.
+struct Allocate : BaseStmtNode {
+    HALIDE_STMT_KIND(Allocate)
+    std::string name;
+    Type type;
+    std::vector<Expr> extents;
+    Stmt body;
+    static Stmt make(const std::string &name, Type type, std::vector<Expr> extents, Stmt body);
+};
+
+struct Block : BaseStmtNode {
+    HALIDE_STMT_KIND(Block)
+    Stmt first, rest;
+    static Stmt make(Stmt first, Stmt rest);
+    static Stmt make(const std::vector<Stmt> &stmts);
+};
+
+struct IfThenElse : BaseStmtNode {
+    HALIDE_STMT_KIND(IfThenElse)
+    Expr condition;
+    Stmt then_case, else_case;
+    static Stmt make(Expr condition, Stmt then_case, Stmt else_case = Stmt());
+};
+
+struct Evaluate : BaseStmtNode {
+    HALIDE_STMT_KIND(Evaluate)
+    Expr value;
+    static Stmt make(Expr value);
+};
+
+#undef HALIDE_EXPR_KIND
+#undef HALIDE_STMT_KIND
+
+}  // namespace Internal
+}  // namespace Halide
+
+#endif

@@ -1,0 +1,322 @@
+// See Interval.h. Rules are conservative: when unsure, the answer is wider.
+#include "analysis/Interval.h"
+
+#include "Halide/Error.h"
+#include "Halide/IRVisitor.h"
+
+#include <optional>
+
+namespace Halide {
+namespace Internal {
+namespace {
+
+Expr int32(int64_t v) { return IntImm::make(Int(32), v); }
+
+const int64_t *as_int(const Expr &e) {
+    if (const IntImm *i = e.as<IntImm>()) {
+        return &i->value;
+    }
+    return nullptr;
+}
+
+// min/max that tolerate unbounded ends: an unbounded end wins for the outer
+// bound and loses for the inner one.
+Expr make_min(const Expr &a, const Expr &b) {
+    if (!a.defined() || !b.defined()) {
+        return Expr();
+    }
+    const int64_t *ca = as_int(a), *cb = as_int(b);
+    if (ca && cb) {
+        return int32(std::min(*ca, *cb));
+    }
+    if (a.same_as(b)) {
+        return a;
+    }
+    return Min::make(a, b);
+}
+
+Expr make_max(const Expr &a, const Expr &b) {
+    if (!a.defined() || !b.defined()) {
+        return Expr();
+    }
+    const int64_t *ca = as_int(a), *cb = as_int(b);
+    if (ca && cb) {
+        return int32(std::max(*ca, *cb));
+    }
+    if (a.same_as(b)) {
+        return a;
+    }
+    return Max::make(a, b);
+}
+
+Expr type_min(Type t) {
+    if (t.is_bool()) {
+        return int32(0);
+    }
+    return t.bits >= 32 ? Expr() : int32(t.imin());
+}
+
+Expr type_max(Type t) {
+    if (t.is_bool()) {
+        return int32(1);
+    }
+    return t.bits >= 32 ? Expr() : int32((int64_t)t.imax());
+}
+
+template <typename Node>
+Expr binary(const Expr &a, const Expr &b) {
+    return (a.defined() && b.defined()) ? Node::make(a, b) : Expr();
+}
+
+class Bounds : public IRVisitor {
+public:
+    explicit Bounds(const Scope &scope) : scope_(scope) {}
+    Interval result;
+
+    Interval of(const Expr &e) {
+        include(e);
+        return result;
+    }
+
+    using IRVisitor::visit;
+
+    void visit(const IntImm *op) override { result = Interval::single_point(cast_index(op)); }
+    void visit(const UIntImm *op) override {
+        result = Interval::single_point(int32((int64_t)op->value));
+    }
+    void visit(const FloatImm *) override { result = Interval::everything(); }
+    void visit(const StringImm *) override { result = Interval::everything(); }
+
+    void visit(const Variable *op) override {
+        auto it = scope_.find(op->name);
+        if (it != scope_.end()) {
+            result = it->second;
+        } else if (op->type == Int(32)) {
+            result = Interval::single_point(Expr(std::make_shared<Variable>(*op)));
+        } else if (op->type.is_int() || op->type.is_uint()) {
+            result = {type_min(op->type), type_max(op->type)};
+        } else {
+            result = Interval::everything();
+        }
+    }
+
+    void visit(const Cast *op) override {
+        Interval v = of(op->value);
+        Type from = op->value.type(), to = op->type;
+        bool widening = (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) &&
+                        to.can_represent(from);
+        if (widening) {
+            result = v;
+        } else {
+            result = {type_min(to), type_max(to)};
+        }
+    }
+
+    void visit(const Add *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        result = {binary<Add>(a.min, b.min), binary<Add>(a.max, b.max)};
+    }
+
+    void visit(const Sub *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        result = {binary<Sub>(a.min, b.max), binary<Sub>(a.max, b.min)};
+    }
+
+    void visit(const Mul *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
+        const int64_t *ca = a.min.defined() && a.min.same_as(a.max) ? as_int(a.min) : nullptr;
+        if (ca && !cb) {
+            std::swap(a, b);
+            std::swap(ca, cb);
+        }
+        if (cb) {
+            Expr lo = binary<Mul>(a.min, b.min), hi = binary<Mul>(a.max, b.min);
+            result = *cb >= 0 ? Interval{lo, hi} : Interval{hi, lo};
+        } else if (a.is_bounded() && b.is_bounded()) {
+            Expr p[4] = {Mul::make(a.min, b.min), Mul::make(a.min, b.max), Mul::make(a.max, b.min),
+                         Mul::make(a.max, b.max)};
+            result = {make_min(make_min(p[0], p[1]), make_min(p[2], p[3])),
+                      make_max(make_max(p[0], p[1]), make_max(p[2], p[3]))};
+        } else {
+            result = Interval::everything();
+        }
+    }
+
+    void visit(const Div *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
+        if (cb && *cb > 0) {
+            result = {binary<Div>(a.min, b.min), binary<Div>(a.max, b.min)};
+        } else if (cb && *cb < 0) {
+            result = {binary<Div>(a.max, b.min), binary<Div>(a.min, b.min)};
+        } else if (cb && *cb == 0) {
+            result = Interval::single_point(int32(0));
+        } else {
+            result = Interval::everything();
+        }
+    }
+
+    void visit(const Mod *op) override {
+        Interval b = of(op->b);
+        const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
+        if (cb && *cb != 0) {
+            result = {int32(0), int32(std::abs(*cb) - 1)};
+        } else if (b.is_bounded()) {
+            result = {int32(0), Sub::make(Max::make(b.max, Sub::make(int32(0), b.min)), int32(1))};
+        } else {
+            result = Interval::everything();
+        }
+    }
+
+    void visit(const Min *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        result = {make_min(a.min, b.min), pick_min(a.max, b.max)};
+    }
+
+    void visit(const Max *op) override {
+        Interval a = of(op->a), b = of(op->b);
+        result = {pick_max(a.min, b.min), make_max(a.max, b.max)};
+    }
+
+    void visit(const Select *op) override {
+        Interval t = of(op->true_value), f = of(op->false_value);
+        result = interval_union(t, f);
+    }
+
+    void visit(const Let *op) override {
+        Interval v = of(op->value);
+        Scope inner = scope_;
+        inner[op->name] = v;
+        Bounds b(inner);
+        result = b.of(op->body);
+    }
+
+    void visit(const Load *op) override { result = {type_min(op->type), type_max(op->type)}; }
+
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Intrinsic && op->name == "likely" && op->args.size() == 1) {
+            result = of(op->args[0]);
+        } else if (op->type.is_int() || op->type.is_uint()) {
+            result = {type_min(op->type), type_max(op->type)};
+        } else {
+            result = Interval::everything();
+        }
+    }
+
+    // Comparisons and logic: a bool.
+    void visit(const EQ *) override { result = bool_range(); }
+    void visit(const NE *) override { result = bool_range(); }
+    void visit(const LT *) override { result = bool_range(); }
+    void visit(const LE *) override { result = bool_range(); }
+    void visit(const GT *) override { result = bool_range(); }
+    void visit(const GE *) override { result = bool_range(); }
+    void visit(const And *) override { result = bool_range(); }
+    void visit(const Or *) override { result = bool_range(); }
+    void visit(const Not *) override { result = bool_range(); }
+
+private:
+    static Interval bool_range() { return {int32(0), int32(1)}; }
+    // An IntImm of another integer width, as int32 index math.
+    static Expr cast_index(const IntImm *op) { return int32(op->value); }
+    // min(a, b) where an unbounded side does not constrain the result.
+    static Expr pick_min(const Expr &a, const Expr &b) {
+        return !a.defined() ? b : (!b.defined() ? a : make_min(a, b));
+    }
+    static Expr pick_max(const Expr &a, const Expr &b) {
+        return !a.defined() ? b : (!b.defined() ? a : make_max(a, b));
+    }
+    const Scope &scope_;
+};
+
+// Walks a statement keeping loop and let ranges in scope, and unions the
+// intervals of the arguments of every call.
+class RegionsCalled : public IRVisitor {
+public:
+    explicit RegionsCalled(const Scope &outer) : scope_(outer) {}
+    std::map<std::string, Box> boxes;
+
+    using IRVisitor::visit;
+
+    void visit(const For *op) override {
+        include(op->min);
+        include(op->extent);
+        Interval lo = bounds_of_expr(op->min, scope_);
+        Interval hi = bounds_of_expr(Sub::make(Add::make(op->min, op->extent), int32(1)), scope_);
+        push(op->name, {lo.min, hi.max});
+        include(op->body);
+        pop(op->name);
+    }
+
+    void visit(const LetStmt *op) override {
+        include(op->value);
+        push(op->name, bounds_of_expr(op->value, scope_));
+        include(op->body);
+        pop(op->name);
+    }
+
+    void visit(const Let *op) override {
+        include(op->value);
+        push(op->name, bounds_of_expr(op->value, scope_));
+        include(op->body);
+        pop(op->name);
+    }
+
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type != Call::Halide && op->call_type != Call::Image) {
+            return;
+        }
+        Box box;
+        for (const Expr &a : op->args) {
+            box.push_back(bounds_of_expr(a, scope_));
+        }
+        auto it = boxes.find(op->name);
+        boxes[op->name] = it == boxes.end() ? box : box_union(it->second, box);
+    }
+
+private:
+    void push(const std::string &name, Interval i) {
+        saved_.emplace_back(name, scope_.count(name) ? std::optional<Interval>(scope_[name]) : std::nullopt);
+        scope_[name] = std::move(i);
+    }
+    void pop(const std::string &name) {
+        auto [n, old] = saved_.back();
+        saved_.pop_back();
+        internal_assert(n == name);
+        if (old) {
+            scope_[name] = *old;
+        } else {
+            scope_.erase(name);
+        }
+    }
+    Scope scope_;
+    std::vector<std::pair<std::string, std::optional<Interval>>> saved_;
+};
+
+}  // namespace
+
+Interval interval_union(const Interval &a, const Interval &b) { return {make_min(a.min, b.min), make_max(a.max, b.max)}; }
+
+Box box_union(const Box &a, const Box &b) {
+    internal_assert(a.size() == b.size());
+    Box out;
+    for (size_t i = 0; i < a.size(); i++) {
+        out.push_back(interval_union(a[i], b[i]));
+    }
+    return out;
+}
+
+Interval bounds_of_expr(const Expr &e, const Scope &scope) {
+    Bounds b(scope);
+    return b.of(e);
+}
+
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &outer) {
+    RegionsCalled r(outer);
+    r.include(s);
+    return r.boxes;
+}
+
+}  // namespace Internal
+}  // namespace Halide

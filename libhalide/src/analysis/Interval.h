@@ -1,0 +1,42 @@
+// Interval analysis: the range of values an expression can take, given the
+// ranges of the variables it uses. The basis of bounds inference.
+#ifndef HALIDE_INTERNAL_INTERVAL_H
+#define HALIDE_INTERNAL_INTERVAL_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "Halide/IR.h"
+
+namespace Halide {
+namespace Internal {
+
+// [min, max], inclusive. An undefined end is unbounded.
+struct Interval {
+    Expr min, max;
+    bool is_bounded() const { return min.defined() && max.defined(); }
+    static Interval single_point(const Expr &e) { return {e, e}; }
+    static Interval everything() { return {}; }
+};
+
+Interval interval_union(const Interval &a, const Interval &b);
+
+// Variable name -> its range. Variables not in scope are taken as symbols
+// (their own single point).
+using Scope = std::map<std::string, Interval>;
+
+Interval bounds_of_expr(const Expr &e, const Scope &scope);
+
+// One interval per dimension.
+using Box = std::vector<Interval>;
+Box box_union(const Box &a, const Box &b);
+
+// The region of every Func and input buffer called in `s` (by Call name),
+// in terms of the variables in scope outside `s`.
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &outer = {});
+
+}  // namespace Internal
+}  // namespace Halide
+
+#endif

@@ -1,0 +1,998 @@
+// Code generation from the lowered IR to LLVM IR.
+//
+// One CodeGen object walks the statement once, emitting into the entry
+// point NAME_argv. Values live in a scoped symbol table (name -> stack of
+// llvm::Value*). Parallel loops are outlined into task functions that read
+// the symbols they use from a closure struct. Heap allocations still live at
+// an early return (a failed assert, a failed parallel task) are freed before
+// the function returns.
+#include "codegen/CodeGen_LLVM.h"
+
+#include <map>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "Halide/Error.h"
+#include "Halide/IR.h"
+#include "codegen/LLVM_Headers.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+// Offsets of the halide_buffer_t and halide_dimension_t fields (ABI.md 2).
+constexpr int kBufDeviceOffset = 0;
+constexpr int kBufHostOffset = 16;
+constexpr int kBufFlagsOffset = 24;
+constexpr int kBufTypeOffset = 32;
+constexpr int kBufDimensionsOffset = 36;
+constexpr int kBufDimOffset = 40;
+constexpr int kDimSize = 16;
+constexpr int kDimMinOffset = 0;
+constexpr int kDimExtentOffset = 4;
+constexpr int kDimStrideOffset = 8;
+
+const char *const kUserContext = "__user_context";
+
+void init_llvm_targets_once() {
+    static std::once_flag flag;
+    std::call_once(flag, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+        llvm::InitializeNativeTargetAsmParser();
+    });
+}
+
+// Every symbol name a statement refers to: Variables, and the `<name>.host`
+// base pointer of every Load and Store. Names bound inside the statement are
+// included too; the caller keeps only those bound outside.
+class SymbolUses {
+public:
+    std::set<std::string> names;
+
+    void expr(const Expr &e) {
+        if (!e.defined()) {
+            return;
+        }
+        switch (e->node_type) {
+        case IRNodeType::IntImm:
+        case IRNodeType::UIntImm:
+        case IRNodeType::FloatImm:
+        case IRNodeType::StringImm: return;
+        case IRNodeType::Cast: expr(e.as<Cast>()->value); return;
+        case IRNodeType::Variable: names.insert(e.as<Variable>()->name); return;
+#define HALIDE_BIN(N)                                                                                                  \
+    case IRNodeType::N:                                                                                                \
+        expr(e.as<N>()->a);                                                                                            \
+        expr(e.as<N>()->b);                                                                                            \
+        return;
+            HALIDE_BIN(Add)
+            HALIDE_BIN(Sub)
+            HALIDE_BIN(Mul)
+            HALIDE_BIN(Div)
+            HALIDE_BIN(Mod)
+            HALIDE_BIN(Min)
+            HALIDE_BIN(Max)
+            HALIDE_BIN(EQ)
+            HALIDE_BIN(NE)
+            HALIDE_BIN(LT)
+            HALIDE_BIN(LE)
+            HALIDE_BIN(GT)
+            HALIDE_BIN(GE)
+            HALIDE_BIN(And)
+            HALIDE_BIN(Or)
+#undef HALIDE_BIN
+        case IRNodeType::Not: expr(e.as<Not>()->a); return;
+        case IRNodeType::Select: {
+            const Select *op = e.as<Select>();
+            expr(op->condition);
+            expr(op->true_value);
+            expr(op->false_value);
+            return;
+        }
+        case IRNodeType::Load: {
+            const Load *op = e.as<Load>();
+            names.insert(op->name + ".host");
+            expr(op->index);
+            return;
+        }
+        case IRNodeType::Call:
+            for (const Expr &a : e.as<Call>()->args) {
+                expr(a);
+            }
+            return;
+        case IRNodeType::Let: {
+            const Let *op = e.as<Let>();
+            expr(op->value);
+            expr(op->body);
+            return;
+        }
+        default: internal_error << "SymbolUses: unexpected expression node";
+        }
+    }
+
+    void stmt(const Stmt &s) {
+        if (!s.defined()) {
+            return;
+        }
+        switch (s->node_type) {
+        case IRNodeType::LetStmt: {
+            const LetStmt *op = s.as<LetStmt>();
+            expr(op->value);
+            stmt(op->body);
+            return;
+        }
+        case IRNodeType::AssertStmt: {
+            const AssertStmt *op = s.as<AssertStmt>();
+            expr(op->condition);
+            expr(op->message);
+            return;
+        }
+        case IRNodeType::For: {
+            const For *op = s.as<For>();
+            expr(op->min);
+            expr(op->extent);
+            stmt(op->body);
+            return;
+        }
+        case IRNodeType::Store: {
+            const Store *op = s.as<Store>();
+            names.insert(op->name + ".host");
+            expr(op->value);
+            expr(op->index);
+            return;
+        }
+        case IRNodeType::Allocate: {
+            const Allocate *op = s.as<Allocate>();
+            for (const Expr &e : op->extents) {
+                expr(e);
+            }
+            stmt(op->body);
+            return;
+        }
+        case IRNodeType::Block: {
+            const Block *op = s.as<Block>();
+            stmt(op->first);
+            stmt(op->rest);
+            return;
+        }
+        case IRNodeType::IfThenElse: {
+            const IfThenElse *op = s.as<IfThenElse>();
+            expr(op->condition);
+            stmt(op->then_case);
+            stmt(op->else_case);
+            return;
+        }
+        case IRNodeType::Evaluate: expr(s.as<Evaluate>()->value); return;
+        default: internal_error << "SymbolUses: unexpected statement node";
+        }
+    }
+};
+
+std::string sanitize(const std::string &s) {
+    std::string r = s;
+    for (char &c : r) {
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (!ok) {
+            c = '_';
+        }
+    }
+    return r;
+}
+
+bool is_floating(const Type &t) {
+    return t.is_float() || t.code == halide_type_bfloat;
+}
+
+class CodeGen {
+public:
+    CodeGen(llvm::LLVMContext &ctx, llvm::Module &module) : ctx_(ctx), module_(module), b_(ctx) {
+        i1_ = llvm::Type::getInt1Ty(ctx);
+        i8_ = llvm::Type::getInt8Ty(ctx);
+        i32_ = llvm::Type::getInt32Ty(ctx);
+        i64_ = llvm::Type::getInt64Ty(ctx);
+        ptr_ = llvm::PointerType::get(ctx, 0);
+    }
+
+    void compile(const LoweredFunc &f) {
+        func_name_ = f.name;
+        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, {ptr_}, false);
+        fn_ = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name + "_argv", &module_);
+        llvm::Argument *args = fn_->getArg(0);
+        args->setName("args");
+        b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+        bool have_uc = false;
+        for (size_t i = 0; i < f.args.size(); i++) {
+            const LoweredArgument &a = f.args[i];
+            llvm::Value *slot = b_.CreateConstInBoundsGEP1_64(ptr_, args, i);
+            llvm::Value *p = b_.CreateAlignedLoad(ptr_, slot, llvm::Align(8), a.name + ".argp");
+            if (a.is_buffer()) {
+                push(a.name + ".buffer", p);
+                p->setName(a.name + ".buffer");
+            } else {
+                llvm::Type *mt = mem_type(a.type);
+                llvm::Value *v = b_.CreateAlignedLoad(mt, p, llvm::Align(a.type.bytes()), a.name);
+                push(a.name, from_memory(v, a.type));
+                if (a.name == kUserContext) {
+                    have_uc = true;
+                }
+            }
+        }
+        if (!have_uc) {
+            push(kUserContext, llvm::ConstantPointerNull::get(ptr_));
+        }
+        codegen(f.body);
+        b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+    }
+
+private:
+    llvm::LLVMContext &ctx_;
+    llvm::Module &module_;
+    llvm::IRBuilder<> b_;
+    llvm::Type *i1_, *i8_, *i32_, *i64_;
+    llvm::PointerType *ptr_;
+
+    std::string func_name_;
+    llvm::Function *fn_ = nullptr;
+    std::map<std::string, std::vector<llvm::Value *>> symbols_;
+    // Heap blocks of the current function that an early return must free.
+    std::vector<llvm::Value *> live_allocations_;
+    std::map<std::string, llvm::Constant *> strings_;
+    int task_counter_ = 0;
+
+    // ---------------------------------------------------------------- types
+
+    llvm::Type *scalar_type(const Type &t) {
+        switch (t.code) {
+        case halide_type_int:
+        case halide_type_uint: return llvm::IntegerType::get(ctx_, t.bits);
+        case halide_type_float:
+            switch (t.bits) {
+            case 16: return llvm::Type::getHalfTy(ctx_);
+            case 32: return llvm::Type::getFloatTy(ctx_);
+            case 64: return llvm::Type::getDoubleTy(ctx_);
+            default: internal_error << "No LLVM type for float" << t.bits;
+            }
+        case halide_type_bfloat: return llvm::Type::getBFloatTy(ctx_);
+        case halide_type_handle: return ptr_;
+        }
+        internal_error << "Unknown type code " << (int)t.code;
+    }
+
+    // The type of a value in registers (bool is i1).
+    llvm::Type *reg_type(const Type &t) {
+        internal_assert(t.bits > 0) << "codegen of an expression with no type";
+        llvm::Type *s = scalar_type(t);
+        return t.lanes > 1 ? llvm::FixedVectorType::get(s, t.lanes) : s;
+    }
+
+    // The type of a value in memory (bool is i8).
+    llvm::Type *mem_type(const Type &t) {
+        if (t.is_bool()) {
+            return t.lanes > 1 ? llvm::FixedVectorType::get(i8_, t.lanes) : i8_;
+        }
+        return reg_type(t);
+    }
+
+    llvm::Value *from_memory(llvm::Value *v, const Type &t) { return t.is_bool() ? b_.CreateIsNotNull(v) : v; }
+    llvm::Value *to_memory(llvm::Value *v, const Type &t) { return t.is_bool() ? b_.CreateZExt(v, mem_type(t)) : v; }
+
+    // ---------------------------------------------------------------- symbols
+
+    void push(const std::string &name, llvm::Value *v) { symbols_[name].push_back(v); }
+    void pop(const std::string &name) {
+        auto it = symbols_.find(name);
+        internal_assert(it != symbols_.end() && !it->second.empty()) << "popping unbound symbol " << name;
+        it->second.pop_back();
+        if (it->second.empty()) {
+            symbols_.erase(it);
+        }
+    }
+    llvm::Value *sym(const std::string &name) {
+        auto it = symbols_.find(name);
+        internal_assert(it != symbols_.end() && !it->second.empty()) << "Symbol not found in codegen: " << name;
+        return it->second.back();
+    }
+    bool has_sym(const std::string &name) const { return symbols_.count(name) != 0; }
+
+    // ---------------------------------------------------------------- helpers
+
+    llvm::Constant *int_const(llvm::Type *t, int64_t v) { return llvm::ConstantInt::get(t, (uint64_t)v, true); }
+
+    llvm::FunctionCallee runtime_fn(const std::string &name, llvm::Type *ret, std::vector<llvm::Type *> args) {
+        llvm::FunctionType *ft = llvm::FunctionType::get(ret, args, false);
+        if (llvm::Function *existing = module_.getFunction(name)) {
+            internal_assert(existing->getFunctionType() == ft)
+                << "function " << name << " is called with two different signatures";
+        }
+        return module_.getOrInsertFunction(name, ft);
+    }
+
+    llvm::Function *current_fn() { return b_.GetInsertBlock()->getParent(); }
+
+    llvm::BasicBlock *new_block(const std::string &name) { return llvm::BasicBlock::Create(ctx_, name, current_fn()); }
+
+    void branch_likely(llvm::Value *cond, llvm::BasicBlock *likely_bb, llvm::BasicBlock *unlikely_bb) {
+        llvm::MDBuilder md(ctx_);
+        b_.CreateCondBr(cond, likely_bb, unlikely_bb, md.createBranchWeights(1u << 20, 1));
+    }
+
+    // Frees every live heap allocation, then returns `code` from the
+    // current function. Leaves the builder in a fresh unreachable block.
+    void emit_return(llvm::Value *code) {
+        llvm::FunctionCallee free_fn = runtime_fn("halide_free", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_});
+        for (auto it = live_allocations_.rbegin(); it != live_allocations_.rend(); ++it) {
+            b_.CreateCall(free_fn, {sym(kUserContext), *it});
+        }
+        b_.CreateRet(code);
+    }
+
+    llvm::Value *to_i32(llvm::Value *v, const Type &t) {
+        if (v->getType() == i32_) {
+            return v;
+        }
+        return b_.CreateIntCast(v, i32_, t.is_int());
+    }
+
+    llvm::Value *to_i64(llvm::Value *v, const Type &t) {
+        if (v->getType() == i64_) {
+            return v;
+        }
+        return b_.CreateIntCast(v, i64_, !t.is_uint());
+    }
+
+    // Makes an integer value fit the node's type (for intrinsics whose raw
+    // field width differs from the type the IR asked for).
+    llvm::Value *fit(llvm::Value *v, const Type &t) {
+        llvm::Type *want = reg_type(t);
+        if (v->getType() == want) {
+            return v;
+        }
+        internal_assert(v->getType()->isIntegerTy() && want->isIntegerTy()) << "intrinsic result type mismatch";
+        return b_.CreateIntCast(v, want, t.is_int());
+    }
+
+    llvm::Value *string_constant(const std::string &s) {
+        auto it = strings_.find(s);
+        if (it != strings_.end()) {
+            return it->second;
+        }
+        llvm::Constant *data = llvm::ConstantDataArray::getString(ctx_, s, true);
+        auto *gv =
+            new llvm::GlobalVariable(module_, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data, ".str");
+        gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+        gv->setAlignment(llvm::Align(1));
+        strings_[s] = gv;
+        return gv;
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    llvm::Value *codegen(const Expr &e) {
+        internal_assert(e.defined()) << "codegen of an undefined Expr";
+        switch (e->node_type) {
+        case IRNodeType::IntImm: return int_const(reg_type(e.type()), e.as<IntImm>()->value);
+        case IRNodeType::UIntImm: return llvm::ConstantInt::get(reg_type(e.type()), e.as<UIntImm>()->value, false);
+        case IRNodeType::FloatImm: return llvm::ConstantFP::get(reg_type(e.type()), e.as<FloatImm>()->value);
+        case IRNodeType::StringImm: return string_constant(e.as<StringImm>()->value);
+        case IRNodeType::Cast: {
+            const Cast *op = e.as<Cast>();
+            return cast(codegen(op->value), op->value.type(), op->type);
+        }
+        case IRNodeType::Variable: return sym(e.as<Variable>()->name);
+        case IRNodeType::Add: return arith(e.as<Add>()->a, e.as<Add>()->b, llvm::Instruction::Add);
+        case IRNodeType::Sub: return arith(e.as<Sub>()->a, e.as<Sub>()->b, llvm::Instruction::Sub);
+        case IRNodeType::Mul: return arith(e.as<Mul>()->a, e.as<Mul>()->b, llvm::Instruction::Mul);
+        case IRNodeType::Div: return div_mod(e.as<Div>()->a, e.as<Div>()->b, true);
+        case IRNodeType::Mod: return div_mod(e.as<Mod>()->a, e.as<Mod>()->b, false);
+        case IRNodeType::Min: return min_max(e.as<Min>()->a, e.as<Min>()->b, true);
+        case IRNodeType::Max: return min_max(e.as<Max>()->a, e.as<Max>()->b, false);
+        case IRNodeType::EQ: return compare(e.as<EQ>()->a, e.as<EQ>()->b, IRNodeType::EQ);
+        case IRNodeType::NE: return compare(e.as<NE>()->a, e.as<NE>()->b, IRNodeType::NE);
+        case IRNodeType::LT: return compare(e.as<LT>()->a, e.as<LT>()->b, IRNodeType::LT);
+        case IRNodeType::LE: return compare(e.as<LE>()->a, e.as<LE>()->b, IRNodeType::LE);
+        case IRNodeType::GT: return compare(e.as<GT>()->a, e.as<GT>()->b, IRNodeType::GT);
+        case IRNodeType::GE: return compare(e.as<GE>()->a, e.as<GE>()->b, IRNodeType::GE);
+        case IRNodeType::And: {
+            llvm::Value *a = codegen(e.as<And>()->a);
+            return b_.CreateAnd(a, codegen(e.as<And>()->b));
+        }
+        case IRNodeType::Or: {
+            llvm::Value *a = codegen(e.as<Or>()->a);
+            return b_.CreateOr(a, codegen(e.as<Or>()->b));
+        }
+        case IRNodeType::Not: return b_.CreateNot(codegen(e.as<Not>()->a));
+        case IRNodeType::Select: {
+            const Select *op = e.as<Select>();
+            llvm::Value *c = codegen(op->condition);
+            llvm::Value *t = codegen(op->true_value);
+            llvm::Value *f = codegen(op->false_value);
+            return b_.CreateSelect(c, t, f);
+        }
+        case IRNodeType::Load: return load(e.as<Load>());
+        case IRNodeType::Call: return call(e.as<Call>());
+        case IRNodeType::Let: {
+            const Let *op = e.as<Let>();
+            llvm::Value *v = codegen(op->value);
+            push(op->name, v);
+            llvm::Value *r = codegen(op->body);
+            pop(op->name);
+            return r;
+        }
+        default: internal_error << "codegen: not an expression node";
+        }
+    }
+
+    llvm::Value *cast(llvm::Value *v, const Type &from, const Type &to) {
+        if (from == to) {
+            return v;
+        }
+        llvm::Type *dst = reg_type(to);
+        if (from.is_handle() || to.is_handle()) {
+            if (from.is_handle() && to.is_handle()) {
+                return v;
+            }
+            if (to.is_handle()) {
+                return b_.CreateIntToPtr(v, dst);
+            }
+            if (to.is_bool()) {
+                return b_.CreateIsNotNull(v);
+            }
+            return b_.CreatePtrToInt(v, dst);
+        }
+        if (to.is_bool()) {
+            if (is_floating(from)) {
+                return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+            }
+            return b_.CreateIsNotNull(v);
+        }
+        if (is_floating(from) && is_floating(to)) {
+            return b_.CreateFPCast(v, dst);
+        }
+        if (is_floating(from)) {
+            return to.is_int() ? b_.CreateFPToSI(v, dst) : b_.CreateFPToUI(v, dst);
+        }
+        if (is_floating(to)) {
+            return from.is_int() ? b_.CreateSIToFP(v, dst) : b_.CreateUIToFP(v, dst);
+        }
+        // Integer to integer: extend by the source's signedness, or truncate.
+        return b_.CreateIntCast(v, dst, from.is_int());
+    }
+
+    llvm::Value *arith(const Expr &ea, const Expr &eb, llvm::Instruction::BinaryOps int_op) {
+        llvm::Value *a = codegen(ea);
+        llvm::Value *b = codegen(eb);
+        if (is_floating(ea.type())) {
+            switch (int_op) {
+            case llvm::Instruction::Add: return b_.CreateFAdd(a, b);
+            case llvm::Instruction::Sub: return b_.CreateFSub(a, b);
+            default: return b_.CreateFMul(a, b);
+            }
+        }
+        return b_.CreateBinOp(int_op, a, b);
+    }
+
+    // Integer Div/Mod per IR.h, without branches and without ever trapping:
+    // a zero divisor gives 0, and INT_MIN / -1 wraps. Signed division is
+    // Euclidean: the remainder is in [0, |b|) and a == (a / b) * b + a % b,
+    // so for b > 0 the quotient is the floor of a / b.
+    llvm::Value *div_mod(const Expr &ea, const Expr &eb, bool is_div) {
+        Type t = ea.type();
+        llvm::Value *a = codegen(ea);
+        llvm::Value *b = codegen(eb);
+        if (is_floating(t)) {
+            llvm::Value *q = b_.CreateFDiv(a, b);
+            if (is_div) {
+                return q;
+            }
+            llvm::Value *fl = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q);
+            return b_.CreateFSub(a, b_.CreateFMul(b, fl));
+        }
+        llvm::Type *ty = a->getType();
+        llvm::Value *zero = int_const(ty, 0);
+        llvm::Value *one = int_const(ty, 1);
+        llvm::Value *b_zero = b_.CreateICmpEQ(b, zero);
+        if (t.is_uint()) {
+            llvm::Value *bs = b_.CreateSelect(b_zero, one, b);
+            if (is_div) {
+                return b_.CreateSelect(b_zero, zero, b_.CreateUDiv(a, bs));
+            }
+            return b_.CreateURem(a, bs); // a % 1 == 0 covers b == 0
+        }
+        llvm::Value *minus_one = int_const(ty, -1);
+        llvm::Value *b_neg1 = b_.CreateICmpEQ(b, minus_one);
+        llvm::Value *bs = b_.CreateSelect(b_.CreateOr(b_zero, b_neg1), one, b);
+        llvm::Value *q = b_.CreateSDiv(a, bs);
+        llvm::Value *r = b_.CreateSRem(a, bs);
+        // srem takes the sign of a; move a negative remainder into [0, |b|).
+        llvm::Value *r_neg = b_.CreateICmpSLT(r, zero);
+        llvm::Value *b_pos = b_.CreateICmpSGT(bs, zero);
+        if (is_div) {
+            llvm::Value *adj = b_.CreateSelect(b_pos, minus_one, one);
+            llvm::Value *qe = b_.CreateAdd(q, b_.CreateSelect(r_neg, adj, zero));
+            llvm::Value *neg_a = b_.CreateSub(zero, a);
+            return b_.CreateSelect(b_zero, zero, b_.CreateSelect(b_neg1, neg_a, qe));
+        }
+        llvm::Value *abs_b = b_.CreateSelect(b_pos, bs, b_.CreateSub(zero, bs));
+        return b_.CreateAdd(r, b_.CreateSelect(r_neg, abs_b, zero));
+    }
+
+    llvm::Value *min_max(const Expr &ea, const Expr &eb, bool is_min) {
+        Type t = ea.type();
+        llvm::Value *a = codegen(ea);
+        llvm::Value *b = codegen(eb);
+        if (is_floating(t)) {
+            llvm::Value *c = is_min ? b_.CreateFCmpOLT(a, b) : b_.CreateFCmpOGT(a, b);
+            return b_.CreateSelect(c, a, b);
+        }
+        if (t.is_handle()) {
+            llvm::Value *c = is_min ? b_.CreateICmpULT(a, b) : b_.CreateICmpUGT(a, b);
+            return b_.CreateSelect(c, a, b);
+        }
+        llvm::Intrinsic::ID id;
+        if (t.is_int()) {
+            id = is_min ? llvm::Intrinsic::smin : llvm::Intrinsic::smax;
+        } else {
+            id = is_min ? llvm::Intrinsic::umin : llvm::Intrinsic::umax;
+        }
+        return b_.CreateBinaryIntrinsic(id, a, b);
+    }
+
+    llvm::Value *compare(const Expr &ea, const Expr &eb, IRNodeType kind) {
+        Type t = ea.type();
+        llvm::Value *a = codegen(ea);
+        llvm::Value *b = codegen(eb);
+        using P = llvm::CmpInst::Predicate;
+        P p;
+        if (is_floating(t)) {
+            switch (kind) {
+            case IRNodeType::EQ: p = P::FCMP_OEQ; break;
+            case IRNodeType::NE: p = P::FCMP_UNE; break; // NaN != x holds
+            case IRNodeType::LT: p = P::FCMP_OLT; break;
+            case IRNodeType::LE: p = P::FCMP_OLE; break;
+            case IRNodeType::GT: p = P::FCMP_OGT; break;
+            default: p = P::FCMP_OGE; break;
+            }
+            return b_.CreateFCmp(p, a, b);
+        }
+        bool s = t.is_int();
+        switch (kind) {
+        case IRNodeType::EQ: p = P::ICMP_EQ; break;
+        case IRNodeType::NE: p = P::ICMP_NE; break;
+        case IRNodeType::LT: p = s ? P::ICMP_SLT : P::ICMP_ULT; break;
+        case IRNodeType::LE: p = s ? P::ICMP_SLE : P::ICMP_ULE; break;
+        case IRNodeType::GT: p = s ? P::ICMP_SGT : P::ICMP_UGT; break;
+        default: p = s ? P::ICMP_SGE : P::ICMP_UGE; break;
+        }
+        return b_.CreateICmp(p, a, b);
+    }
+
+    // Address of element `index` of the flat buffer `name`.
+    llvm::Value *element_address(const std::string &name, const Expr &index, llvm::Type *elem) {
+        llvm::Value *base = sym(name + ".host");
+        llvm::Value *idx = to_i64(codegen(index), index.type());
+        return b_.CreateInBoundsGEP(elem, base, idx);
+    }
+
+    llvm::Value *load(const Load *op) {
+        llvm::Type *mt = mem_type(op->type);
+        llvm::Value *addr = element_address(op->name, op->index, mt);
+        llvm::Value *v = b_.CreateAlignedLoad(mt, addr, llvm::Align(op->type.bytes()));
+        return from_memory(v, op->type);
+    }
+
+    // A field of type `ty` at byte `offset` of the struct at `base`.
+    llvm::Value *load_field(llvm::Value *base, int offset, llvm::Type *ty, int align) {
+        llvm::Value *addr = b_.CreateConstInBoundsGEP1_64(i8_, base, offset);
+        return b_.CreateAlignedLoad(ty, addr, llvm::Align(align));
+    }
+
+    llvm::Value *dim_field(const Call *op, int field_offset) {
+        internal_assert(op->args.size() == 2) << op->name << " takes (buffer, dimension)";
+        llvm::Value *buf = codegen(op->args[0]);
+        llvm::Value *d = to_i64(codegen(op->args[1]), op->args[1].type());
+        llvm::Value *dims = load_field(buf, kBufDimOffset, ptr_, 8);
+        llvm::Value *off = b_.CreateAdd(b_.CreateMul(d, int_const(i64_, kDimSize)), int_const(i64_, field_offset));
+        llvm::Value *addr = b_.CreateInBoundsGEP(i8_, dims, off);
+        return fit(b_.CreateAlignedLoad(i32_, addr, llvm::Align(4)), op->type);
+    }
+
+    llvm::Value *call(const Call *op) {
+        switch (op->call_type) {
+        case Call::Halide:
+        case Call::Image:
+            internal_error << "Call to " << op->name << " reached codegen; lowering should have replaced it";
+        case Call::Extern: return call_extern(op);
+        case Call::Intrinsic: return call_intrinsic(op);
+        }
+        internal_error << "unknown call type";
+    }
+
+    llvm::Value *call_extern(const Call *op) {
+        std::vector<llvm::Value *> args;
+        std::vector<llvm::Type *> arg_types;
+        for (const Expr &a : op->args) {
+            args.push_back(codegen(a));
+            arg_types.push_back(args.back()->getType());
+        }
+        llvm::Type *ret = op->type.bits == 0 ? llvm::Type::getVoidTy(ctx_) : reg_type(op->type);
+        llvm::FunctionCallee callee = runtime_fn(op->name, ret, arg_types);
+        llvm::CallInst *c = b_.CreateCall(callee, args);
+        // The C ABI extends integer arguments narrower than 32 bits.
+        auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+        for (size_t i = 0; i < op->args.size(); i++) {
+            Type t = op->args[i].type();
+            if ((t.is_int() || t.is_uint()) && t.bits < 32) {
+                llvm::Attribute::AttrKind k = t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
+                c->addParamAttr((unsigned)i, k);
+                if (f) {
+                    f->addParamAttr((unsigned)i, k);
+                }
+            }
+        }
+        if ((op->type.is_int() || op->type.is_uint()) && op->type.bits > 0 && op->type.bits < 32) {
+            llvm::Attribute::AttrKind k = op->type.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
+            c->addRetAttr(k);
+            if (f) {
+                f->addRetAttr(k);
+            }
+        }
+        return c;
+    }
+
+    llvm::Value *call_intrinsic(const Call *op) {
+        const std::string &n = op->name;
+        auto arg = [&](size_t i) {
+            internal_assert(i < op->args.size()) << "intrinsic " << n << " needs argument " << i;
+            return codegen(op->args[i]);
+        };
+        if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" || n == "unsafe_promise_clamped") {
+            return arg(0);
+        }
+        if (n == "buffer_get_host") {
+            return load_field(arg(0), kBufHostOffset, ptr_, 8);
+        }
+        if (n == "buffer_get_min") {
+            return dim_field(op, kDimMinOffset);
+        }
+        if (n == "buffer_get_extent") {
+            return dim_field(op, kDimExtentOffset);
+        }
+        if (n == "buffer_get_stride") {
+            return dim_field(op, kDimStrideOffset);
+        }
+        if (n == "buffer_get_dimensions") {
+            return fit(load_field(arg(0), kBufDimensionsOffset, i32_, 4), op->type);
+        }
+        if (n == "buffer_get_type") {
+            return fit(load_field(arg(0), kBufTypeOffset, i32_, 4), op->type);
+        }
+        if (n == "buffer_get_flags") {
+            return fit(load_field(arg(0), kBufFlagsOffset, i64_, 8), op->type);
+        }
+        if (n == "buffer_is_bounds_query") {
+            llvm::Value *buf = arg(0);
+            llvm::Value *host = load_field(buf, kBufHostOffset, ptr_, 8);
+            llvm::Value *device = load_field(buf, kBufDeviceOffset, i64_, 8);
+            return b_.CreateAnd(b_.CreateIsNull(host), b_.CreateIsNull(device));
+        }
+        if (n == "bitwise_and" || n == "bitwise_or" || n == "bitwise_xor") {
+            llvm::Value *a = arg(0);
+            llvm::Value *b = arg(1);
+            if (n == "bitwise_and") {
+                return b_.CreateAnd(a, b);
+            }
+            return n == "bitwise_or" ? b_.CreateOr(a, b) : b_.CreateXor(a, b);
+        }
+        if (n == "bitwise_not") {
+            return b_.CreateNot(arg(0));
+        }
+        if (n == "shift_left" || n == "shift_right") {
+            // Shifts by the bit width or more give 0 (or the sign) instead of poison.
+            Type t = op->args[0].type();
+            llvm::Value *a = arg(0);
+            llvm::Value *s = b_.CreateIntCast(arg(1), a->getType(), op->args[1].type().is_int());
+            llvm::Value *max_shift = int_const(a->getType(), t.bits - 1);
+            llvm::Value *too_big = b_.CreateICmpUGT(s, max_shift);
+            llvm::Value *sc = b_.CreateSelect(too_big, max_shift, s);
+            if (n == "shift_left") {
+                llvm::Value *r = b_.CreateShl(a, sc);
+                return b_.CreateSelect(too_big, int_const(a->getType(), 0), r);
+            }
+            if (t.is_int()) {
+                return b_.CreateAShr(a, sc);
+            }
+            llvm::Value *r = b_.CreateLShr(a, sc);
+            return b_.CreateSelect(too_big, int_const(a->getType(), 0), r);
+        }
+        if (n == "abs") {
+            Type t = op->args[0].type();
+            llvm::Value *a = arg(0);
+            llvm::Value *r;
+            if (is_floating(t)) {
+                r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a);
+            } else if (t.is_int()) {
+                r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a, llvm::ConstantInt::getFalse(ctx_));
+            } else {
+                r = a;
+            }
+            return r;
+        }
+        if (n == "reinterpret") {
+            Type from = op->args[0].type();
+            llvm::Value *a = arg(0);
+            if (from.is_handle() || op->type.is_handle()) {
+                return cast(a, from, op->type);
+            }
+            return b_.CreateBitCast(a, reg_type(op->type));
+        }
+        internal_error << "Unknown intrinsic in codegen: " << n;
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    void codegen(const Stmt &s) {
+        if (!s.defined()) {
+            return;
+        }
+        switch (s->node_type) {
+        case IRNodeType::LetStmt: {
+            const LetStmt *op = s.as<LetStmt>();
+            llvm::Value *v = codegen(op->value);
+            if (!v->hasName() && !llvm::isa<llvm::Constant>(v)) {
+                v->setName(op->name);
+            }
+            push(op->name, v);
+            codegen(op->body);
+            pop(op->name);
+            return;
+        }
+        case IRNodeType::AssertStmt: {
+            const AssertStmt *op = s.as<AssertStmt>();
+            llvm::Value *c = codegen(op->condition);
+            llvm::BasicBlock *ok = new_block("assert_ok");
+            llvm::BasicBlock *fail = new_block("assert_failed");
+            branch_likely(c, ok, fail);
+            b_.SetInsertPoint(fail);
+            llvm::Value *code = to_i32(codegen(op->message), op->message.type());
+            emit_return(code);
+            b_.SetInsertPoint(ok);
+            return;
+        }
+        case IRNodeType::For: return for_loop(s.as<For>());
+        case IRNodeType::Store: {
+            const Store *op = s.as<Store>();
+            Type t = op->value.type();
+            llvm::Value *v = to_memory(codegen(op->value), t);
+            llvm::Value *addr = element_address(op->name, op->index, mem_type(t));
+            b_.CreateAlignedStore(v, addr, llvm::Align(t.bytes()));
+            return;
+        }
+        case IRNodeType::Allocate: return allocate(s.as<Allocate>());
+        case IRNodeType::Block: {
+            const Block *op = s.as<Block>();
+            codegen(op->first);
+            codegen(op->rest);
+            return;
+        }
+        case IRNodeType::IfThenElse: {
+            const IfThenElse *op = s.as<IfThenElse>();
+            llvm::Value *c = codegen(op->condition);
+            llvm::BasicBlock *then_bb = new_block("then");
+            llvm::BasicBlock *else_bb = op->else_case.defined() ? new_block("else") : nullptr;
+            llvm::BasicBlock *after = new_block("after_if");
+            b_.CreateCondBr(c, then_bb, else_bb ? else_bb : after);
+            b_.SetInsertPoint(then_bb);
+            codegen(op->then_case);
+            b_.CreateBr(after);
+            if (else_bb) {
+                b_.SetInsertPoint(else_bb);
+                codegen(op->else_case);
+                b_.CreateBr(after);
+            }
+            b_.SetInsertPoint(after);
+            return;
+        }
+        case IRNodeType::Evaluate: codegen(s.as<Evaluate>()->value); return;
+        case IRNodeType::Provide:
+            internal_error << "Provide to " << s.as<Provide>()->name
+                           << " reached codegen (storage flattening missed it)";
+        case IRNodeType::Realize:
+            internal_error << "Realize of " << s.as<Realize>()->name
+                           << " reached codegen (storage flattening missed it)";
+        default: internal_error << "codegen: not a statement node";
+        }
+    }
+
+    void for_loop(const For *op) {
+        llvm::Value *mn = codegen(op->min);
+        llvm::Value *ext = codegen(op->extent);
+        internal_assert(mn->getType()->isIntegerTy() && ext->getType() == mn->getType())
+            << "For loop " << op->name << " needs integer min and extent of one type";
+        if (op->for_type == ForType::Parallel) {
+            parallel_loop(op, mn, ext);
+            return;
+        }
+        // Serial, Unrolled and Vectorized loops all run as serial loops.
+        llvm::Type *ty = mn->getType();
+        llvm::BasicBlock *pre = b_.GetInsertBlock();
+        llvm::BasicBlock *loop = new_block(op->name + "_loop");
+        llvm::BasicBlock *after = new_block(op->name + "_end");
+        llvm::Value *end = b_.CreateAdd(mn, ext, op->name + ".loop_end");
+        b_.CreateCondBr(b_.CreateICmpSGT(ext, int_const(ty, 0)), loop, after);
+        b_.SetInsertPoint(loop);
+        llvm::PHINode *i = b_.CreatePHI(ty, 2, op->name);
+        i->addIncoming(mn, pre);
+        push(op->name, i);
+        codegen(op->body);
+        pop(op->name);
+        llvm::Value *next = b_.CreateAdd(i, int_const(ty, 1));
+        i->addIncoming(next, b_.GetInsertBlock());
+        b_.CreateCondBr(b_.CreateICmpNE(next, end), loop, after);
+        b_.SetInsertPoint(after);
+    }
+
+    // Outlines the body into `int32 task(void *uc, int32 idx, uint8_t *closure)`
+    // and runs it through halide_do_par_for.
+    void parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ext) {
+        SymbolUses uses;
+        uses.stmt(op->body);
+        std::vector<std::pair<std::string, llvm::Value *>> captured;
+        for (const std::string &n : uses.names) {
+            if (n != op->name && n != kUserContext && has_sym(n)) {
+                captured.emplace_back(n, sym(n));
+            }
+        }
+        std::vector<llvm::Type *> field_types;
+        for (const auto &c : captured) {
+            field_types.push_back(c.second->getType());
+        }
+        llvm::StructType *closure_ty = llvm::StructType::get(ctx_, field_types);
+
+        // The closure lives in the caller's frame (halide_do_par_for is synchronous).
+        llvm::Function *caller = current_fn();
+        llvm::IRBuilder<> entry_b(&caller->getEntryBlock(), caller->getEntryBlock().begin());
+        llvm::Value *closure = entry_b.CreateAlloca(closure_ty, nullptr, op->name + ".closure");
+        for (size_t i = 0; i < captured.size(); i++) {
+            b_.CreateStore(captured[i].second, b_.CreateStructGEP(closure_ty, closure, (unsigned)i));
+        }
+
+        llvm::FunctionType *task_ty = llvm::FunctionType::get(i32_, {ptr_, i32_, ptr_}, false);
+        std::string task_name = func_name_ + "_par_for_" + sanitize(op->name) + "_" + std::to_string(task_counter_++);
+        llvm::Function *task = llvm::Function::Create(task_ty, llvm::Function::InternalLinkage, task_name, &module_);
+        task->getArg(0)->setName(kUserContext);
+        task->getArg(1)->setName(op->name);
+        task->getArg(2)->setName("closure");
+
+        // Generate the task with a fresh symbol table and allocation list.
+        llvm::IRBuilderBase::InsertPoint saved_ip = b_.saveIP();
+        std::map<std::string, std::vector<llvm::Value *>> saved_symbols;
+        saved_symbols.swap(symbols_);
+        std::vector<llvm::Value *> saved_allocations;
+        saved_allocations.swap(live_allocations_);
+
+        b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", task));
+        for (size_t i = 0; i < captured.size(); i++) {
+            llvm::Value *addr = b_.CreateStructGEP(closure_ty, task->getArg(2), (unsigned)i);
+            push(captured[i].first, b_.CreateLoad(field_types[i], addr, captured[i].first));
+        }
+        push(kUserContext, task->getArg(0));
+        llvm::Value *idx = b_.CreateIntCast(task->getArg(1), mn->getType(), true);
+        push(op->name, idx);
+        codegen(op->body);
+        b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+
+        symbols_.swap(saved_symbols);
+        live_allocations_.swap(saved_allocations);
+        b_.restoreIP(saved_ip);
+
+        llvm::FunctionCallee do_par_for = runtime_fn("halide_do_par_for", i32_, {ptr_, ptr_, i32_, i32_, ptr_});
+        llvm::Value *rc = b_.CreateCall(do_par_for, {sym(kUserContext), task, b_.CreateIntCast(mn, i32_, true),
+                                                     b_.CreateIntCast(ext, i32_, true), closure});
+        llvm::BasicBlock *fail = new_block(op->name + "_par_for_failed");
+        llvm::BasicBlock *ok = new_block(op->name + "_par_for_done");
+        branch_likely(b_.CreateICmpEQ(rc, llvm::ConstantInt::get(i32_, 0)), ok, fail);
+        b_.SetInsertPoint(fail);
+        emit_return(rc);
+        b_.SetInsertPoint(ok);
+    }
+
+    void allocate(const Allocate *op) {
+        llvm::Value *bytes = int_const(i64_, op->type.bytes());
+        for (const Expr &e : op->extents) {
+            bytes = b_.CreateMul(bytes, to_i64(codegen(e), e.type()));
+        }
+        // A zero-byte request may legally return NULL; ask for one byte instead.
+        llvm::Value *is_empty = b_.CreateICmpEQ(bytes, int_const(i64_, 0));
+        llvm::Value *request = b_.CreateSelect(is_empty, int_const(i64_, 1), bytes, op->name + ".bytes");
+        llvm::FunctionCallee malloc_fn = runtime_fn("halide_malloc", ptr_, {ptr_, i64_});
+        if (auto *f = llvm::dyn_cast<llvm::Function>(malloc_fn.getCallee())) {
+            f->addRetAttr(llvm::Attribute::NoAlias);
+        }
+        llvm::Value *uc = sym(kUserContext);
+        llvm::Value *p = b_.CreateCall(malloc_fn, {uc, request}, op->name + ".host");
+        llvm::BasicBlock *fail = new_block(op->name + "_alloc_failed");
+        llvm::BasicBlock *ok = new_block(op->name + "_alloc_ok");
+        branch_likely(b_.CreateIsNotNull(p), ok, fail);
+        b_.SetInsertPoint(fail);
+        llvm::FunctionCallee oom = runtime_fn("halide_error_out_of_memory", i32_, {ptr_});
+        emit_return(b_.CreateCall(oom, {uc}));
+        b_.SetInsertPoint(ok);
+
+        push(op->name + ".host", p);
+        live_allocations_.push_back(p);
+        codegen(op->body);
+        live_allocations_.pop_back();
+        pop(op->name + ".host");
+        llvm::FunctionCallee free_fn = runtime_fn("halide_free", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_});
+        b_.CreateCall(free_fn, {sym(kUserContext), p});
+    }
+};
+
+std::string verify(const llvm::Module &m) {
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    if (llvm::verifyModule(m, &os)) {
+        os.flush();
+        return msg.empty() ? std::string("(no message)") : msg;
+    }
+    return std::string();
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
+                                           const std::string &target_triple, const std::string &cpu,
+                                           const std::string &features) {
+    init_llvm_targets_once();
+    internal_assert(!f.name.empty()) << "codegen_llvm: the function has no name";
+    internal_assert(f.body.defined()) << "codegen_llvm: " << f.name << " has no body";
+
+    std::string triple = target_triple.empty() ? llvm::sys::getProcessTriple() : target_triple;
+    std::string err;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+    internal_assert(target) << "codegen_llvm: no LLVM target for " << triple << ": " << err;
+    llvm::TargetOptions options;
+    std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+        triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+    internal_assert(tm) << "codegen_llvm: could not create a target machine for " << triple;
+
+    auto module = std::make_unique<llvm::Module>(f.name, ctx);
+    module->setTargetTriple(triple);
+    module->setDataLayout(tm->createDataLayout());
+
+    CodeGen cg(ctx, *module);
+    cg.compile(f);
+
+    std::string problem = verify(*module);
+    internal_assert(problem.empty()) << "codegen_llvm produced invalid LLVM IR for " << f.name << ":\n" << problem;
+
+    {
+        // The analysis managers must be destroyed in this reverse order.
+        llvm::LoopAnalysisManager lam;
+        llvm::FunctionAnalysisManager fam;
+        llvm::CGSCCAnalysisManager cgam;
+        llvm::ModuleAnalysisManager mam;
+        llvm::PipelineTuningOptions pto;
+        pto.LoopVectorization = true;
+        pto.SLPVectorization = true;
+        pto.LoopUnrolling = true;
+        llvm::PassBuilder pb(tm.get(), pto);
+        pb.registerModuleAnalyses(mam);
+        pb.registerCGSCCAnalyses(cgam);
+        pb.registerFunctionAnalyses(fam);
+        pb.registerLoopAnalyses(lam);
+        pb.crossRegisterProxies(lam, fam, cgam, mam);
+        llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+        mpm.run(*module, mam);
+    }
+
+    problem = verify(*module);
+    internal_assert(problem.empty()) << "LLVM optimization broke the module for " << f.name << ":\n" << problem;
+    return module;
+}
+
+} // namespace Internal
+} // namespace Halide

@@ -1,0 +1,31 @@
+// Code generation: a LoweredFunc to an LLVM module holding its entry point
+// `int32_t NAME_argv(void **args)` (ABI.md section 4), optimized at O3 and
+// verified.
+#ifndef HALIDE_INTERNAL_CODEGEN_LLVM_H
+#define HALIDE_INTERNAL_CODEGEN_LLVM_H
+
+#include <memory>
+#include <string>
+
+#include "codegen/LoweredFunc.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace Halide {
+namespace Internal {
+
+// Builds the module for `f` in `ctx`, for the given LLVM target triple, CPU
+// name and feature string ("+avx2,+fma,..."). Throws InternalError if the
+// IR is malformed (e.g. a Provide or a Func call reached codegen) or if the
+// generated module fails LLVM's verifier.
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
+                                           const std::string &target_triple, const std::string &cpu,
+                                           const std::string &features);
+
+} // namespace Internal
+} // namespace Halide
+
+#endif

@@ -1,0 +1,38 @@
+// The hand-off from lowering to code generation: one pipeline, lowered to a
+// single statement over flat buffers, and its arguments in ABI order.
+#ifndef HALIDE_INTERNAL_LOWERED_FUNC_H
+#define HALIDE_INTERNAL_LOWERED_FUNC_H
+
+#include <string>
+#include <vector>
+
+#include "Halide/IR.h"
+
+namespace Halide {
+namespace Internal {
+
+// One argument of the generated entry point (ABI.md section 4).
+//
+// Inside `body`, a scalar argument is the Variable `name`; a buffer argument
+// is the Variable `name.buffer` (Handle, the halide_buffer_t*), and lowering
+// binds `name.host`, `name.min.<d>`, `name.extent.<d>`, `name.stride.<d>`
+// from it with the buffer_get_* intrinsics.
+struct LoweredArgument {
+    enum Kind { Scalar, InputBuffer, OutputBuffer };
+    std::string name;
+    Kind kind = Scalar;
+    Type type;
+    int dimensions = 0;
+    bool is_buffer() const { return kind != Scalar; }
+};
+
+struct LoweredFunc {
+    std::string name;
+    std::vector<LoweredArgument> args;
+    Stmt body;
+};
+
+}  // namespace Internal
+}  // namespace Halide
+
+#endif

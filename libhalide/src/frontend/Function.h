@@ -1,0 +1,67 @@
+// The compiler's record of a Func, an input buffer or a scalar parameter,
+// shared by the front-end handles and found by name during lowering.
+#ifndef HALIDE_INTERNAL_FUNCTION_H
+#define HALIDE_INTERNAL_FUNCTION_H
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "Halide/Expr.h"
+#include "HalideRuntime.h"
+
+namespace Halide {
+namespace Runtime {
+template <typename T, int Dims, int InClassDimStorage>
+class Buffer;
+}
+
+namespace Internal {
+
+enum class ComputeLevel { Inlined, Root };
+
+struct FunctionContents {
+    std::string name;
+    std::vector<std::string> args;  // pure definition's Var names, innermost first
+    std::vector<Expr> values;       // empty until defined
+    ComputeLevel compute = ComputeLevel::Inlined;
+
+    bool defined() const { return !values.empty(); }
+};
+using FunctionPtr = std::shared_ptr<FunctionContents>;
+
+// An input: an ImageParam (bound before realize) or a concrete Buffer.
+struct InputBufferContents {
+    std::string name;
+    Type type;
+    int dimensions = 0;
+    halide_buffer_t *bound = nullptr;    // what the pipeline reads when run
+    std::shared_ptr<void> keep_alive;    // owner of `bound`
+};
+using InputBufferPtr = std::shared_ptr<InputBufferContents>;
+
+struct ParamContents {
+    std::string name;
+    Type type;
+    halide_scalar_value_t value{};
+    Expr min_value, max_value;  // optional range checks
+};
+using ParamPtr = std::shared_ptr<ParamContents>;
+
+// Names are unique among live objects: a taken name gets a "$n" suffix.
+std::string unique_name(const std::string &requested);
+std::string fresh_name(char prefix);
+
+void register_function(const FunctionPtr &f);
+void register_input_buffer(const InputBufferPtr &b);
+void register_param(const ParamPtr &p);
+FunctionPtr find_function(const std::string &name);
+InputBufferPtr find_input_buffer(const std::string &name);
+ParamPtr find_param(const std::string &name);
+
+}  // namespace Internal
+}  // namespace Halide
+
+#endif

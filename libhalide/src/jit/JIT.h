@@ -1,0 +1,44 @@
+// Just-in-time compilation of a lowered pipeline for the host CPU (LLVM ORC).
+//
+// A JITModule owns the machine code; keep it (or a copy: copies share the
+// code) alive while its function may still be called. No LLVM types here.
+#ifndef HALIDE_INTERNAL_JIT_H
+#define HALIDE_INTERNAL_JIT_H
+
+#include <memory>
+#include <string>
+
+namespace Halide {
+namespace Internal {
+
+struct LoweredFunc;
+
+class JITModule {
+public:
+    // The generated entry point: int32_t NAME_argv(void **args) (ABI.md 4).
+    using ArgvFunction = int (*)(void **);
+
+    JITModule() = default;
+
+    // Generates, optimizes and compiles `f` for the host. Runtime calls
+    // (halide_do_par_for, halide_malloc, halide_error_*) bind to the runtime
+    // linked into libhalide; other C symbols (sqrtf, ...) to the process.
+    // Throws InternalError if code generation or linking fails.
+    static JITModule compile(const LoweredFunc &f);
+
+    bool defined() const { return impl_ != nullptr; }
+    ArgvFunction argv_function() const;
+    // The optimized LLVM IR of the module, as text.
+    std::string llvm_ir() const;
+    // Host assembly of the module (generated on first request).
+    std::string assembly() const;
+
+private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+} // namespace Internal
+} // namespace Halide
+
+#endif

@@ -1,0 +1,67 @@
+// See Passes.h: the arguments of the entry point. Input buffers and scalar
+// parameters in the order the pipeline first uses them, then the outputs.
+#include <set>
+
+#include "Halide/Error.h"
+#include "Halide/IRVisitor.h"
+#include "lower/Passes.h"
+
+namespace Halide {
+namespace Internal {
+namespace {
+
+class FindInputs : public IRVisitor {
+public:
+    std::vector<std::string> buffers, params;
+
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Image && seen_.insert(op->name).second) {
+            buffers.push_back(op->name);
+        }
+    }
+    void visit(const Variable *op) override {
+        if (!seen_.count(op->name) && find_param(op->name)) {
+            seen_.insert(op->name);
+            params.push_back(op->name);
+        }
+    }
+
+private:
+    std::set<std::string> seen_;
+};
+
+}  // namespace
+
+void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result) {
+    FindInputs inputs;
+    inputs.include(s);
+    for (const std::string &name : inputs.buffers) {
+        InputBufferPtr b = find_input_buffer(name);
+        internal_assert(b) << "unknown input buffer " << name;
+        result.func.args.push_back({name, LoweredArgument::InputBuffer, b->type, b->dimensions});
+        ArgumentSource src;
+        src.buffer = b;
+        result.sources.push_back(src);
+    }
+    for (const std::string &name : inputs.params) {
+        ParamPtr p = find_param(name);
+        result.func.args.push_back({name, LoweredArgument::Scalar, p->type, 0});
+        ArgumentSource src;
+        src.param = p;
+        result.sources.push_back(src);
+    }
+    for (size_t i = 0; i < outputs.size(); i++) {
+        const FunctionPtr &f = outputs[i];
+        user_assert(f->values.size() == 1) << "Func '" << f->name << "': Tuple outputs are not supported yet";
+        result.func.args.push_back(
+            {f->name, LoweredArgument::OutputBuffer, f->values[0].type(), (int)f->args.size()});
+        ArgumentSource src;
+        src.output_index = (int)i;
+        result.sources.push_back(src);
+    }
+}
+
+}  // namespace Internal
+}  // namespace Halide

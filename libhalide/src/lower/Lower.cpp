@@ -1,0 +1,58 @@
+// The lowering pipeline, in order. Each step is one pass in its own file.
+#include "lower/Lower.h"
+
+#include <atomic>
+
+#include "Halide/IR.h"
+#include "Halide/Simplify.h"
+#include "lower/Passes.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+std::atomic<uint64_t> epoch{0};
+}
+
+uint64_t pipeline_epoch() { return epoch.load(); }
+void bump_pipeline_epoch() { epoch++; }
+
+Expr int32_const(int64_t v) { return IntImm::make(Int(32), v); }
+Expr var_int32(const std::string &name) { return Variable::make(Int(32), name); }
+Expr buffer_field(const std::string &buffer, const char *field, int d) {
+    return var_int32(buffer + "." + field + "." + std::to_string(d));
+}
+std::string loop_var_name(const std::string &func, const std::string &var) { return func + ".s0." + var; }
+
+LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name) {
+    LoweredPipeline result;
+    result.func.name = name;
+
+    // 1. Which Funcs take part, producers before consumers.
+    Environment env;
+    std::vector<std::string> order = realization_order(outputs, env);
+
+    // 2. Inline everything scheduled inline (the default).
+    inline_functions(env, order, outputs);
+
+    // 3. Loop nests and realizations, with bounds inference.
+    Stmt s = schedule_functions(env, order, outputs);
+
+    // 4. The arguments of the entry point, in ABI order.
+    infer_arguments(s, outputs, result);
+
+    // 5. Bind buffer fields; check types, dimensions, input regions, params.
+    s = add_image_checks(s, result);
+
+    // 6. Multi-dimensional storage to flat buffers.
+    s = storage_flattening(s);
+
+    // 7. Fold constants and clean up the index math.
+    s = simplify(s);
+
+    result.func.body = s;
+    return result;
+}
+
+}  // namespace Internal
+}  // namespace Halide

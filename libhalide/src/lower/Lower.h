@@ -1,0 +1,37 @@
+// Lowering: a pipeline of Funcs to one statement over flat buffers. The
+// passes, in order, are listed in Lower.cpp.
+#ifndef HALIDE_INTERNAL_LOWER_H
+#define HALIDE_INTERNAL_LOWER_H
+
+#include <string>
+#include <vector>
+
+#include "codegen/LoweredFunc.h"
+#include "frontend/Function.h"
+
+namespace Halide {
+namespace Internal {
+
+// Where each argument of the lowered function gets its value at run time.
+struct ArgumentSource {
+    ParamPtr param;          // scalar arguments
+    InputBufferPtr buffer;   // input buffers
+    int output_index = -1;   // output buffers: which output
+};
+
+struct LoweredPipeline {
+    LoweredFunc func;
+    std::vector<ArgumentSource> sources;  // parallel to func.args
+};
+
+LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name);
+
+// Bumped by every change to any definition or schedule, so compiled
+// pipelines know when they are stale.
+uint64_t pipeline_epoch();
+void bump_pipeline_epoch();
+
+}  // namespace Internal
+}  // namespace Halide
+
+#endif

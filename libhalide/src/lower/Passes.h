@@ -1,0 +1,53 @@
+// The lowering passes, each in its own file; Lower.cpp runs them in order.
+#ifndef HALIDE_INTERNAL_PASSES_H
+#define HALIDE_INTERNAL_PASSES_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codegen/LoweredFunc.h"
+#include "frontend/Function.h"
+#include "lower/Lower.h"
+
+namespace Halide {
+namespace Internal {
+
+using Environment = std::map<std::string, FunctionPtr>;
+
+// RealizationOrder.cpp: every Func the outputs depend on, producers first.
+std::vector<std::string> realization_order(const std::vector<FunctionPtr> &outputs, Environment &env);
+
+// InlineFunctions.cpp: replaces calls to Funcs scheduled inline by their
+// definitions (in every remaining definition).
+void inline_functions(Environment &env, const std::vector<std::string> &order,
+                      const std::vector<FunctionPtr> &outputs);
+
+// ScheduleFunctions.cpp: the loop nests. Outputs loop over their buffer's
+// region; each compute_root Func is realized over the region its consumers
+// need (bounds inference), around them.
+Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
+                        const std::vector<FunctionPtr> &outputs);
+
+// InferArguments.cpp: the pipeline's arguments (input buffers and scalar
+// params it reads, then the outputs), in ABI order.
+void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result);
+
+// AddImageChecks.cpp: binds every buffer argument's fields and checks type,
+// dimensions, the region read from inputs and scalar ranges.
+Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p);
+
+// StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
+Stmt storage_flattening(const Stmt &s);
+
+// Helpers shared by the passes.
+Expr int32_const(int64_t v);
+Expr var_int32(const std::string &name);
+// `name.min.d`-style field variables of buffers and realizations.
+Expr buffer_field(const std::string &buffer, const char *field, int d);
+std::string loop_var_name(const std::string &func, const std::string &var);
+
+}  // namespace Internal
+}  // namespace Halide
+
+#endif

@@ -1,0 +1,1 @@
+// Error.h is header-only for now.

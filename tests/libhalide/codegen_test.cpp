@@ -1,0 +1,537 @@
+// Code generation and JIT tests: lowered statements built by hand from IR
+// nodes, compiled with JITModule and run on real halide_buffer_t buffers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "Halide/Error.h"
+#include "Halide/IR.h"
+#include "HalideBuffer.h"
+#include "HalideRuntime.h"
+#include "codegen/LoweredFunc.h"
+#include "jit/JIT.h"
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+Expr i32(int v) {
+    return IntImm::make(Int(32), v);
+}
+Expr var(const std::string &name, Type t = Int(32)) {
+    return Variable::make(t, name);
+}
+Expr add(Expr a, Expr b) {
+    return Add::make(std::move(a), std::move(b));
+}
+Expr sub(Expr a, Expr b) {
+    return Sub::make(std::move(a), std::move(b));
+}
+Expr mul(Expr a, Expr b) {
+    return Mul::make(std::move(a), std::move(b));
+}
+Expr intrinsic(Type t, const std::string &name, std::vector<Expr> args) {
+    return Call::make(t, name, std::move(args), Call::Intrinsic);
+}
+
+// Wraps `body` in the LetStmts lowering would make for buffer `name`:
+// name.host, and name.min.d / name.extent.d / name.stride.d per dimension.
+Stmt bind_buffer(const std::string &name, int dims, Stmt body) {
+    Expr buf = var(name + ".buffer", Handle());
+    for (int d = dims - 1; d >= 0; d--) {
+        std::string s = std::to_string(d);
+        body = LetStmt::make(name + ".stride." + s, intrinsic(Int(32), "buffer_get_stride", {buf, i32(d)}), body);
+        body = LetStmt::make(name + ".extent." + s, intrinsic(Int(32), "buffer_get_extent", {buf, i32(d)}), body);
+        body = LetStmt::make(name + ".min." + s, intrinsic(Int(32), "buffer_get_min", {buf, i32(d)}), body);
+    }
+    return LetStmt::make(name + ".host", intrinsic(Handle(), "buffer_get_host", {buf}), body);
+}
+
+LoweredArgument buffer_arg(const std::string &name, Type t, int dims, bool output) {
+    LoweredArgument a;
+    a.name = name;
+    a.kind = output ? LoweredArgument::OutputBuffer : LoweredArgument::InputBuffer;
+    a.type = t;
+    a.dimensions = dims;
+    return a;
+}
+
+LoweredArgument scalar_arg(const std::string &name, Type t) {
+    LoweredArgument a;
+    a.name = name;
+    a.kind = LoweredArgument::Scalar;
+    a.type = t;
+    return a;
+}
+
+// Flat index of (x, y) in buffer `name`, relative to its host pointer.
+Expr index_2d(const std::string &name, Expr x, Expr y) {
+    return add(mul(sub(std::move(x), var(name + ".min.0")), var(name + ".stride.0")),
+               mul(sub(std::move(y), var(name + ".min.1")), var(name + ".stride.1")));
+}
+
+// for y, for x: out(x, y) = x + 10 * y + offset, over out's own region.
+Stmt fill_2d(ForType outer) {
+    Expr value = add(add(var("x"), mul(i32(10), var("y"))), var("offset"));
+    Stmt store = Store::make("out", value, index_2d("out", var("x"), var("y")));
+    Stmt inner = For::make("x", var("out.min.0"), var("out.extent.0"), ForType::Serial, store);
+    Stmt loops = For::make("y", var("out.min.1"), var("out.extent.1"), outer, inner);
+    return bind_buffer("out", 2, loops);
+}
+
+TEST(CodeGen, Fill2DHonoursMinAndStride) {
+    LoweredFunc f;
+    f.name = "fill2d";
+    f.args = {scalar_arg("offset", Int(32)), buffer_arg("out", Int(32), 2, true)};
+    f.body = fill_2d(ForType::Serial);
+    JITModule m = JITModule::compile(f);
+
+    // A 5x4 region at (3, -2), rows 9 elements apart (padding in between).
+    std::vector<int32_t> storage(9 * 4, -1);
+    halide_dimension_t dims[2] = {{3, 5, 1, 0}, {-2, 4, 9, 0}};
+    Runtime::Buffer<int32_t> out(storage.data(), 2, dims);
+    int32_t offset = 1000;
+    void *args[] = {&offset, out.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(args), 0);
+    for (int y = -2; y < 2; y++) {
+        for (int x = 3; x < 8; x++) {
+            EXPECT_EQ(out(x, y), x + 10 * y + 1000) << x << "," << y;
+        }
+        for (int pad = 5; pad < 9; pad++) {
+            EXPECT_EQ(storage[(y + 2) * 9 + pad], -1) << "padding was written";
+        }
+    }
+
+    // The same code on a transposed layout (dimension 1 innermost).
+    std::vector<int32_t> storage2(5 * 4, -1);
+    halide_dimension_t dims2[2] = {{0, 5, 4, 0}, {0, 4, 1, 0}};
+    Runtime::Buffer<int32_t> out2(storage2.data(), 2, dims2);
+    offset = 0;
+    void *args2[] = {&offset, out2.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(args2), 0);
+    for (int y = 0; y < 4; y++) {
+        for (int x = 0; x < 5; x++) {
+            EXPECT_EQ(storage2[x * 4 + y], x + 10 * y);
+        }
+    }
+}
+
+template <typename T> T ref_div(T a, T b) {
+    using U = std::make_unsigned_t<T>;
+    if (b == 0) {
+        return 0;
+    }
+    if constexpr (std::is_signed_v<T>) {
+        if (b == -1) {
+            return (T)(U)(U(0) - (U)a);
+        }
+        T q = (T)(a / b);
+        T r = (T)(a % b);
+        if (r < 0) {
+            q = (T)(b > 0 ? q - 1 : q + 1);
+        }
+        return q;
+    } else {
+        return (T)(a / b);
+    }
+}
+
+template <typename T> T ref_mod(T a, T b) {
+    using U = std::make_unsigned_t<T>;
+    if (b == 0) {
+        return 0;
+    }
+    if constexpr (std::is_signed_v<T>) {
+        if (b == -1) {
+            return 0;
+        }
+        T r = (T)(a % b);
+        if (r < 0) {
+            r = (T)(b > 0 ? (U)r + (U)b : (U)r - (U)b);
+        }
+        return r;
+    } else {
+        return (T)(a % b);
+    }
+}
+
+// q[i] = a[i] / b[i] and r[i] = a[i] % b[i] for every pair of interesting
+// values of T.
+template <typename T> void check_div_mod() {
+    Type t = type_of<T>();
+    Expr ia = Load::make(t, "a", var("i"));
+    Expr ib = Load::make(t, "b", var("i"));
+    Stmt body =
+        Block::make(Store::make("q", Div::make(ia, ib), var("i")), Store::make("r", Mod::make(ia, ib), var("i")));
+    body = For::make("i", i32(0), var("a.extent.0"), ForType::Serial, body);
+    for (const char *n : {"r", "q", "b", "a"}) {
+        body = bind_buffer(n, 1, body);
+    }
+    LoweredFunc f;
+    f.name = "divmod_" + type_to_string(t);
+    f.args = {buffer_arg("a", t, 1, false), buffer_arg("b", t, 1, false), buffer_arg("q", t, 1, true),
+              buffer_arg("r", t, 1, true)};
+    f.body = body;
+    JITModule m = JITModule::compile(f);
+
+    const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    std::vector<T> values = {0, 1, 2, 3, 7, 10, hi, (T)(hi - 1), lo, (T)(lo + 1)};
+    if constexpr (std::is_signed_v<T>) {
+        for (T v : {-1, -2, -3, -7, -10}) {
+            values.push_back(v);
+        }
+    }
+    int n = (int)(values.size() * values.size());
+    Runtime::Buffer<T> a(n), b(n), q(n), r(n);
+    int k = 0;
+    for (T x : values) {
+        for (T y : values) {
+            a(k) = x;
+            b(k) = y;
+            k++;
+        }
+    }
+    void *args[] = {a.raw_buffer(), b.raw_buffer(), q.raw_buffer(), r.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(args), 0);
+    for (int i = 0; i < n; i++) {
+        EXPECT_EQ((int64_t)q(i), (int64_t)ref_div<T>(a(i), b(i)))
+            << type_to_string(t) << ": " << (int64_t)a(i) << " / " << (int64_t)b(i);
+        EXPECT_EQ((int64_t)r(i), (int64_t)ref_mod<T>(a(i), b(i)))
+            << type_to_string(t) << ": " << (int64_t)a(i) << " % " << (int64_t)b(i);
+    }
+}
+
+TEST(CodeGen, DivModInt8) {
+    check_div_mod<int8_t>();
+}
+TEST(CodeGen, DivModInt32) {
+    check_div_mod<int32_t>();
+}
+TEST(CodeGen, DivModInt64) {
+    check_div_mod<int64_t>();
+}
+TEST(CodeGen, DivModUInt16) {
+    check_div_mod<uint16_t>();
+}
+
+TEST(CodeGen, FloatMath) {
+    // out[i] = sqrtf(in[i]) + (in[i] mod -3.0f) + (in[i] / 4.0f)
+    Expr x = Load::make(Float(32), "in", var("i"));
+    Expr s = Call::make(Float(32), "sqrtf", {x}, Call::Extern);
+    Expr m3 = Mod::make(x, FloatImm::make(Float(32), -3.0));
+    Expr d4 = Div::make(x, FloatImm::make(Float(32), 4.0));
+    Stmt body = Store::make("out", Add::make(Add::make(s, m3), d4), var("i"));
+    body = For::make("i", i32(0), var("in.extent.0"), ForType::Vectorized, body);
+    body = bind_buffer("in", 1, bind_buffer("out", 1, body));
+    LoweredFunc f;
+    f.name = "floatmath";
+    f.args = {buffer_arg("in", Float(32), 1, false), buffer_arg("out", Float(32), 1, true)};
+    f.body = body;
+    JITModule m = JITModule::compile(f);
+
+    const int n = 37;
+    Runtime::Buffer<float> in(n), out(n);
+    for (int i = 0; i < n; i++) {
+        in(i) = 0.75f * (float)i;
+    }
+    void *args[] = {in.raw_buffer(), out.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(args), 0);
+    for (int i = 0; i < n; i++) {
+        float v = in(i);
+        float expect = std::sqrt(v) + (v - -3.0f * std::floor(v / -3.0f)) + v / 4.0f;
+        EXPECT_NEAR(out(i), expect, 1e-4f) << i;
+    }
+}
+
+TEST(CodeGen, CastsMinMaxSelect) {
+    // out[i] = select(i < 2, int32(uint8(in8[i])), max(min(int32(in8[i]), 50), -50)) + int32(float(i) * 1.5f)
+    Expr e = Load::make(Int(8), "in8", var("i"));
+    Expr as_u8 = Cast::make(Int(32), Cast::make(UInt(8), e));
+    Expr clamped = Max::make(Min::make(Cast::make(Int(32), e), i32(50)), i32(-50));
+    Expr sel = Select::make(LT::make(var("i"), i32(2)), as_u8, clamped);
+    Expr fl = Cast::make(Int(32), Mul::make(Cast::make(Float(32), var("i")), FloatImm::make(Float(32), 1.5)));
+    Stmt body = Store::make("out", add(sel, fl), var("i"));
+    // wide[i] = uint32(in8[i]) (sign extension, then reinterpretation as unsigned)
+    body = Block::make(body, Store::make("wide", Cast::make(UInt(32), e), var("i")));
+    body = For::make("i", i32(0), var("out.extent.0"), ForType::Unrolled, body);
+    body = bind_buffer("in8", 1, bind_buffer("out", 1, bind_buffer("wide", 1, body)));
+    LoweredFunc f;
+    f.name = "casts";
+    f.args = {buffer_arg("in8", Int(8), 1, false), buffer_arg("out", Int(32), 1, true),
+              buffer_arg("wide", UInt(32), 1, true)};
+    f.body = body;
+    JITModule m = JITModule::compile(f);
+
+    std::vector<int8_t> vals = {-1, -128, 127, -100, 100, 20, -20, 0};
+    int n = (int)vals.size();
+    Runtime::Buffer<int8_t> in8(n);
+    Runtime::Buffer<int32_t> out(n);
+    Runtime::Buffer<uint32_t> wide(n);
+    for (int i = 0; i < n; i++) {
+        in8(i) = vals[i];
+    }
+    void *args[] = {in8.raw_buffer(), out.raw_buffer(), wide.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(args), 0);
+    for (int i = 0; i < n; i++) {
+        int32_t s = i < 2 ? (int32_t)(uint8_t)vals[i] : std::max(std::min((int32_t)vals[i], 50), -50);
+        EXPECT_EQ(out(i), s + (int32_t)((float)i * 1.5f)) << i;
+        EXPECT_EQ(wide(i), (uint32_t)(int32_t)vals[i]) << i;
+    }
+}
+
+TEST(CodeGen, BitwiseShiftAbsReinterpret) {
+    // For int8 a, b: shl, shr, and/xor/not, abs (as uint8), reinterpret(uint8, a).
+    Expr a = Load::make(Int(8), "a", var("i"));
+    Expr b = Load::make(Int(8), "b", var("i"));
+    auto store = [&](const std::string &out, Expr v) { return Store::make(out, std::move(v), var("i")); };
+    Stmt body = Block::make({
+        store("shl", intrinsic(Int(8), "shift_left", {a, b})),
+        store("shr", intrinsic(Int(8), "shift_right", {a, b})),
+        store("bits", intrinsic(Int(8), "bitwise_xor",
+                                {intrinsic(Int(8), "bitwise_and", {a, b}), intrinsic(Int(8), "bitwise_not", {b})})),
+        store("mag", intrinsic(UInt(8), "abs", {a})),
+        store("raw", intrinsic(UInt(8), "reinterpret", {a})),
+    });
+    body = For::make("i", i32(0), var("a.extent.0"), ForType::Serial, body);
+    std::vector<LoweredArgument> args = {buffer_arg("a", Int(8), 1, false), buffer_arg("b", Int(8), 1, false)};
+    for (const char *n : {"shl", "shr", "bits", "mag", "raw"}) {
+        bool is_unsigned = std::string(n) == "mag" || std::string(n) == "raw";
+        args.push_back(buffer_arg(n, is_unsigned ? UInt(8) : Int(8), 1, true));
+    }
+    for (const LoweredArgument &arg : args) {
+        body = bind_buffer(arg.name, 1, body);
+    }
+    LoweredFunc f;
+    f.name = "bitwise";
+    f.args = args;
+    f.body = body;
+    JITModule m = JITModule::compile(f);
+
+    std::vector<int8_t> as = {0, 1, -1, 5, -128, 127, -37}, bs = {0, 1, 3, 7, 8, 100, -1, -128};
+    int n = (int)(as.size() * bs.size());
+    Runtime::Buffer<int8_t> ba(n), bb(n), shl(n), shr(n), bits(n);
+    Runtime::Buffer<uint8_t> mag(n), raw(n);
+    int k = 0;
+    for (int8_t x : as) {
+        for (int8_t y : bs) {
+            ba(k) = x;
+            bb(k) = y;
+            k++;
+        }
+    }
+    void *argv[] = {ba.raw_buffer(),   bb.raw_buffer(),  shl.raw_buffer(), shr.raw_buffer(),
+                    bits.raw_buffer(), mag.raw_buffer(), raw.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(argv), 0);
+    for (int i = 0; i < n; i++) {
+        int8_t x = ba(i), y = bb(i);
+        unsigned amount = (uint8_t)y;
+        int8_t e_shl = amount >= 8 ? 0 : (int8_t)(uint8_t)((unsigned)(uint8_t)x << amount);
+        int8_t e_shr = amount >= 8 ? (int8_t)(x < 0 ? -1 : 0) : (int8_t)(x >> amount);
+        EXPECT_EQ(shl(i), e_shl) << (int)x << " << " << (int)y;
+        EXPECT_EQ(shr(i), e_shr) << (int)x << " >> " << (int)y;
+        EXPECT_EQ(bits(i), (int8_t)((x & y) ^ ~y));
+        EXPECT_EQ(mag(i), (uint8_t)(x < 0 ? -(int)x : x));
+        EXPECT_EQ(raw(i), (uint8_t)x);
+    }
+}
+
+std::atomic<int> par_for_calls{0};
+int counting_do_par_for(void *uc, halide_task_t task, int min, int size, uint8_t *closure) {
+    par_for_calls++;
+    return halide_default_do_par_for(uc, task, min, size, closure);
+}
+
+TEST(CodeGen, ParallelForUsesDoParFor) {
+    LoweredFunc f;
+    f.name = "fill_parallel";
+    f.args = {scalar_arg("offset", Int(32)), buffer_arg("out", Int(32), 2, true)};
+    f.body = fill_2d(ForType::Parallel);
+    JITModule m = JITModule::compile(f);
+    EXPECT_NE(m.llvm_ir().find("halide_do_par_for"), std::string::npos);
+
+    Runtime::Buffer<int32_t> out(13, 64);
+    int32_t offset = -7;
+    void *args[] = {&offset, out.raw_buffer()};
+    par_for_calls = 0;
+    halide_do_par_for_t old = halide_set_custom_do_par_for(counting_do_par_for);
+    int rc = m.argv_function()(args);
+    halide_set_custom_do_par_for(old);
+    ASSERT_EQ(rc, 0);
+    EXPECT_EQ(par_for_calls.load(), 1);
+    for (int y = 0; y < 64; y++) {
+        for (int x = 0; x < 13; x++) {
+            ASSERT_EQ(out(x, y), x + 10 * y - 7) << x << "," << y;
+        }
+    }
+}
+
+// A task that fails: its code comes back from the pipeline.
+TEST(CodeGen, ParallelTaskErrorPropagates) {
+    Expr uc = var("__user_context", Handle());
+    Expr fail = Call::make(Int(32), "halide_error_bad_dimensions", {uc, StringImm::make("task"), var("y"), i32(0)},
+                           Call::Extern);
+    Stmt body = AssertStmt::make(LT::make(var("y"), i32(5)), fail);
+    body = For::make("y", i32(0), i32(8), ForType::Parallel, body);
+    LoweredFunc f;
+    f.name = "failing_tasks";
+    f.body = body;
+    JITModule m = JITModule::compile(f);
+    halide_error_handler_t old = halide_set_error_handler([](void *, const char *) {});
+    int rc = m.argv_function()(nullptr);
+    halide_set_error_handler(old);
+    EXPECT_EQ(rc, halide_error_code_bad_dimensions);
+}
+
+std::atomic<int> malloc_calls{0}, free_calls{0};
+
+TEST(CodeGen, AllocateStoreLoadRoundTrip) {
+    // allocate tmp[n]; tmp[i] = i * i; out[i] = tmp[n - 1 - i] + 1
+    Expr n = var("out.extent.0");
+    Stmt produce = For::make("i", i32(0), n, ForType::Serial, Store::make("tmp", mul(var("i"), var("i")), var("i")));
+    Expr back = Load::make(Int(32), "tmp", sub(sub(n, i32(1)), var("i")));
+    Stmt consume = For::make("i", i32(0), n, ForType::Serial, Store::make("out", add(back, i32(1)), var("i")));
+    Stmt body = Allocate::make("tmp", Int(32), {n}, Block::make(produce, consume));
+    LoweredFunc f;
+    f.name = "roundtrip";
+    f.args = {buffer_arg("out", Int(32), 1, true)};
+    f.body = bind_buffer("out", 1, body);
+    JITModule m = JITModule::compile(f);
+
+    const int size = 100;
+    Runtime::Buffer<int32_t> out(size);
+    void *args[] = {out.raw_buffer()};
+    malloc_calls = 0;
+    free_calls = 0;
+    halide_malloc_t old_malloc = halide_set_custom_malloc([](void *uc, size_t bytes) {
+        malloc_calls++;
+        EXPECT_EQ(bytes, (size_t)(size * 4));
+        return halide_default_malloc(uc, bytes);
+    });
+    halide_free_t old_free = halide_set_custom_free([](void *uc, void *p) {
+        free_calls++;
+        halide_default_free(uc, p);
+    });
+    int rc = m.argv_function()(args);
+    halide_set_custom_malloc(old_malloc);
+    halide_set_custom_free(old_free);
+    ASSERT_EQ(rc, 0);
+    EXPECT_EQ(malloc_calls.load(), 1);
+    EXPECT_EQ(free_calls.load(), 1);
+    for (int i = 0; i < size; i++) {
+        EXPECT_EQ(out(i), (size - 1 - i) * (size - 1 - i) + 1) << i;
+    }
+}
+
+TEST(CodeGen, AllocationFailureReturnsOutOfMemory) {
+    Stmt body = Allocate::make("tmp", Int(32), {var("out.extent.0")}, Store::make("tmp", i32(1), i32(0)));
+    LoweredFunc f;
+    f.name = "oom";
+    f.args = {buffer_arg("out", Int(32), 1, true)};
+    f.body = bind_buffer("out", 1, body);
+    JITModule m = JITModule::compile(f);
+    Runtime::Buffer<int32_t> out(4);
+    void *args[] = {out.raw_buffer()};
+    halide_malloc_t old_malloc = halide_set_custom_malloc([](void *, size_t) -> void * { return nullptr; });
+    halide_error_handler_t old_handler = halide_set_error_handler([](void *, const char *) {});
+    int rc = m.argv_function()(args);
+    halide_set_custom_malloc(old_malloc);
+    halide_set_error_handler(old_handler);
+    EXPECT_EQ(rc, halide_error_code_out_of_memory);
+}
+
+std::string captured_error;
+
+TEST(CodeGen, FailingAssertReturnsHelperCode) {
+    // assert(dimensions(out) == 3, halide_error_bad_dimensions(uc, "out", dims, 3)); out[0] = 42
+    Expr buf = var("out.buffer", Handle());
+    Expr dims = intrinsic(Int(32), "buffer_get_dimensions", {buf});
+    Expr msg = Call::make(Int(32), "halide_error_bad_dimensions",
+                          {var("__user_context", Handle()), StringImm::make("out"), dims, i32(3)}, Call::Extern);
+    Stmt body = Block::make(AssertStmt::make(EQ::make(dims, i32(3)), msg), Store::make("out", i32(42), i32(0)));
+    LoweredFunc f;
+    f.name = "asserts";
+    f.args = {buffer_arg("out", Int(32), 1, true)};
+    f.body = bind_buffer("out", 1, body);
+    JITModule m = JITModule::compile(f);
+
+    Runtime::Buffer<int32_t> out(4);
+    out.fill(0);
+    void *args[] = {out.raw_buffer()};
+    captured_error.clear();
+    halide_error_handler_t old = halide_set_error_handler([](void *, const char *msg) { captured_error = msg; });
+    int rc = m.argv_function()(args);
+    halide_set_error_handler(old);
+    EXPECT_EQ(rc, halide_error_code_bad_dimensions);
+    EXPECT_NE(captured_error.find("out"), std::string::npos) << captured_error;
+    EXPECT_EQ(out(0), 0) << "the store after the failed assert ran";
+}
+
+TEST(CodeGen, BufferIntrinsics) {
+    // info[0..4] = dimensions, type word, flags (low 32 bits), is_bounds_query(in), is_bounds_query(info)
+    Expr in = var("in.buffer", Handle());
+    Stmt body = Block::make({
+        Store::make("info", intrinsic(Int(32), "buffer_get_dimensions", {in}), i32(0)),
+        Store::make("info", Cast::make(Int(32), intrinsic(UInt(32), "buffer_get_type", {in})), i32(1)),
+        Store::make("info", Cast::make(Int(32), intrinsic(UInt(64), "buffer_get_flags", {in})), i32(2)),
+        Store::make("info", Cast::make(Int(32), intrinsic(Bool(), "buffer_is_bounds_query", {in})), i32(3)),
+        Store::make("info",
+                    Cast::make(Int(32), intrinsic(Bool(), "buffer_is_bounds_query", {var("info.buffer", Handle())})),
+                    i32(4)),
+    });
+    LoweredFunc f;
+    f.name = "intrinsics";
+    f.args = {buffer_arg("in", UInt(16), 3, false), buffer_arg("info", Int(32), 1, true)};
+    f.body = bind_buffer("info", 1, body);
+    JITModule m = JITModule::compile(f);
+
+    halide_dimension_t dims[3] = {{0, 2, 1, 0}, {0, 3, 2, 0}, {0, 4, 6, 0}};
+    halide_buffer_t query = {};
+    query.type = halide_type_of<uint16_t>();
+    query.dimensions = 3;
+    query.dim = dims;
+    query.flags = 1;
+    Runtime::Buffer<int32_t> info(5);
+    void *args[] = {&query, info.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(args), 0);
+    uint32_t word;
+    static_assert(sizeof(word) == sizeof(halide_type_t), "type word");
+    std::memcpy(&word, &query.type, 4);
+    EXPECT_EQ(info(0), 3);
+    EXPECT_EQ((uint32_t)info(1), word);
+    EXPECT_EQ(info(2), 1);
+    EXPECT_EQ(info(3), 1);
+    EXPECT_EQ(info(4), 0);
+}
+
+TEST(CodeGen, IRAndAssembly) {
+    LoweredFunc f;
+    f.name = "text_dump";
+    f.args = {scalar_arg("offset", Int(32)), buffer_arg("out", Int(32), 2, true)};
+    f.body = fill_2d(ForType::Parallel);
+    JITModule m = JITModule::compile(f);
+    std::string ir = m.llvm_ir();
+    EXPECT_NE(ir.find("define"), std::string::npos);
+    EXPECT_NE(ir.find("text_dump_argv"), std::string::npos);
+    std::string assembly = m.assembly();
+    EXPECT_FALSE(assembly.empty());
+    EXPECT_NE(assembly.find("text_dump_argv"), std::string::npos);
+    EXPECT_EQ(m.assembly(), assembly);
+}
+
+TEST(CodeGen, ProvideIsAnInternalError) {
+    LoweredFunc f;
+    f.name = "bad";
+    f.body = Provide::make("g", {i32(1)}, {i32(0)});
+    EXPECT_THROW(JITModule::compile(f), InternalError);
+}
+
+} // namespace
