@@ -18,11 +18,9 @@ namespace {
 
 constexpr int N = 512;
 
-template <typename T>
-using Unsigned = std::make_unsigned_t<T>;
+template <typename T> using Unsigned = std::make_unsigned_t<T>;
 
-template <typename T>
-T wrap_add(T a, T b) {
+template <typename T> T wrap_add(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
         return a + b;
     } else {
@@ -30,8 +28,7 @@ T wrap_add(T a, T b) {
     }
 }
 
-template <typename T>
-T wrap_sub(T a, T b) {
+template <typename T> T wrap_sub(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
         return a - b;
     } else {
@@ -39,8 +36,7 @@ T wrap_sub(T a, T b) {
     }
 }
 
-template <typename T>
-T wrap_mul(T a, T b) {
+template <typename T> T wrap_mul(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
         return a * b;
     } else {
@@ -52,8 +48,7 @@ T wrap_mul(T a, T b) {
 
 // Euclidean division: the quotient that leaves a non-negative remainder
 // (rounding down for a positive divisor, up for a negative one).
-template <typename T>
-T euclid_div(T a, T b) {
+template <typename T> T euclid_div(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
         return a / b;
     } else {
@@ -62,7 +57,7 @@ T euclid_div(T a, T b) {
         }
         if constexpr (std::is_signed_v<T>) {
             if (a == std::numeric_limits<T>::min() && b == -1) {
-                return a;  // wraps
+                return a; // wraps
             }
             T q = a / b, r = a % b;
             if (r < 0) {
@@ -75,8 +70,7 @@ T euclid_div(T a, T b) {
     }
 }
 
-template <typename T>
-T euclid_mod(T a, T b) {
+template <typename T> T euclid_mod(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
         return a - b * std::floor(a / b);
     } else {
@@ -98,8 +92,7 @@ T euclid_mod(T a, T b) {
     }
 }
 
-template <typename T>
-Runtime::Buffer<T> random_values(std::mt19937_64 &rng, bool avoid_zero) {
+template <typename T> Runtime::Buffer<T> random_values(std::mt19937_64 &rng, bool avoid_zero) {
     Runtime::Buffer<T> buf(N);
     const T specials[] = {T(0), T(1), std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), T(2), T(7)};
     for (int i = 0; i < N; i++) {
@@ -127,8 +120,7 @@ Runtime::Buffer<T> random_values(std::mt19937_64 &rng, bool avoid_zero) {
     return buf;
 }
 
-template <typename T>
-void check_type() {
+template <typename T> void check_type() {
     std::mt19937_64 rng(12345 + sizeof(T) * 7 + std::is_signed_v<T> * 3 + std::is_floating_point_v<T>);
     Runtime::Buffer<T> av = random_values<T>(rng, false);
     Runtime::Buffer<T> bv = random_values<T>(rng, std::is_floating_point_v<T>);
@@ -172,18 +164,38 @@ void check_type() {
     run("select", select(a(x) < b(x), a(x), b(x)), [](T p, T q) { return p < q ? p : q; });
 }
 
-}  // namespace
+} // namespace
 
-TEST(JITOperators, Int8) { check_type<int8_t>(); }
-TEST(JITOperators, Int16) { check_type<int16_t>(); }
-TEST(JITOperators, Int32) { check_type<int32_t>(); }
-TEST(JITOperators, Int64) { check_type<int64_t>(); }
-TEST(JITOperators, UInt8) { check_type<uint8_t>(); }
-TEST(JITOperators, UInt16) { check_type<uint16_t>(); }
-TEST(JITOperators, UInt32) { check_type<uint32_t>(); }
-TEST(JITOperators, UInt64) { check_type<uint64_t>(); }
-TEST(JITOperators, Float32) { check_type<float>(); }
-TEST(JITOperators, Float64) { check_type<double>(); }
+TEST(JITOperators, Int8) {
+    check_type<int8_t>();
+}
+TEST(JITOperators, Int16) {
+    check_type<int16_t>();
+}
+TEST(JITOperators, Int32) {
+    check_type<int32_t>();
+}
+TEST(JITOperators, Int64) {
+    check_type<int64_t>();
+}
+TEST(JITOperators, UInt8) {
+    check_type<uint8_t>();
+}
+TEST(JITOperators, UInt16) {
+    check_type<uint16_t>();
+}
+TEST(JITOperators, UInt32) {
+    check_type<uint32_t>();
+}
+TEST(JITOperators, UInt64) {
+    check_type<uint64_t>();
+}
+TEST(JITOperators, Float32) {
+    check_type<float>();
+}
+TEST(JITOperators, Float64) {
+    check_type<double>();
+}
 
 TEST(JITOperators, MathFunctions) {
     ImageParam in(Float(32), 1);
@@ -194,12 +206,12 @@ TEST(JITOperators, MathFunctions) {
     in.set(Buffer<float>(v));
     Var x;
     Func f;
-    f(x) = sqrt(in(x)) + sin(in(x)) * cos(in(x)) + exp(in(x) * 0.01f) + log(in(x)) + floor(in(x)) + pow(in(x), 0.5f);
+    f(x) = sqrt(in(x)) + sin(in(x)) * cos(in(x)) + exp(in(x)*0.01f) + log(in(x)) + floor(in(x)) + pow(in(x), 0.5f);
     Buffer<float> out = f.realize({64});
     for (int i = 0; i < 64; i++) {
         float p = v(i);
-        float expected = std::sqrt(p) + std::sin(p) * std::cos(p) + std::exp(p * 0.01f) + std::log(p) +
-                         std::floor(p) + std::pow(p, 0.5f);
+        float expected = std::sqrt(p) + std::sin(p) * std::cos(p) + std::exp(p * 0.01f) + std::log(p) + std::floor(p) +
+                         std::pow(p, 0.5f);
         EXPECT_NEAR(out(i), expected, 1e-4f * std::max(1.0f, std::fabs(expected))) << i;
     }
 }

@@ -21,10 +21,9 @@ std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &nam
                                                           halide_buffer_t *raw, std::shared_ptr<void> owner);
 const std::string &buffer_contents_name(const InputBufferContents &c);
 Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args);
-}  // namespace Internal
+} // namespace Internal
 
-template <typename T = void, int Dims = Runtime::AnyDims>
-class Buffer {
+template <typename T = void, int Dims = Runtime::AnyDims> class Buffer {
 public:
     using RuntimeBuffer = Runtime::Buffer<T, Dims>;
 
@@ -34,12 +33,12 @@ public:
     explicit Buffer(int first, Args... rest) : Buffer(RuntimeBuffer(first, int(rest)...)) {}
     Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "")
         : Buffer(RuntimeBuffer(halide_type_t(t), sizes), name) {}
-    explicit Buffer(const std::vector<int> &sizes, const std::string &name = "")
-        : Buffer(RuntimeBuffer(sizes), name) {}
-    explicit Buffer(const RuntimeBuffer &b, const std::string &name = "") { adopt(std::make_shared<RuntimeBuffer>(b), name); }
+    explicit Buffer(const std::vector<int> &sizes, const std::string &name = "") : Buffer(RuntimeBuffer(sizes), name) {}
+    explicit Buffer(const RuntimeBuffer &b, const std::string &name = "") {
+        adopt(std::make_shared<RuntimeBuffer>(b), name);
+    }
     // Shares the elements of a Buffer of another (compatible) type.
-    template <typename T2, int D2>
-    Buffer(const Buffer<T2, D2> &other) {
+    template <typename T2, int D2> Buffer(const Buffer<T2, D2> &other) {
         if (other.defined()) {
             user_assert(RuntimeBuffer::can_convert_from(*other.get()))
                 << "Cannot convert Buffer '" << other.name() << "' of type " << int(other.type().code) << ":"
@@ -88,6 +87,6 @@ private:
     std::string name_;
 };
 
-}  // namespace Halide
+} // namespace Halide
 
 #endif

@@ -33,8 +33,7 @@ struct InternalError : Error {
 namespace Internal {
 
 // Collects a message with <<, then throws E when destroyed.
-template <typename E>
-class ErrorReport {
+template <typename E> class ErrorReport {
 public:
     ErrorReport(const char *file, int line, const char *condition) {
         if (std::is_same<E, InternalError>::value) {
@@ -44,8 +43,7 @@ public:
             msg_ << "Condition failed: " << condition << ": ";
         }
     }
-    template <typename T>
-    ErrorReport &operator<<(const T &x) {
+    template <typename T> ErrorReport &operator<<(const T &x) {
         msg_ << x;
         return *this;
     }
@@ -55,14 +53,16 @@ private:
     std::ostringstream msg_;
 };
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #define user_error ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
-#define user_assert(c) \
-    if (!(c)) ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
+#define user_assert(c)                                                                                                 \
+    if (!(c))                                                                                                          \
+    ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
 #define internal_error ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, nullptr)
-#define internal_assert(c) \
-    if (!(c)) ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, #c)
+#define internal_assert(c)                                                                                             \
+    if (!(c))                                                                                                          \
+    ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, #c)
 
 #endif

@@ -35,8 +35,7 @@ struct BaseStmtNode : IRNode {
 };
 
 // A handle to a node of kind N (shared, never mutated after construction).
-template <typename Base>
-class IRHandle {
+template <typename Base> class IRHandle {
 public:
     IRHandle() = default;
     IRHandle(std::shared_ptr<const Base> p) : ptr_(std::move(p)) {}
@@ -45,8 +44,7 @@ public:
     const Base *operator->() const { return ptr_.get(); }
     bool same_as(const IRHandle &other) const { return ptr_ == other.ptr_; }
     // The node as kind T, or nullptr if it is another kind.
-    template <typename T>
-    const T *as() const {
+    template <typename T> const T *as() const {
         return ptr_ && ptr_->node_type == T::kind ? static_cast<const T *>(ptr_.get()) : nullptr;
     }
 
@@ -54,7 +52,7 @@ protected:
     std::shared_ptr<const Base> ptr_;
 };
 
-}  // namespace Internal
+} // namespace Internal
 
 // An expression. Integer and float literals convert implicitly: an int
 // becomes an Int(32) constant, a float a Float(32), a double a Float(64).
@@ -85,7 +83,7 @@ public:
     Stmt(std::shared_ptr<const BaseStmtNode> p) : IRHandle(std::move(p)) {}
 };
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

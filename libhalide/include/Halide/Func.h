@@ -16,7 +16,13 @@ namespace Halide {
 namespace Internal {
 struct FunctionContents;
 struct JITCache;
-}  // namespace Internal
+} // namespace Internal
+
+// What a split does when the extent is not a multiple of the factor.
+// Auto: ShiftInwards for the pipeline's outputs (the last iteration is
+// moved back so it ends at the edge, so outputs must be at least one factor
+// wide), GuardWithIf for every other Func.
+enum class TailStrategy { Auto, GuardWithIf, ShiftInwards, RoundUp };
 
 // f(x, y): the left side of a definition, or a call inside an expression.
 class FuncRef {
@@ -54,23 +60,45 @@ public:
     Type type() const;
     std::vector<Type> output_types() const;
 
-    template <typename... Args>
-    FuncRef operator()(const Args &...args) const {
+    template <typename... Args> FuncRef operator()(const Args &...args) const {
         return (*this)(std::vector<Expr>{Expr(args)...});
     }
     FuncRef operator()(std::vector<Expr> args) const;
     FuncRef operator()(const std::vector<Var> &args) const;
 
-    // Schedule. Inlined into its callers by default.
+    // Schedule. Inlined into its callers by default. A schedule never
+    // changes results. Vars name the Func's current loops.
     Func &compute_root();
     Func &compute_inline();
+    // Computed (and stored) inside `f`'s loop over `var`, over the region
+    // one iteration of that loop needs.
+    Func &compute_at(const Func &f, const Var &var);
+    // Storage placement follows the compute level for now.
+    Func &store_root();
+    Func &store_at(const Func &f, const Var &var);
+
+    Func &split(const Var &old, const Var &outer, const Var &inner, const Expr &factor,
+                TailStrategy tail = TailStrategy::Auto);
+    Func &fuse(const Var &inner, const Var &outer, const Var &fused);
+    // Innermost first.
+    Func &reorder(const std::vector<Var> &vars);
+    template <typename... Vars> Func &reorder(const Var &v, const Vars &...rest) {
+        return reorder(std::vector<Var>{v, rest...});
+    }
+    Func &tile(const Var &x, const Var &y, const Var &xo, const Var &yo, const Var &xi, const Var &yi,
+               const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const Var &x, const Var &y, const Var &xi, const Var &yi, const Expr &xfactor, const Expr &yfactor,
+               TailStrategy tail = TailStrategy::Auto);
+    Func &parallel(const Var &v);
+    Func &parallel(const Var &v, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
+    Func &vectorize(const Var &v);
+    Func &vectorize(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
+    Func &unroll(const Var &v);
+    Func &unroll(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
 
     // JIT-compiles (cached until the pipeline changes) and runs.
     Buffer<> realize(std::vector<int32_t> sizes);
-    template <typename T, int D>
-    void realize(Buffer<T, D> dst) {
-        realize_into(dst.raw_buffer());
-    }
+    template <typename T, int D> void realize(Buffer<T, D> dst) { realize_into(dst.raw_buffer()); }
     void compile_jit();
 
     // For people: the lowered loop nest, LLVM IR and assembly of this
@@ -87,6 +115,6 @@ private:
     std::shared_ptr<Internal::JITCache> jit_;
 };
 
-}  // namespace Halide
+} // namespace Halide
 
 #endif

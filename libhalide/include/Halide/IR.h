@@ -23,17 +23,17 @@
 namespace Halide {
 namespace Internal {
 
-#define HALIDE_EXPR_KIND(N)                                          \
-    static constexpr IRNodeType kind = IRNodeType::N;               \
+#define HALIDE_EXPR_KIND(N)                                                                                            \
+    static constexpr IRNodeType kind = IRNodeType::N;                                                                  \
     explicit N(Type t) : BaseExprNode(IRNodeType::N, t) {}
-#define HALIDE_STMT_KIND(N)                              \
-    static constexpr IRNodeType kind = IRNodeType::N;   \
+#define HALIDE_STMT_KIND(N)                                                                                            \
+    static constexpr IRNodeType kind = IRNodeType::N;                                                                  \
     N() : BaseStmtNode(IRNodeType::N) {}
 
 struct IntImm : BaseExprNode {
     HALIDE_EXPR_KIND(IntImm)
     int64_t value = 0;
-    static Expr make(Type t, int64_t value);  // wraps value into t
+    static Expr make(Type t, int64_t value); // wraps value into t
 };
 
 struct UIntImm : BaseExprNode {
@@ -45,7 +45,7 @@ struct UIntImm : BaseExprNode {
 struct FloatImm : BaseExprNode {
     HALIDE_EXPR_KIND(FloatImm)
     double value = 0;
-    static Expr make(Type t, double value);  // rounds to t's precision
+    static Expr make(Type t, double value); // rounds to t's precision
 };
 
 struct StringImm : BaseExprNode {
@@ -68,11 +68,11 @@ struct Variable : BaseExprNode {
     static Expr make(Type t, const std::string &name);
 };
 
-#define HALIDE_BINARY_NODE(N)                  \
-    struct N : BaseExprNode {                  \
-        HALIDE_EXPR_KIND(N)                    \
-        Expr a, b;                             \
-        static Expr make(Expr a, Expr b);      \
+#define HALIDE_BINARY_NODE(N)                                                                                          \
+    struct N : BaseExprNode {                                                                                          \
+        HALIDE_EXPR_KIND(N)                                                                                            \
+        Expr a, b;                                                                                                     \
+        static Expr make(Expr a, Expr b);                                                                              \
     };
 HALIDE_BINARY_NODE(Add)
 HALIDE_BINARY_NODE(Sub)
@@ -114,17 +114,16 @@ struct Load : BaseExprNode {
 struct Call : BaseExprNode {
     HALIDE_EXPR_KIND(Call)
     enum CallType {
-        Halide,     // a Func, at coordinates `args`
-        Image,      // an input buffer, at coordinates `args`
-        Extern,     // a C math function: sqrtf, sin, pow, ...
-        Intrinsic,  // see the names in IROperator.cpp (likely, print, ...)
+        Halide,    // a Func, at coordinates `args`
+        Image,     // an input buffer, at coordinates `args`
+        Extern,    // a C math function: sqrtf, sin, pow, ...
+        Intrinsic, // see the names in IROperator.cpp (likely, print, ...)
     };
     std::string name;
     std::vector<Expr> args;
     CallType call_type = Extern;
-    int value_index = 0;  // which value of a Tuple-valued Func
-    static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type,
-                     int value_index = 0);
+    int value_index = 0; // which value of a Tuple-valued Func
+    static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type, int value_index = 0);
 };
 
 struct Let : BaseExprNode {
@@ -223,7 +222,7 @@ struct Evaluate : BaseStmtNode {
 #undef HALIDE_EXPR_KIND
 #undef HALIDE_STMT_KIND
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

@@ -48,7 +48,7 @@ constexpr const char shift_left[] = "shift_left";
 constexpr const char shift_right[] = "shift_right";
 constexpr const char abs[] = "abs";
 constexpr const char reinterpret[] = "reinterpret";
-}  // namespace Intrinsics
+} // namespace Intrinsics
 
 // Math functions are Call::Extern nodes named after the C library function
 // for the argument type: "sqrtf" for Float(32), "sqrt" for Float(64), and
@@ -84,14 +84,30 @@ bool is_no_op(const Stmt &s);
 Expr make_const(Type t, int64_t val);
 Expr make_const(Type t, uint64_t val);
 Expr make_const(Type t, double val);
-inline Expr make_const(Type t, int32_t val) { return make_const(t, (int64_t)val); }
-inline Expr make_const(Type t, uint32_t val) { return make_const(t, (uint64_t)val); }
-inline Expr make_const(Type t, int16_t val) { return make_const(t, (int64_t)val); }
-inline Expr make_const(Type t, uint16_t val) { return make_const(t, (uint64_t)val); }
-inline Expr make_const(Type t, int8_t val) { return make_const(t, (int64_t)val); }
-inline Expr make_const(Type t, uint8_t val) { return make_const(t, (uint64_t)val); }
-inline Expr make_const(Type t, bool val) { return make_const(t, (uint64_t)val); }
-inline Expr make_const(Type t, float val) { return make_const(t, (double)val); }
+inline Expr make_const(Type t, int32_t val) {
+    return make_const(t, (int64_t)val);
+}
+inline Expr make_const(Type t, uint32_t val) {
+    return make_const(t, (uint64_t)val);
+}
+inline Expr make_const(Type t, int16_t val) {
+    return make_const(t, (int64_t)val);
+}
+inline Expr make_const(Type t, uint16_t val) {
+    return make_const(t, (uint64_t)val);
+}
+inline Expr make_const(Type t, int8_t val) {
+    return make_const(t, (int64_t)val);
+}
+inline Expr make_const(Type t, uint8_t val) {
+    return make_const(t, (uint64_t)val);
+}
+inline Expr make_const(Type t, bool val) {
+    return make_const(t, (uint64_t)val);
+}
+inline Expr make_const(Type t, float val) {
+    return make_const(t, (double)val);
+}
 
 // A CompileError unless the integer v is exactly representable in t.
 void check_representable(Type t, int64_t v);
@@ -129,8 +145,7 @@ void match_types_bitwise(Expr &a, Expr &b, const char *op_name);
 // (and towards positive infinity for a negative one), and a == (a / b) * b +
 // a % b. x / 0 == 0 and x % 0 == 0.
 // Floats: a / b, and a - b * floor(a / b).
-template <typename T>
-inline T div_imp(T a, T b) {
+template <typename T> inline T div_imp(T a, T b) {
     if constexpr (std::is_floating_point<T>::value) {
         return a / b;
     } else {
@@ -156,8 +171,7 @@ inline T div_imp(T a, T b) {
     }
 }
 
-template <typename T>
-inline T mod_imp(T a, T b) {
+template <typename T> inline T mod_imp(T a, T b) {
     if constexpr (std::is_floating_point<T>::value) {
         using std::floor;
         return a - b * floor(a / b);
@@ -180,13 +194,12 @@ inline T mod_imp(T a, T b) {
     }
 }
 
-}  // namespace Internal
+} // namespace Internal
 
 // Cast to a new type (integers wrap, floats truncate towards zero; casting
 // to Bool means "!= 0"). Immediates are folded where the result is defined.
 Expr cast(Type t, Expr a);
-template <typename T>
-inline Expr cast(Expr a) {
+template <typename T> inline Expr cast(Expr a) {
     return cast(type_of<T>(), std::move(a));
 }
 
@@ -253,14 +266,22 @@ Expr operator!(Expr a);
 Expr max(Expr a, Expr b);
 Expr max(Expr a, int b);
 Expr max(int a, Expr b);
-inline Expr max(float a, Expr b) { return max(Expr(a), std::move(b)); }
-inline Expr max(Expr a, float b) { return max(std::move(a), Expr(b)); }
+inline Expr max(float a, Expr b) {
+    return max(Expr(a), std::move(b));
+}
+inline Expr max(Expr a, float b) {
+    return max(std::move(a), Expr(b));
+}
 
 Expr min(Expr a, Expr b);
 Expr min(Expr a, int b);
 Expr min(int a, Expr b);
-inline Expr min(float a, Expr b) { return min(Expr(a), std::move(b)); }
-inline Expr min(Expr a, float b) { return min(std::move(a), Expr(b)); }
+inline Expr min(float a, Expr b) {
+    return min(Expr(a), std::move(b));
+}
+inline Expr min(Expr a, float b) {
+    return min(std::move(a), Expr(b));
+}
 
 // min / max of three or more values.
 template <typename A, typename B, typename C, typename... Rest,
@@ -275,28 +296,72 @@ inline Expr min(A &&a, B &&b, C &&c, Rest &&...rest) {
 }
 
 // C++ float operands become Float(32) Exprs.
-inline Expr operator+(Expr a, float b) { return std::move(a) + Expr(b); }
-inline Expr operator+(float a, Expr b) { return Expr(a) + std::move(b); }
-inline Expr operator-(Expr a, float b) { return std::move(a) - Expr(b); }
-inline Expr operator-(float a, Expr b) { return Expr(a) - std::move(b); }
-inline Expr operator*(Expr a, float b) { return std::move(a) * Expr(b); }
-inline Expr operator*(float a, Expr b) { return Expr(a) * std::move(b); }
-inline Expr operator/(Expr a, float b) { return std::move(a) / Expr(b); }
-inline Expr operator/(float a, Expr b) { return Expr(a) / std::move(b); }
-inline Expr operator%(Expr a, float b) { return std::move(a) % Expr(b); }
-inline Expr operator%(float a, Expr b) { return Expr(a) % std::move(b); }
-inline Expr operator>(Expr a, float b) { return std::move(a) > Expr(b); }
-inline Expr operator>(float a, Expr b) { return Expr(a) > std::move(b); }
-inline Expr operator<(Expr a, float b) { return std::move(a) < Expr(b); }
-inline Expr operator<(float a, Expr b) { return Expr(a) < std::move(b); }
-inline Expr operator>=(Expr a, float b) { return std::move(a) >= Expr(b); }
-inline Expr operator>=(float a, Expr b) { return Expr(a) >= std::move(b); }
-inline Expr operator<=(Expr a, float b) { return std::move(a) <= Expr(b); }
-inline Expr operator<=(float a, Expr b) { return Expr(a) <= std::move(b); }
-inline Expr operator==(Expr a, float b) { return std::move(a) == Expr(b); }
-inline Expr operator==(float a, Expr b) { return Expr(a) == std::move(b); }
-inline Expr operator!=(Expr a, float b) { return std::move(a) != Expr(b); }
-inline Expr operator!=(float a, Expr b) { return Expr(a) != std::move(b); }
+inline Expr operator+(Expr a, float b) {
+    return std::move(a) + Expr(b);
+}
+inline Expr operator+(float a, Expr b) {
+    return Expr(a) + std::move(b);
+}
+inline Expr operator-(Expr a, float b) {
+    return std::move(a) - Expr(b);
+}
+inline Expr operator-(float a, Expr b) {
+    return Expr(a) - std::move(b);
+}
+inline Expr operator*(Expr a, float b) {
+    return std::move(a) * Expr(b);
+}
+inline Expr operator*(float a, Expr b) {
+    return Expr(a) * std::move(b);
+}
+inline Expr operator/(Expr a, float b) {
+    return std::move(a) / Expr(b);
+}
+inline Expr operator/(float a, Expr b) {
+    return Expr(a) / std::move(b);
+}
+inline Expr operator%(Expr a, float b) {
+    return std::move(a) % Expr(b);
+}
+inline Expr operator%(float a, Expr b) {
+    return Expr(a) % std::move(b);
+}
+inline Expr operator>(Expr a, float b) {
+    return std::move(a) > Expr(b);
+}
+inline Expr operator>(float a, Expr b) {
+    return Expr(a) > std::move(b);
+}
+inline Expr operator<(Expr a, float b) {
+    return std::move(a) < Expr(b);
+}
+inline Expr operator<(float a, Expr b) {
+    return Expr(a) < std::move(b);
+}
+inline Expr operator>=(Expr a, float b) {
+    return std::move(a) >= Expr(b);
+}
+inline Expr operator>=(float a, Expr b) {
+    return Expr(a) >= std::move(b);
+}
+inline Expr operator<=(Expr a, float b) {
+    return std::move(a) <= Expr(b);
+}
+inline Expr operator<=(float a, Expr b) {
+    return Expr(a) <= std::move(b);
+}
+inline Expr operator==(Expr a, float b) {
+    return std::move(a) == Expr(b);
+}
+inline Expr operator==(float a, Expr b) {
+    return Expr(a) == std::move(b);
+}
+inline Expr operator!=(Expr a, float b) {
+    return std::move(a) != Expr(b);
+}
+inline Expr operator!=(float a, Expr b) {
+    return Expr(a) != std::move(b);
+}
 
 // max(min(a, max_val), min_val), with the bounds cast to a's type (a
 // constant bound that does not fit a's type is a CompileError).
@@ -314,8 +379,7 @@ Expr absd(Expr a, Expr b);
 Expr select(Expr condition, Expr true_value, Expr false_value);
 
 // select(c0, v0, c1, v1, ..., default): the first v whose c holds.
-template <typename... Args,
-          typename std::enable_if<(std::is_convertible<Args, Expr>::value && ...)>::type * = nullptr>
+template <typename... Args, typename std::enable_if<(std::is_convertible<Args, Expr>::value && ...)>::type * = nullptr>
 inline Expr select(Expr c0, Expr v0, Expr c1, Expr v1, Args &&...args) {
     return select(std::move(c0), std::move(v0), select(std::move(c1), std::move(v1), std::forward<Args>(args)...));
 }
@@ -359,8 +423,7 @@ Expr is_finite(Expr x);
 
 // The bits of e as type t (same bit width).
 Expr reinterpret(Type t, Expr e);
-template <typename T>
-Expr reinterpret(Expr e) {
+template <typename T> Expr reinterpret(Expr e) {
     return reinterpret(type_of<T>(), std::move(e));
 }
 
@@ -397,8 +460,7 @@ Expr likely(Expr e);
 
 // Cast to t, first clamping to t's range (NaN becomes t's minimum).
 Expr saturating_cast(Type t, Expr e);
-template <typename T>
-Expr saturating_cast(Expr e) {
+template <typename T> Expr saturating_cast(Expr e) {
     return saturating_cast(type_of<T>(), std::move(e));
 }
 
@@ -481,8 +543,8 @@ inline Expr u64_sat(Expr e) {
     return saturating_cast(t, std::move(e));
 }
 
-}  // namespace ConciseCasts
+} // namespace ConciseCasts
 
-}  // namespace Halide
+} // namespace Halide
 
 #endif

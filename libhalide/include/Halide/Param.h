@@ -20,10 +20,9 @@ Type param_type(const ParamContents &p);
 void set_param_value(ParamContents &p, const void *value, size_t bytes);
 void set_param_range(ParamContents &p, const Expr &min, const Expr &max);
 Expr param_expr(const ParamContents &p);
-}  // namespace Internal
+} // namespace Internal
 
-template <typename T = void>
-class Param {
+template <typename T = void> class Param {
     static_assert(!std::is_void<T>::value, "use Param<T> with a scalar type");
 
 public:
@@ -51,15 +50,11 @@ public:
     Type type() const;
     int dimensions() const;
     // What the pipeline reads when it runs.
-    template <typename T, int D>
-    void set(const Buffer<T, D> &b) {
+    template <typename T, int D> void set(const Buffer<T, D> &b) {
         set_raw(b.raw_buffer(), std::static_pointer_cast<void>(std::make_shared<Buffer<T, D>>(b)), b.type(),
                 b.dimensions());
     }
-    template <typename... Args>
-    Expr operator()(const Args &...pos) const {
-        return call({Expr(pos)...});
-    }
+    template <typename... Args> Expr operator()(const Args &...pos) const { return call({Expr(pos)...}); }
     Expr operator()(const std::vector<Expr> &pos) const { return call(pos); }
 
 private:
@@ -68,6 +63,6 @@ private:
     std::shared_ptr<Internal::InputBufferContents> contents_;
 };
 
-}  // namespace Halide
+} // namespace Halide
 
 #endif

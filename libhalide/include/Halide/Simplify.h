@@ -28,7 +28,7 @@ bool can_prove(const Expr &e);
 // (sqrt, floor, ceil, trunc, nearbyint, fabs).
 Expr constant_fold(const Expr &e);
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

@@ -11,8 +11,8 @@ namespace Halide {
 
 struct Type {
     halide_type_code_t code = halide_type_int;
-    int bits = 0;   // 0 = no type (an undefined expression)
-    int lanes = 1;  // > 1 only inside the compiler, after vectorization
+    int bits = 0;  // 0 = no type (an undefined expression)
+    int lanes = 1; // > 1 only inside the compiler, after vectorization
 
     Type() = default;
     Type(halide_type_code_t c, int b, int l = 1) : code(c), bits(b), lanes(l) {}
@@ -47,20 +47,29 @@ struct Type {
     bool operator!=(const Type &o) const { return !(*this == o); }
 };
 
-inline Type Int(int bits, int lanes = 1) { return Type(halide_type_int, bits, lanes); }
-inline Type UInt(int bits, int lanes = 1) { return Type(halide_type_uint, bits, lanes); }
-inline Type Float(int bits, int lanes = 1) { return Type(halide_type_float, bits, lanes); }
-inline Type Bool(int lanes = 1) { return UInt(1, lanes); }
-inline Type Handle(int lanes = 1) { return Type(halide_type_handle, 64, lanes); }
+inline Type Int(int bits, int lanes = 1) {
+    return Type(halide_type_int, bits, lanes);
+}
+inline Type UInt(int bits, int lanes = 1) {
+    return Type(halide_type_uint, bits, lanes);
+}
+inline Type Float(int bits, int lanes = 1) {
+    return Type(halide_type_float, bits, lanes);
+}
+inline Type Bool(int lanes = 1) {
+    return UInt(1, lanes);
+}
+inline Type Handle(int lanes = 1) {
+    return Type(halide_type_handle, 64, lanes);
+}
 
 // "int32", "uint8", "bool", "float32x8", ...
 std::string type_to_string(const Type &t);
 
-template <typename T>
-Type type_of() {
+template <typename T> Type type_of() {
     return Type(halide_type_of<T>());
 }
 
-}  // namespace Halide
+} // namespace Halide
 
 #endif

@@ -10,7 +10,7 @@ namespace Halide {
 
 class Var {
 public:
-    Var();  // a fresh, unique name ("v0", "v1", ...)
+    Var(); // a fresh, unique name ("v0", "v1", ...)
     explicit Var(const std::string &name);
     const std::string &name() const { return name_; }
     operator Expr() const;
@@ -23,6 +23,6 @@ private:
     std::string name_;
 };
 
-}  // namespace Halide
+} // namespace Halide
 
 #endif

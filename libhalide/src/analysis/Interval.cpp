@@ -10,7 +10,9 @@ namespace Halide {
 namespace Internal {
 namespace {
 
-Expr int32(int64_t v) { return IntImm::make(Int(32), v); }
+Expr int32(int64_t v) {
+    return IntImm::make(Int(32), v);
+}
 
 const int64_t *as_int(const Expr &e) {
     if (const IntImm *i = e.as<IntImm>()) {
@@ -63,8 +65,7 @@ Expr type_max(Type t) {
     return t.bits >= 32 ? Expr() : int32((int64_t)t.imax());
 }
 
-template <typename Node>
-Expr binary(const Expr &a, const Expr &b) {
+template <typename Node> Expr binary(const Expr &a, const Expr &b) {
     return (a.defined() && b.defined()) ? Node::make(a, b) : Expr();
 }
 
@@ -81,9 +82,7 @@ public:
     using IRVisitor::visit;
 
     void visit(const IntImm *op) override { result = Interval::single_point(cast_index(op)); }
-    void visit(const UIntImm *op) override {
-        result = Interval::single_point(int32((int64_t)op->value));
-    }
+    void visit(const UIntImm *op) override { result = Interval::single_point(int32((int64_t)op->value)); }
     void visit(const FloatImm *) override { result = Interval::everything(); }
     void visit(const StringImm *) override { result = Interval::everything(); }
 
@@ -103,8 +102,7 @@ public:
     void visit(const Cast *op) override {
         Interval v = of(op->value);
         Type from = op->value.type(), to = op->type;
-        bool widening = (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) &&
-                        to.can_represent(from);
+        bool widening = (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && to.can_represent(from);
         if (widening) {
             result = v;
         } else {
@@ -197,6 +195,10 @@ public:
     void visit(const Call *op) override {
         if (op->call_type == Call::Intrinsic && op->name == "likely" && op->args.size() == 1) {
             result = of(op->args[0]);
+        } else if (op->call_type == Call::Intrinsic && op->name == "promise_clamped" && op->args.size() == 3) {
+            // The value is promised to lie in [args[1], args[2]].
+            Interval lo = of(op->args[1]), hi = of(op->args[2]);
+            result = {lo.min, hi.max};
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
         } else {
@@ -243,6 +245,19 @@ public:
         include(op->extent);
         Interval lo = bounds_of_expr(op->min, scope_);
         Interval hi = bounds_of_expr(Sub::make(Add::make(op->min, op->extent), int32(1)), scope_);
+        // A loop over [F.min.d, F.extent.d] with F.max.d in scope: use that
+        // max, which keeps the correlation between min and extent.
+        const Variable *mn = op->min.as<Variable>(), *ex = op->extent.as<Variable>();
+        if (mn && ex) {
+            auto dot = mn->name.rfind(".min.");
+            if (dot != std::string::npos &&
+                ex->name == mn->name.substr(0, dot) + ".extent." + mn->name.substr(dot + 5)) {
+                auto it = scope_.find(mn->name.substr(0, dot) + ".max." + mn->name.substr(dot + 5));
+                if (it != scope_.end()) {
+                    hi = it->second;
+                }
+            }
+        }
         push(op->name, {lo.min, hi.max});
         include(op->body);
         pop(op->name);
@@ -262,6 +277,33 @@ public:
         pop(op->name);
     }
 
+    // Inside `if (v < e)` (a split's tail guard), v is at most e - 1.
+    void visit(const IfThenElse *op) override {
+        include(op->condition);
+        std::vector<std::string> narrowed;
+        std::vector<const Expr *> terms;
+        collect_terms(op->condition, terms);
+        for (const Expr *t : terms) {
+            const LT *lt = t->as<LT>();
+            const Variable *v = lt ? lt->a.as<Variable>() : nullptr;
+            if (!v || !scope_.count(v->name) || v->type != Int(32)) {
+                continue;
+            }
+            Interval i = scope_[v->name];
+            Interval limit = bounds_of_expr(Sub::make(lt->b, int32(1)), scope_);
+            if (limit.max.defined()) {
+                i.max = i.max.defined() ? make_min(i.max, limit.max) : limit.max;
+            }
+            push(v->name, i);
+            narrowed.push_back(v->name);
+        }
+        include(op->then_case);
+        for (auto n = narrowed.rbegin(); n != narrowed.rend(); ++n) {
+            pop(*n);
+        }
+        include(op->else_case);
+    }
+
     void visit(const Call *op) override {
         IRVisitor::visit(op);
         if (op->call_type != Call::Halide && op->call_type != Call::Image) {
@@ -276,6 +318,14 @@ public:
     }
 
 private:
+    static void collect_terms(const Expr &e, std::vector<const Expr *> &out) {
+        if (const And *a = e.as<And>()) {
+            collect_terms(a->a, out);
+            collect_terms(a->b, out);
+        } else {
+            out.push_back(&e);
+        }
+    }
     void push(const std::string &name, Interval i) {
         saved_.emplace_back(name, scope_.count(name) ? std::optional<Interval>(scope_[name]) : std::nullopt);
         scope_[name] = std::move(i);
@@ -294,9 +344,11 @@ private:
     std::vector<std::pair<std::string, std::optional<Interval>>> saved_;
 };
 
-}  // namespace
+} // namespace
 
-Interval interval_union(const Interval &a, const Interval &b) { return {make_min(a.min, b.min), make_max(a.max, b.max)}; }
+Interval interval_union(const Interval &a, const Interval &b) {
+    return {make_min(a.min, b.min), make_max(a.max, b.max)};
+}
 
 Box box_union(const Box &a, const Box &b) {
     internal_assert(a.size() == b.size());
@@ -318,5 +370,5 @@ std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &outer) {
     return r.boxes;
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

@@ -36,7 +36,7 @@ Box box_union(const Box &a, const Box &b);
 // in terms of the variables in scope outside `s`.
 std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &outer = {});
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

@@ -32,7 +32,7 @@ struct LoweredFunc {
     Stmt body;
 };
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

@@ -1,16 +1,18 @@
 // See Func.h.
 #include "Halide/Func.h"
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <sstream>
 
 #include "Function.h"
 #include "Halide/Error.h"
-#include "call_context.h"
 #include "Halide/IR.h"
+#include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
+#include "call_context.h"
 #include "jit/JIT.h"
 #include "lower/Lower.h"
 
@@ -26,7 +28,7 @@ struct JITCache {
     std::shared_ptr<JITModule> module;
 };
 
-}  // namespace Internal
+} // namespace Internal
 
 namespace {
 
@@ -92,7 +94,7 @@ private:
     std::multiset<std::string> lets_;
 };
 
-}  // namespace
+} // namespace
 
 FuncRef::FuncRef(FunctionPtr f, std::vector<Expr> args) : f_(std::move(f)), args_(std::move(args)) {}
 
@@ -119,11 +121,17 @@ FuncRef &FuncRef::operator=(const Expr &value) {
     }
     f_->args = names;
     f_->values = {value};
+    f_->dims.clear();
+    for (const std::string &n : names) {
+        f_->dims.push_back({n, n, ForType::Serial});
+    }
     bump_pipeline_epoch();
     return *this;
 }
 
-FuncRef &FuncRef::operator=(const FuncRef &other) { return *this = Expr(other); }
+FuncRef &FuncRef::operator=(const FuncRef &other) {
+    return *this = Expr(other);
+}
 
 FuncRef::operator Expr() const {
     user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
@@ -142,21 +150,37 @@ FuncRef::operator Expr() const {
 
 [[noreturn]] static void unsupported_update(const std::string &name) {
     user_error << "Func '" << name << "': update definitions (+=, -=, ...) are not supported yet";
-    throw CompileError("unreachable");  // user_error throws; this tells the compiler so
+    throw CompileError("unreachable"); // user_error throws; this tells the compiler so
 }
 
-FuncRef &FuncRef::operator+=(const Expr &) { unsupported_update(f_->name); }
-FuncRef &FuncRef::operator-=(const Expr &) { unsupported_update(f_->name); }
-FuncRef &FuncRef::operator*=(const Expr &) { unsupported_update(f_->name); }
-FuncRef &FuncRef::operator/=(const Expr &) { unsupported_update(f_->name); }
+FuncRef &FuncRef::operator+=(const Expr &) {
+    unsupported_update(f_->name);
+}
+FuncRef &FuncRef::operator-=(const Expr &) {
+    unsupported_update(f_->name);
+}
+FuncRef &FuncRef::operator*=(const Expr &) {
+    unsupported_update(f_->name);
+}
+FuncRef &FuncRef::operator/=(const Expr &) {
+    unsupported_update(f_->name);
+}
 
 Func::Func() : f_(new_function("")) {}
 Func::Func(const std::string &name) : f_(new_function(name)) {}
-Func::Func(const Expr &e) : Func() { (*this)(std::vector<Expr>{}) = e; }
+Func::Func(const Expr &e) : Func() {
+    (*this)(std::vector<Expr>{}) = e;
+}
 
-const std::string &Func::name() const { return f_->name; }
-bool Func::defined() const { return f_->defined(); }
-int Func::dimensions() const { return (int)f_->args.size(); }
+const std::string &Func::name() const {
+    return f_->name;
+}
+bool Func::defined() const {
+    return f_->defined();
+}
+int Func::dimensions() const {
+    return (int)f_->args.size();
+}
 
 std::vector<Var> Func::args() const {
     std::vector<Var> out;
@@ -171,11 +195,17 @@ Expr Func::value() const {
     return f_->values[0];
 }
 
-Type Func::type() const { return value().type(); }
+Type Func::type() const {
+    return value().type();
+}
 
-std::vector<Type> Func::output_types() const { return {type()}; }
+std::vector<Type> Func::output_types() const {
+    return {type()};
+}
 
-FuncRef Func::operator()(std::vector<Expr> args) const { return FuncRef(f_, std::move(args)); }
+FuncRef Func::operator()(std::vector<Expr> args) const {
+    return FuncRef(f_, std::move(args));
+}
 
 FuncRef Func::operator()(const std::vector<Var> &args) const {
     std::vector<Expr> e(args.begin(), args.end());
@@ -192,6 +222,195 @@ Func &Func::compute_inline() {
     f_->compute = ComputeLevel::Inlined;
     bump_pipeline_epoch();
     return *this;
+}
+
+namespace {
+
+// The index in f's loops of the Dim the user calls `name`.
+size_t dim_index(const FunctionContents &f, const std::string &name, const char *what) {
+    user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
+    for (size_t i = 0; i < f.dims.size(); i++) {
+        if (f.dims[i].name == name) {
+            return i;
+        }
+    }
+    std::string known;
+    for (const Dim &d : f.dims) {
+        known += (known.empty() ? "" : ", ") + d.name;
+    }
+    user_error << "In " << what << " of Func '" << f.name << "': it has no loop named '" << name << "'; its loops are "
+               << known;
+    return 0;
+}
+
+// A fresh internal name for a loop the user calls `name`.
+std::string internal_var(const FunctionContents &f, const std::string &name) {
+    auto taken = [&](const std::string &v) {
+        for (const std::string &a : f.args) {
+            if (a == v) {
+                return true;
+            }
+        }
+        for (const SplitStep &s : f.splits) {
+            if (s.old_var == v || s.outer == v || s.inner == v) {
+                return true;
+            }
+        }
+        return false;
+    };
+    std::string v = name;
+    for (int n = 1; taken(v); n++) {
+        v = name + "$" + std::to_string(n);
+    }
+    return v;
+}
+
+TailKind tail_kind(TailStrategy t) {
+    switch (t) {
+    case TailStrategy::GuardWithIf: return TailKind::GuardWithIf;
+    case TailStrategy::ShiftInwards: return TailKind::ShiftInwards;
+    case TailStrategy::RoundUp: return TailKind::RoundUp;
+    default: return TailKind::Auto;
+    }
+}
+
+} // namespace
+
+Func &Func::compute_at(const Func &f, const Var &var) {
+    dim_index(*f.f_, var.name(), "compute_at");
+    user_assert(f.f_ != f_) << "Func '" << name() << "' can't be computed at one of its own loops";
+    f_->compute = ComputeLevel::At;
+    f_->compute_at_func = f.name();
+    f_->compute_at_var = var.name();
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::store_root() {
+    return *this;
+}
+
+Func &Func::store_at(const Func &f, const Var &var) {
+    dim_index(*f.f_, var.name(), "store_at");
+    return *this;
+}
+
+Func &Func::split(const Var &old, const Var &outer, const Var &inner, const Expr &factor, TailStrategy tail) {
+    size_t i = dim_index(*f_, old.name(), "split");
+    user_assert(factor.defined() && (factor.type().is_int() || factor.type().is_uint()))
+        << "The split factor of '" << old.name() << "' in Func '" << name() << "' must be an integer";
+    if (const IntImm *c = factor.as<IntImm>()) {
+        user_assert(c->value > 0) << "The split factor of '" << old.name() << "' in Func '" << name()
+                                  << "' must be positive, not " << c->value;
+    }
+    for (const Dim &d : f_->dims) {
+        user_assert(d.name == old.name() || (d.name != outer.name() && d.name != inner.name()))
+            << "In split of Func '" << name() << "': a loop named '"
+            << (d.name == outer.name() ? outer.name() : inner.name()) << "' already exists";
+    }
+    user_assert(outer.name() != inner.name())
+        << "In split of Func '" << name() << "': the outer and inner loops need different names";
+    SplitStep step;
+    step.kind = SplitStep::Split;
+    step.old_var = f_->dims[i].var;
+    step.factor = factor.type() == Int(32) ? factor : cast(Int(32), factor);
+    step.tail = tail_kind(tail);
+    // Reserve the names one at a time so outer and inner never collide.
+    step.outer = internal_var(*f_, outer.name() + (outer.name() == old.name() ? "$o" : ""));
+    f_->splits.push_back(step);
+    f_->splits.back().inner = internal_var(*f_, inner.name() + (inner.name() == old.name() ? "$i" : ""));
+    ForType type = f_->dims[i].for_type;
+    f_->dims[i] = {inner.name(), f_->splits.back().inner, ForType::Serial};
+    f_->dims.insert(f_->dims.begin() + i + 1, Dim{outer.name(), f_->splits.back().outer, type});
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::fuse(const Var &inner, const Var &outer, const Var &fused) {
+    size_t i = dim_index(*f_, inner.name(), "fuse");
+    size_t o = dim_index(*f_, outer.name(), "fuse");
+    user_assert(o == i + 1) << "In fuse of Func '" << name() << "': '" << outer.name()
+                            << "' must be the loop just outside '" << inner.name() << "'";
+    SplitStep step;
+    step.kind = SplitStep::Fuse;
+    step.inner = f_->dims[i].var;
+    step.outer = f_->dims[o].var;
+    step.old_var = internal_var(*f_, fused.name());
+    f_->splits.push_back(step);
+    f_->dims[i] = {fused.name(), step.old_var, f_->dims[o].for_type};
+    f_->dims.erase(f_->dims.begin() + o);
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::reorder(const std::vector<Var> &vars) {
+    std::vector<size_t> positions;
+    for (const Var &v : vars) {
+        size_t p = dim_index(*f_, v.name(), "reorder");
+        for (size_t q : positions) {
+            user_assert(q != p) << "In reorder of Func '" << name() << "': '" << v.name() << "' appears twice";
+        }
+        positions.push_back(p);
+    }
+    std::vector<Dim> picked;
+    for (size_t p : positions) {
+        picked.push_back(f_->dims[p]);
+    }
+    std::vector<size_t> sorted = positions;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t k = 0; k < sorted.size(); k++) {
+        f_->dims[sorted[k]] = picked[k];
+    }
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::tile(const Var &x, const Var &y, const Var &xo, const Var &yo, const Var &xi, const Var &yi,
+                 const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
+    split(x, xo, xi, xfactor, tail);
+    split(y, yo, yi, yfactor, tail);
+    return reorder(xi, yi, xo, yo);
+}
+
+Func &Func::tile(const Var &x, const Var &y, const Var &xi, const Var &yi, const Expr &xfactor, const Expr &yfactor,
+                 TailStrategy tail) {
+    return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
+}
+
+Func &Func::parallel(const Var &v) {
+    f_->dims[dim_index(*f_, v.name(), "parallel")].for_type = ForType::Parallel;
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::parallel(const Var &v, const Expr &task_size, TailStrategy tail) {
+    Var inner(v.name() + "_par_inner");
+    split(v, v, inner, task_size, tail);
+    return parallel(v);
+}
+
+Func &Func::vectorize(const Var &v) {
+    f_->dims[dim_index(*f_, v.name(), "vectorize")].for_type = ForType::Vectorized;
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::vectorize(const Var &v, int factor, TailStrategy tail) {
+    Var inner(v.name() + "_vec");
+    split(v, v, inner, factor, tail);
+    return vectorize(inner);
+}
+
+Func &Func::unroll(const Var &v) {
+    f_->dims[dim_index(*f_, v.name(), "unroll")].for_type = ForType::Unrolled;
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::unroll(const Var &v, int factor, TailStrategy tail) {
+    Var inner(v.name() + "_unroll");
+    split(v, v, inner, factor, tail);
+    return unroll(inner);
 }
 
 void Func::compile_jit() {
@@ -218,8 +437,7 @@ void Func::realize_into(halide_buffer_t *dst) {
             args.push_back(&s.param->value);
         } else if (s.buffer) {
             user_assert(s.buffer->bound) << "ImageParam '" << s.buffer->name
-                                         << "' has no buffer: call set() on it before realizing '" << name()
-                                         << "'";
+                                         << "' has no buffer: call set() on it before realizing '" << name() << "'";
             args.push_back(s.buffer->bound);
         } else {
             internal_assert(a.kind == LoweredArgument::OutputBuffer && s.output_index == 0);
@@ -256,4 +474,4 @@ std::string Func::assembly() {
     return jit_->module->assembly();
 }
 
-}  // namespace Halide
+} // namespace Halide

@@ -10,32 +10,30 @@ namespace {
 
 struct Registry {
     std::mutex mutex;
-    std::map<std::string, std::weak_ptr<void>> names;  // every live named object
+    std::map<std::string, std::weak_ptr<void>> names; // every live named object
     std::map<std::string, std::weak_ptr<FunctionContents>> functions;
     std::map<std::string, std::weak_ptr<InputBufferContents>> buffers;
     std::map<std::string, std::weak_ptr<ParamContents>> params;
 };
 
 Registry &registry() {
-    static Registry *r = new Registry;  // never destroyed: handles may outlive statics
+    static Registry *r = new Registry; // never destroyed: handles may outlive statics
     return *r;
 }
 
-template <typename T>
-std::shared_ptr<T> find(std::map<std::string, std::weak_ptr<T>> &table, const std::string &name) {
+template <typename T> std::shared_ptr<T> find(std::map<std::string, std::weak_ptr<T>> &table, const std::string &name) {
     std::lock_guard<std::mutex> lock(registry().mutex);
     auto it = table.find(name);
     return it == table.end() ? nullptr : it->second.lock();
 }
 
-template <typename T>
-void add(std::map<std::string, std::weak_ptr<T>> &table, const std::shared_ptr<T> &p) {
+template <typename T> void add(std::map<std::string, std::weak_ptr<T>> &table, const std::shared_ptr<T> &p) {
     std::lock_guard<std::mutex> lock(registry().mutex);
     table[p->name] = p;
     registry().names[p->name] = std::static_pointer_cast<void>(p);
 }
 
-}  // namespace
+} // namespace
 
 std::string unique_name(const std::string &requested) {
     Registry &r = registry();
@@ -58,12 +56,24 @@ std::string fresh_name(char prefix) {
     return unique_name(std::string(1, prefix) + std::to_string(counter++));
 }
 
-void register_function(const FunctionPtr &f) { add(registry().functions, f); }
-void register_input_buffer(const InputBufferPtr &b) { add(registry().buffers, b); }
-void register_param(const ParamPtr &p) { add(registry().params, p); }
-FunctionPtr find_function(const std::string &name) { return find(registry().functions, name); }
-InputBufferPtr find_input_buffer(const std::string &name) { return find(registry().buffers, name); }
-ParamPtr find_param(const std::string &name) { return find(registry().params, name); }
+void register_function(const FunctionPtr &f) {
+    add(registry().functions, f);
+}
+void register_input_buffer(const InputBufferPtr &b) {
+    add(registry().buffers, b);
+}
+void register_param(const ParamPtr &p) {
+    add(registry().params, p);
+}
+FunctionPtr find_function(const std::string &name) {
+    return find(registry().functions, name);
+}
+InputBufferPtr find_input_buffer(const std::string &name) {
+    return find(registry().buffers, name);
+}
+ParamPtr find_param(const std::string &name) {
+    return find(registry().params, name);
+}
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

@@ -10,23 +10,46 @@
 #include <vector>
 
 #include "Halide/Expr.h"
+#include "Halide/IR.h"
 #include "HalideRuntime.h"
 
 namespace Halide {
 namespace Runtime {
-template <typename T, int Dims, int InClassDimStorage>
-class Buffer;
+template <typename T, int Dims, int InClassDimStorage> class Buffer;
 }
 
 namespace Internal {
 
-enum class ComputeLevel { Inlined, Root };
+enum class ComputeLevel { Inlined, Root, At };
+
+// How a split handles an extent that is not a multiple of the factor.
+enum class TailKind { Auto, GuardWithIf, ShiftInwards, RoundUp };
+
+// One step of a Func's loop structure, in the order the schedule made them.
+// Names are internal and unique within the Func (see Dim).
+struct SplitStep {
+    enum Kind { Split, Fuse };
+    Kind kind = Split;
+    std::string old_var, outer, inner; // Fuse: `old_var` is the fused result
+    Expr factor;
+    TailKind tail = TailKind::Auto;
+};
+
+// A loop, innermost first. `name` is what the user calls it, `var` the
+// unique internal name of this incarnation (a split may reuse a user name).
+struct Dim {
+    std::string name, var;
+    ForType for_type = ForType::Serial;
+};
 
 struct FunctionContents {
     std::string name;
-    std::vector<std::string> args;  // pure definition's Var names, innermost first
-    std::vector<Expr> values;       // empty until defined
+    std::vector<std::string> args; // pure definition's Var names, innermost first
+    std::vector<Expr> values;      // empty until defined
     ComputeLevel compute = ComputeLevel::Inlined;
+    std::string compute_at_func, compute_at_var; // with ComputeLevel::At: a Func and its Dim name
+    std::vector<SplitStep> splits;
+    std::vector<Dim> dims;
 
     bool defined() const { return !values.empty(); }
 };
@@ -37,8 +60,8 @@ struct InputBufferContents {
     std::string name;
     Type type;
     int dimensions = 0;
-    halide_buffer_t *bound = nullptr;    // what the pipeline reads when run
-    std::shared_ptr<void> keep_alive;    // owner of `bound`
+    halide_buffer_t *bound = nullptr; // what the pipeline reads when run
+    std::shared_ptr<void> keep_alive; // owner of `bound`
 };
 using InputBufferPtr = std::shared_ptr<InputBufferContents>;
 
@@ -46,7 +69,7 @@ struct ParamContents {
     std::string name;
     Type type;
     halide_scalar_value_t value{};
-    Expr min_value, max_value;  // optional range checks
+    Expr min_value, max_value; // optional range checks
 };
 using ParamPtr = std::shared_ptr<ParamContents>;
 
@@ -61,7 +84,7 @@ FunctionPtr find_function(const std::string &name);
 InputBufferPtr find_input_buffer(const std::string &name);
 ParamPtr find_param(const std::string &name);
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

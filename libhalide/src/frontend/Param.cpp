@@ -21,7 +21,9 @@ std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &nam
     return c;
 }
 
-const std::string &buffer_contents_name(const InputBufferContents &c) { return c.name; }
+const std::string &buffer_contents_name(const InputBufferContents &c) {
+    return c.name;
+}
 
 Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args) {
     auto b = find_input_buffer(name);
@@ -47,8 +49,12 @@ std::shared_ptr<ParamContents> make_param(const std::string &name, Type type) {
     return p;
 }
 
-const std::string &param_name(const ParamContents &p) { return p.name; }
-Type param_type(const ParamContents &p) { return p.type; }
+const std::string &param_name(const ParamContents &p) {
+    return p.name;
+}
+Type param_type(const ParamContents &p) {
+    return p.type;
+}
 
 void set_param_value(ParamContents &p, const void *value, size_t bytes) {
     std::memset(&p.value, 0, sizeof(p.value));
@@ -60,9 +66,11 @@ void set_param_range(ParamContents &p, const Expr &min, const Expr &max) {
     p.max_value = max;
 }
 
-Expr param_expr(const ParamContents &p) { return Variable::make(p.type, p.name); }
+Expr param_expr(const ParamContents &p) {
+    return Variable::make(p.type, p.name);
+}
 
-}  // namespace Internal
+} // namespace Internal
 
 ImageParam::ImageParam(Type t, int dimensions, const std::string &name) {
     contents_ = std::make_shared<Internal::InputBufferContents>();
@@ -72,9 +80,15 @@ ImageParam::ImageParam(Type t, int dimensions, const std::string &name) {
     Internal::register_input_buffer(contents_);
 }
 
-const std::string &ImageParam::name() const { return contents_->name; }
-Type ImageParam::type() const { return contents_->type; }
-int ImageParam::dimensions() const { return contents_->dimensions; }
+const std::string &ImageParam::name() const {
+    return contents_->name;
+}
+Type ImageParam::type() const {
+    return contents_->type;
+}
+int ImageParam::dimensions() const {
+    return contents_->dimensions;
+}
 
 Expr ImageParam::call(const std::vector<Expr> &pos) const {
     user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
@@ -82,14 +96,13 @@ Expr ImageParam::call(const std::vector<Expr> &pos) const {
 }
 
 void ImageParam::set_raw(halide_buffer_t *raw, std::shared_ptr<void> owner, Type t, int dims) {
-    user_assert(t == contents_->type) << "ImageParam '" << contents_->name << "' has type "
-                                      << int(contents_->type.code) << ":" << contents_->type.bits
-                                      << " but was given a buffer of type " << int(t.code) << ":" << t.bits;
-    user_assert(dims == contents_->dimensions) << "ImageParam '" << contents_->name << "' has "
-                                               << contents_->dimensions << " dimensions but was given a buffer with "
-                                               << dims;
+    user_assert(t == contents_->type) << "ImageParam '" << contents_->name << "' has type " << int(contents_->type.code)
+                                      << ":" << contents_->type.bits << " but was given a buffer of type "
+                                      << int(t.code) << ":" << t.bits;
+    user_assert(dims == contents_->dimensions) << "ImageParam '" << contents_->name << "' has " << contents_->dimensions
+                                               << " dimensions but was given a buffer with " << dims;
     contents_->bound = raw;
     contents_->keep_alive = std::move(owner);
 }
 
-}  // namespace Halide
+} // namespace Halide

@@ -21,4 +21,4 @@ Expr::Expr(double v) : Expr(FloatImm::make(Float(64), v)) {}
 Expr::Expr(bool v) : Expr(UIntImm::make(Bool(), v ? 1 : 0)) {}
 Expr::Expr(const std::string &s) : Expr(StringImm::make(s)) {}
 
-}  // namespace Halide
+} // namespace Halide

@@ -26,7 +26,7 @@ bool is_const(const Expr &e, int64_t v) {
         return v >= 0 && u->value == (uint64_t)v;
     }
     if (const FloatImm *f = e.as<FloatImm>()) {
-        return f->value == (double)v && (int64_t)f->value == v;
+        return f->value == (double)v;
     }
     return false;
 }
@@ -95,9 +95,13 @@ bool is_negative_const(const Expr &e) {
     return false;
 }
 
-bool is_const_zero(const Expr &e) { return is_const(e, 0); }
+bool is_const_zero(const Expr &e) {
+    return is_const(e, 0);
+}
 
-bool is_const_one(const Expr &e) { return is_const(e, 1); }
+bool is_const_one(const Expr &e) {
+    return is_const(e, 1);
+}
 
 bool is_no_op(const Stmt &s) {
     if (!s.defined()) {
@@ -117,7 +121,7 @@ double uint_to_float_bits(int bits, uint64_t v) {
     return bits == 32 ? (double)(float)v : (double)v;
 }
 
-}  // namespace
+} // namespace
 
 Expr make_const(Type t, int64_t val) {
     internal_assert(t.bits > 0) << "make_const of an undefined type";
@@ -156,12 +160,24 @@ void check_representable(Type t, int64_t v) {
                                     << "explicitly";
 }
 
-Expr make_bool(bool val, int lanes) { return UIntImm::make(Bool(lanes), val ? 1 : 0); }
-Expr make_zero(Type t) { return make_const(t, (int64_t)0); }
-Expr make_one(Type t) { return make_const(t, (int64_t)1); }
-Expr make_two(Type t) { return make_const(t, (int64_t)2); }
-Expr const_true(int lanes) { return make_bool(true, lanes); }
-Expr const_false(int lanes) { return make_bool(false, lanes); }
+Expr make_bool(bool val, int lanes) {
+    return UIntImm::make(Bool(lanes), val ? 1 : 0);
+}
+Expr make_zero(Type t) {
+    return make_const(t, (int64_t)0);
+}
+Expr make_one(Type t) {
+    return make_const(t, (int64_t)1);
+}
+Expr make_two(Type t) {
+    return make_const(t, (int64_t)2);
+}
+Expr const_true(int lanes) {
+    return make_bool(true, lanes);
+}
+Expr const_false(int lanes) {
+    return make_bool(false, lanes);
+}
 
 Expr cast_constant(Type t, const Expr &e) {
     if (!e.defined() || t.is_handle() || t.bits == 0) {
@@ -189,7 +205,7 @@ Expr cast_constant(Type t, const Expr &e) {
             return FloatImm::make(t, v);
         }
         if (t.is_bool()) {
-            return make_bool(v != 0, t.lanes);  // NaN is nonzero
+            return make_bool(v != 0, t.lanes); // NaN is nonzero
         }
         if (std::isnan(v)) {
             return Expr();
@@ -216,15 +232,19 @@ Expr cast_constant(Type t, const Expr &e) {
 
 namespace {
 
-void check_defined(const Expr &e, const char *op) { user_assert(e.defined()) << op << " of an undefined Expr"; }
+void check_defined(const Expr &e, const char *op) {
+    user_assert(e.defined()) << op << " of an undefined Expr";
+}
 
 void check_not_handle(const Expr &e, const char *op) {
     user_assert(!e.type().is_handle()) << "Can't apply " << op << " to a handle (opaque pointer) expression";
 }
 
-std::string describe_type(const Expr &e) { return type_to_string(e.type()); }
+std::string describe_type(const Expr &e) {
+    return type_to_string(e.type());
+}
 
-}  // namespace
+} // namespace
 
 void match_types(Expr &a, Expr &b) {
     user_assert(a.defined() && b.defined()) << "match_types of an undefined Expr";
@@ -278,7 +298,7 @@ void match_types_bitwise(Expr &a, Expr &b, const char *op_name) {
     }
 }
 
-}  // namespace Internal
+} // namespace Internal
 
 using namespace Internal;
 
@@ -329,16 +349,17 @@ Expr literal_like(const Expr &other, int v, const char *op) {
     return make_const(other.type(), (int64_t)v);
 }
 
-template <typename Node>
-Expr arith(Expr a, Expr b, const char *op) {
+template <typename Node> Expr arith(Expr a, Expr b, const char *op) {
     check_arith(a, b, op);
     match_types(a, b);
     return Node::make(std::move(a), std::move(b));
 }
 
-}  // namespace
+} // namespace
 
-Expr operator+(Expr a, Expr b) { return arith<Add>(std::move(a), std::move(b), "operator+"); }
+Expr operator+(Expr a, Expr b) {
+    return arith<Add>(std::move(a), std::move(b), "operator+");
+}
 Expr operator+(Expr a, int b) {
     Expr c = literal_like(a, b, "operator+");
     return Add::make(std::move(a), std::move(c));
@@ -354,7 +375,9 @@ Expr &operator+=(Expr &a, Expr b) {
     return a;
 }
 
-Expr operator-(Expr a, Expr b) { return arith<Sub>(std::move(a), std::move(b), "operator-"); }
+Expr operator-(Expr a, Expr b) {
+    return arith<Sub>(std::move(a), std::move(b), "operator-");
+}
 Expr operator-(Expr a, int b) {
     Expr c = literal_like(a, b, "operator-");
     return Sub::make(std::move(a), std::move(c));
@@ -376,7 +399,9 @@ Expr &operator-=(Expr &a, Expr b) {
     return a;
 }
 
-Expr operator*(Expr a, Expr b) { return arith<Mul>(std::move(a), std::move(b), "operator*"); }
+Expr operator*(Expr a, Expr b) {
+    return arith<Mul>(std::move(a), std::move(b), "operator*");
+}
 Expr operator*(Expr a, int b) {
     Expr c = literal_like(a, b, "operator*");
     return Mul::make(std::move(a), std::move(c));
@@ -392,7 +417,9 @@ Expr &operator*=(Expr &a, Expr b) {
     return a;
 }
 
-Expr operator/(Expr a, Expr b) { return arith<Div>(std::move(a), std::move(b), "operator/"); }
+Expr operator/(Expr a, Expr b) {
+    return arith<Div>(std::move(a), std::move(b), "operator/");
+}
 Expr &operator/=(Expr &a, Expr b) {
     check_arith(a, b, "operator/=");
     Type t = a.type();
@@ -408,7 +435,9 @@ Expr operator/(int a, Expr b) {
     return Div::make(std::move(c), std::move(b));
 }
 
-Expr operator%(Expr a, Expr b) { return arith<Mod>(std::move(a), std::move(b), "operator%"); }
+Expr operator%(Expr a, Expr b) {
+    return arith<Mod>(std::move(a), std::move(b), "operator%");
+}
 Expr operator%(Expr a, int b) {
     Expr c = literal_like(a, b, "operator%");
     return Mod::make(std::move(a), std::move(c));
@@ -422,7 +451,9 @@ Expr operator%(int a, Expr b) {
 // Comparisons
 
 #define HALIDE_DEFINE_CMP(OP, NODE, NAME)                                                                              \
-    Expr operator OP(Expr a, Expr b) { return arith<NODE>(std::move(a), std::move(b), NAME); }                         \
+    Expr operator OP(Expr a, Expr b) {                                                                                 \
+        return arith<NODE>(std::move(a), std::move(b), NAME);                                                          \
+    }                                                                                                                  \
     Expr operator OP(Expr a, int b) {                                                                                  \
         Expr c = literal_like(a, b, NAME);                                                                             \
         return NODE::make(std::move(a), std::move(c));                                                                 \
@@ -438,9 +469,15 @@ HALIDE_DEFINE_CMP(==, EQ, "operator==")
 HALIDE_DEFINE_CMP(!=, NE, "operator!=")
 #undef HALIDE_DEFINE_CMP
 
-Expr operator>=(Expr a, Expr b) { return arith<GE>(std::move(a), std::move(b), "operator>="); }
-Expr operator>=(const Expr &a, int b) { return GE::make(a, literal_like(a, b, "operator>=")); }
-Expr operator>=(int a, const Expr &b) { return GE::make(literal_like(b, a, "operator>="), b); }
+Expr operator>=(Expr a, Expr b) {
+    return arith<GE>(std::move(a), std::move(b), "operator>=");
+}
+Expr operator>=(const Expr &a, int b) {
+    return GE::make(a, literal_like(a, b, "operator>="));
+}
+Expr operator>=(int a, const Expr &b) {
+    return GE::make(literal_like(b, a, "operator>="), b);
+}
 
 // ---------------------------------------------------------------------------
 // Logical operators
@@ -454,7 +491,7 @@ void check_bool(const Expr &e, const char *which, const char *op) {
                                     << describe_type(e);
 }
 
-}  // namespace
+} // namespace
 
 Expr operator&&(Expr a, Expr b) {
     check_bool(a, "first", "operator&&");
@@ -490,7 +527,9 @@ Expr operator!(Expr a) {
 // ---------------------------------------------------------------------------
 // min, max, clamp, abs, select
 
-Expr max(Expr a, Expr b) { return arith<Max>(std::move(a), std::move(b), "max"); }
+Expr max(Expr a, Expr b) {
+    return arith<Max>(std::move(a), std::move(b), "max");
+}
 Expr max(Expr a, int b) {
     Expr c = literal_like(a, b, "max");
     return Max::make(std::move(a), std::move(c));
@@ -499,7 +538,9 @@ Expr max(int a, Expr b) {
     Expr c = literal_like(b, a, "max");
     return Max::make(std::move(c), std::move(b));
 }
-Expr min(Expr a, Expr b) { return arith<Min>(std::move(a), std::move(b), "min"); }
+Expr min(Expr a, Expr b) {
+    return arith<Min>(std::move(a), std::move(b), "min");
+}
 Expr min(Expr a, int b) {
     Expr c = literal_like(a, b, "min");
     return Min::make(std::move(a), std::move(c));
@@ -524,7 +565,7 @@ Expr clamp_bound(Type t, const Expr &bound, const char *which) {
         value = std::to_string(*i);
     } else if (const uint64_t *u = as_const_uint(bound)) {
         fits = *u <= (uint64_t)std::numeric_limits<int64_t>::max() ? t.can_represent((int64_t)*u)
-                                                                    : (t.is_uint() && t.bits == 64) || t.is_float();
+                                                                   : (t.is_uint() && t.bits == 64) || t.is_float();
         value = std::to_string(*u);
     } else if (const double *f = as_const_float(bound)) {
         fits = t.can_represent(*f);
@@ -535,7 +576,7 @@ Expr clamp_bound(Type t, const Expr &bound, const char *which) {
     return cast(t, bound);
 }
 
-}  // namespace
+} // namespace
 
 Expr clamp(Expr a, const Expr &min_val, const Expr &max_val) {
     check_defined(a, "clamp");
@@ -549,7 +590,9 @@ Expr clamp(Expr a, const Expr &min_val, const Expr &max_val) {
 namespace {
 
 // name + "f" for Float(32), name for Float(64).
-std::string math_name(const char *name, Type t) { return t.bits == 32 ? std::string(name) + "f" : std::string(name); }
+std::string math_name(const char *name, Type t) {
+    return t.bits == 32 ? std::string(name) + "f" : std::string(name);
+}
 
 // A C math function of one float argument. Non-floats become Float(32);
 // Float(16) is computed in Float(32).
@@ -581,13 +624,12 @@ Expr math_call2(const char *name, Expr x, Expr y) {
     Type t = x.type();
     if (t.bits == 16) {
         Type f = Float(32, t.lanes);
-        return cast(t, Call::make(f, math_name(name, f), {cast(f, std::move(x)), cast(f, std::move(y))},
-                                  Call::Extern));
+        return cast(t, Call::make(f, math_name(name, f), {cast(f, std::move(x)), cast(f, std::move(y))}, Call::Extern));
     }
     return Call::make(t, math_name(name, t), {std::move(x), std::move(y)}, Call::Extern);
 }
 
-}  // namespace
+} // namespace
 
 Expr abs(Expr a) {
     check_defined(a, "abs");
@@ -619,8 +661,8 @@ Expr select(Expr condition, Expr true_value, Expr false_value) {
     check_defined(condition, "select");
     check_defined(true_value, "select");
     check_defined(false_value, "select");
-    user_assert(condition.type().is_bool()) << "The first argument to select must be a boolean, but it has type "
-                                            << describe_type(condition);
+    user_assert(condition.type().is_bool())
+        << "The first argument to select must be a boolean, but it has type " << describe_type(condition);
     if (as_const_int(true_value) && true_value.type() != false_value.type()) {
         true_value = cast(false_value.type(), std::move(true_value));
     }
@@ -657,27 +699,69 @@ Expr mux(const Expr &id, const std::initializer_list<Expr> &values) {
 // ---------------------------------------------------------------------------
 // Math
 
-Expr sin(Expr x) { return math_call1("sin", std::move(x)); }
-Expr asin(Expr x) { return math_call1("asin", std::move(x)); }
-Expr cos(Expr x) { return math_call1("cos", std::move(x)); }
-Expr acos(Expr x) { return math_call1("acos", std::move(x)); }
-Expr tan(Expr x) { return math_call1("tan", std::move(x)); }
-Expr atan(Expr x) { return math_call1("atan", std::move(x)); }
-Expr atan2(Expr y, Expr x) { return math_call2("atan2", std::move(y), std::move(x)); }
-Expr sinh(Expr x) { return math_call1("sinh", std::move(x)); }
-Expr asinh(Expr x) { return math_call1("asinh", std::move(x)); }
-Expr cosh(Expr x) { return math_call1("cosh", std::move(x)); }
-Expr acosh(Expr x) { return math_call1("acosh", std::move(x)); }
-Expr tanh(Expr x) { return math_call1("tanh", std::move(x)); }
-Expr atanh(Expr x) { return math_call1("atanh", std::move(x)); }
-Expr sqrt(Expr x) { return math_call1("sqrt", std::move(x)); }
-Expr hypot(const Expr &x, const Expr &y) { return math_call2("hypot", x, y); }
-Expr exp(Expr x) { return math_call1("exp", std::move(x)); }
-Expr log(Expr x) { return math_call1("log", std::move(x)); }
-Expr floor(Expr x) { return math_call1("floor", std::move(x)); }
-Expr ceil(Expr x) { return math_call1("ceil", std::move(x)); }
-Expr round(Expr x) { return math_call1("nearbyint", std::move(x)); }
-Expr trunc(Expr x) { return math_call1("trunc", std::move(x)); }
+Expr sin(Expr x) {
+    return math_call1("sin", std::move(x));
+}
+Expr asin(Expr x) {
+    return math_call1("asin", std::move(x));
+}
+Expr cos(Expr x) {
+    return math_call1("cos", std::move(x));
+}
+Expr acos(Expr x) {
+    return math_call1("acos", std::move(x));
+}
+Expr tan(Expr x) {
+    return math_call1("tan", std::move(x));
+}
+Expr atan(Expr x) {
+    return math_call1("atan", std::move(x));
+}
+Expr atan2(Expr y, Expr x) {
+    return math_call2("atan2", std::move(y), std::move(x));
+}
+Expr sinh(Expr x) {
+    return math_call1("sinh", std::move(x));
+}
+Expr asinh(Expr x) {
+    return math_call1("asinh", std::move(x));
+}
+Expr cosh(Expr x) {
+    return math_call1("cosh", std::move(x));
+}
+Expr acosh(Expr x) {
+    return math_call1("acosh", std::move(x));
+}
+Expr tanh(Expr x) {
+    return math_call1("tanh", std::move(x));
+}
+Expr atanh(Expr x) {
+    return math_call1("atanh", std::move(x));
+}
+Expr sqrt(Expr x) {
+    return math_call1("sqrt", std::move(x));
+}
+Expr hypot(const Expr &x, const Expr &y) {
+    return math_call2("hypot", x, y);
+}
+Expr exp(Expr x) {
+    return math_call1("exp", std::move(x));
+}
+Expr log(Expr x) {
+    return math_call1("log", std::move(x));
+}
+Expr floor(Expr x) {
+    return math_call1("floor", std::move(x));
+}
+Expr ceil(Expr x) {
+    return math_call1("ceil", std::move(x));
+}
+Expr round(Expr x) {
+    return math_call1("nearbyint", std::move(x));
+}
+Expr trunc(Expr x) {
+    return math_call1("trunc", std::move(x));
+}
 
 Expr pow(Expr x, Expr y) {
     check_defined(x, "pow");
@@ -704,7 +788,7 @@ void check_float(const Expr &x, const char *op) {
                                      << describe_type(x);
 }
 
-}  // namespace
+} // namespace
 
 Expr is_nan(Expr x) {
     check_float(x, "is_nan");
@@ -786,17 +870,35 @@ Expr shift_literal(const char *name, const char *op, Expr x, int y) {
     return shift(name, op, std::move(x), make_const(t, (int64_t)y));
 }
 
-}  // namespace
+} // namespace
 
-Expr operator&(Expr x, Expr y) { return bitwise(Intrinsics::bitwise_and, "operator&", std::move(x), std::move(y)); }
-Expr operator&(Expr x, int y) { return bitwise_literal(Intrinsics::bitwise_and, "operator&", std::move(x), y, false); }
-Expr operator&(int x, Expr y) { return bitwise_literal(Intrinsics::bitwise_and, "operator&", std::move(y), x, true); }
-Expr operator|(Expr x, Expr y) { return bitwise(Intrinsics::bitwise_or, "operator|", std::move(x), std::move(y)); }
-Expr operator|(Expr x, int y) { return bitwise_literal(Intrinsics::bitwise_or, "operator|", std::move(x), y, false); }
-Expr operator|(int x, Expr y) { return bitwise_literal(Intrinsics::bitwise_or, "operator|", std::move(y), x, true); }
-Expr operator^(Expr x, Expr y) { return bitwise(Intrinsics::bitwise_xor, "operator^", std::move(x), std::move(y)); }
-Expr operator^(Expr x, int y) { return bitwise_literal(Intrinsics::bitwise_xor, "operator^", std::move(x), y, false); }
-Expr operator^(int x, Expr y) { return bitwise_literal(Intrinsics::bitwise_xor, "operator^", std::move(y), x, true); }
+Expr operator&(Expr x, Expr y) {
+    return bitwise(Intrinsics::bitwise_and, "operator&", std::move(x), std::move(y));
+}
+Expr operator&(Expr x, int y) {
+    return bitwise_literal(Intrinsics::bitwise_and, "operator&", std::move(x), y, false);
+}
+Expr operator&(int x, Expr y) {
+    return bitwise_literal(Intrinsics::bitwise_and, "operator&", std::move(y), x, true);
+}
+Expr operator|(Expr x, Expr y) {
+    return bitwise(Intrinsics::bitwise_or, "operator|", std::move(x), std::move(y));
+}
+Expr operator|(Expr x, int y) {
+    return bitwise_literal(Intrinsics::bitwise_or, "operator|", std::move(x), y, false);
+}
+Expr operator|(int x, Expr y) {
+    return bitwise_literal(Intrinsics::bitwise_or, "operator|", std::move(y), x, true);
+}
+Expr operator^(Expr x, Expr y) {
+    return bitwise(Intrinsics::bitwise_xor, "operator^", std::move(x), std::move(y));
+}
+Expr operator^(Expr x, int y) {
+    return bitwise_literal(Intrinsics::bitwise_xor, "operator^", std::move(x), y, false);
+}
+Expr operator^(int x, Expr y) {
+    return bitwise_literal(Intrinsics::bitwise_xor, "operator^", std::move(y), x, true);
+}
 
 Expr operator~(Expr x) {
     check_defined(x, "operator~");
@@ -806,10 +908,18 @@ Expr operator~(Expr x) {
     return Call::make(t, Intrinsics::bitwise_not, {std::move(x)}, Call::Intrinsic);
 }
 
-Expr operator<<(Expr x, Expr y) { return shift(Intrinsics::shift_left, "operator<<", std::move(x), std::move(y)); }
-Expr operator<<(Expr x, int y) { return shift_literal(Intrinsics::shift_left, "operator<<", std::move(x), y); }
-Expr operator>>(Expr x, Expr y) { return shift(Intrinsics::shift_right, "operator>>", std::move(x), std::move(y)); }
-Expr operator>>(Expr x, int y) { return shift_literal(Intrinsics::shift_right, "operator>>", std::move(x), y); }
+Expr operator<<(Expr x, Expr y) {
+    return shift(Intrinsics::shift_left, "operator<<", std::move(x), std::move(y));
+}
+Expr operator<<(Expr x, int y) {
+    return shift_literal(Intrinsics::shift_left, "operator<<", std::move(x), y);
+}
+Expr operator>>(Expr x, Expr y) {
+    return shift(Intrinsics::shift_right, "operator>>", std::move(x), std::move(y));
+}
+Expr operator>>(Expr x, int y) {
+    return shift_literal(Intrinsics::shift_right, "operator>>", std::move(x), y);
+}
 
 // ---------------------------------------------------------------------------
 // lerp, likely, saturating casts
@@ -897,4 +1007,4 @@ Expr saturating_cast(Type t, Expr e) {
     return cast(t, std::move(e));
 }
 
-}  // namespace Halide
+} // namespace Halide

@@ -54,7 +54,7 @@ private:
     std::multiset<std::string> hidden_;
 };
 
-}  // namespace
+} // namespace
 
 Expr substitute(const std::map<std::string, Expr> &replacements, const Expr &e) {
     return replacements.empty() ? e : Substitute(replacements).mutate(e);
@@ -64,5 +64,5 @@ Stmt substitute(const std::map<std::string, Expr> &replacements, const Stmt &s) 
     return replacements.empty() ? s : Substitute(replacements).mutate(s);
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

@@ -16,7 +16,7 @@ namespace Internal {
 Expr substitute(const std::map<std::string, Expr> &replacements, const Expr &e);
 Stmt substitute(const std::map<std::string, Expr> &replacements, const Stmt &s);
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

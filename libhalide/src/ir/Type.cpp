@@ -20,7 +20,7 @@ int significand_bits(int bits) {
     }
 }
 
-}  // namespace
+} // namespace
 
 int64_t Type::imin() const {
     internal_assert(is_int() || is_uint()) << "imin() of non-integer type " << type_to_string(*this);
@@ -61,8 +61,7 @@ bool Type::can_represent(Type other) const {
         return true;
     }
     switch (code) {
-    case halide_type_int:
-        return (other.is_int() && other.bits <= bits) || (other.is_uint() && other.bits < bits);
+    case halide_type_int: return (other.is_int() && other.bits <= bits) || (other.is_uint() && other.bits < bits);
     case halide_type_uint: return other.is_uint() && other.bits <= bits;
     case halide_type_float:
         if (other.is_float()) {
@@ -110,7 +109,7 @@ bool Type::can_represent(double v) const {
     switch (code) {
     case halide_type_int:
     case halide_type_uint: {
-        if (!(v == std::trunc(v))) {  // also rejects NaN and infinities
+        if (!(v == std::trunc(v))) { // also rejects NaN and infinities
             return false;
         }
         if (std::isinf(v)) {
@@ -171,4 +170,4 @@ std::string type_to_string(const Type &t) {
     return s;
 }
 
-}  // namespace Halide
+} // namespace Halide

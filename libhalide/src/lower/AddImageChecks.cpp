@@ -17,7 +17,9 @@ namespace Halide {
 namespace Internal {
 namespace {
 
-Expr user_context() { return Variable::make(Handle(), "__user_context"); }
+Expr user_context() {
+    return Variable::make(Handle(), "__user_context");
+}
 
 Expr error_call(const std::string &helper, std::vector<Expr> args) {
     args.insert(args.begin(), user_context());
@@ -28,11 +30,15 @@ Expr intrinsic(Type t, const std::string &name, std::vector<Expr> args) {
     return Call::make(t, name, std::move(args), Call::Intrinsic);
 }
 
-uint32_t type_word(Type t) { return (uint32_t)t.code | ((uint32_t)t.bits << 8); }
+uint32_t type_word(Type t) {
+    return (uint32_t)t.code | ((uint32_t)t.bits << 8);
+}
 
-Expr uint32_const(uint32_t v) { return UIntImm::make(UInt(32), v); }
+Expr uint32_const(uint32_t v) {
+    return UIntImm::make(UInt(32), v);
+}
 
-}  // namespace
+} // namespace
 
 Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
     auto required = boxes_required(body);
@@ -47,10 +53,10 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
         const std::string label = std::string(input ? "Input" : "Output") + " buffer " + a.name;
         Expr buf = Variable::make(Handle(), a.name + ".buffer");
         Expr given_type = Mod::make(intrinsic(UInt(32), "buffer_get_type", {buf}), uint32_const(65536));
-        early_checks.push_back(AssertStmt::make(
-            EQ::make(given_type, uint32_const(type_word(a.type))),
-            error_call("halide_error_bad_type",
-                       {StringImm::make(label), given_type, uint32_const(type_word(a.type))})));
+        early_checks.push_back(
+            AssertStmt::make(EQ::make(given_type, uint32_const(type_word(a.type))),
+                             error_call("halide_error_bad_type",
+                                        {StringImm::make(label), given_type, uint32_const(type_word(a.type))})));
         Expr dims = intrinsic(Int(32), "buffer_get_dimensions", {buf});
         early_checks.push_back(AssertStmt::make(
             EQ::make(dims, int32_const(a.dimensions)),
@@ -105,8 +111,13 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
         }
         Expr buf = Variable::make(Handle(), a.name + ".buffer");
         for (int d = a.dimensions; d-- > 0;) {
+            std::string suffix = "." + std::to_string(d);
+            s = LetStmt::make(
+                a.name + ".max" + suffix,
+                Sub::make(Add::make(buffer_field(a.name, "min", d), buffer_field(a.name, "extent", d)), int32_const(1)),
+                s);
             for (const char *field : {"stride", "extent", "min"}) {
-                s = LetStmt::make(a.name + "." + field + "." + std::to_string(d),
+                s = LetStmt::make(a.name + "." + field + suffix,
                                   intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)}), s);
             }
         }
@@ -115,5 +126,5 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
     return Block::make(Block::make(early_checks), s);
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

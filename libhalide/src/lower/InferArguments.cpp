@@ -32,7 +32,7 @@ private:
     std::set<std::string> seen_;
 };
 
-}  // namespace
+} // namespace
 
 void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result) {
     FindInputs inputs;
@@ -55,13 +55,12 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
     for (size_t i = 0; i < outputs.size(); i++) {
         const FunctionPtr &f = outputs[i];
         user_assert(f->values.size() == 1) << "Func '" << f->name << "': Tuple outputs are not supported yet";
-        result.func.args.push_back(
-            {f->name, LoweredArgument::OutputBuffer, f->values[0].type(), (int)f->args.size()});
+        result.func.args.push_back({f->name, LoweredArgument::OutputBuffer, f->values[0].type(), (int)f->args.size()});
         ArgumentSource src;
         src.output_index = (int)i;
         result.sources.push_back(src);
     }
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

@@ -33,7 +33,7 @@ private:
     const std::set<std::string> &inlined_;
 };
 
-}  // namespace
+} // namespace
 
 void inline_functions(Environment &env, const std::vector<std::string> &order,
                       const std::vector<FunctionPtr> &outputs) {
@@ -63,5 +63,5 @@ void inline_functions(Environment &env, const std::vector<std::string> &order,
     }
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

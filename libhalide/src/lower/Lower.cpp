@@ -14,15 +14,25 @@ namespace {
 std::atomic<uint64_t> epoch{0};
 }
 
-uint64_t pipeline_epoch() { return epoch.load(); }
-void bump_pipeline_epoch() { epoch++; }
+uint64_t pipeline_epoch() {
+    return epoch.load();
+}
+void bump_pipeline_epoch() {
+    epoch++;
+}
 
-Expr int32_const(int64_t v) { return IntImm::make(Int(32), v); }
-Expr var_int32(const std::string &name) { return Variable::make(Int(32), name); }
+Expr int32_const(int64_t v) {
+    return IntImm::make(Int(32), v);
+}
+Expr var_int32(const std::string &name) {
+    return Variable::make(Int(32), name);
+}
 Expr buffer_field(const std::string &buffer, const char *field, int d) {
     return var_int32(buffer + "." + field + "." + std::to_string(d));
 }
-std::string loop_var_name(const std::string &func, const std::string &var) { return func + ".s0." + var; }
+std::string loop_var_name(const std::string &func, const std::string &var) {
+    return func + ".s0." + var;
+}
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name) {
     LoweredPipeline result;
@@ -50,9 +60,13 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     // 7. Fold constants and clean up the index math.
     s = simplify(s);
 
+    // 8. Unroll the loops scheduled with unroll() (their extents are constants now).
+    s = unroll_loops(s);
+    s = simplify(s);
+
     result.func.body = s;
     return result;
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

@@ -14,14 +14,14 @@ namespace Internal {
 
 // Where each argument of the lowered function gets its value at run time.
 struct ArgumentSource {
-    ParamPtr param;          // scalar arguments
-    InputBufferPtr buffer;   // input buffers
-    int output_index = -1;   // output buffers: which output
+    ParamPtr param;        // scalar arguments
+    InputBufferPtr buffer; // input buffers
+    int output_index = -1; // output buffers: which output
 };
 
 struct LoweredPipeline {
     LoweredFunc func;
-    std::vector<ArgumentSource> sources;  // parallel to func.args
+    std::vector<ArgumentSource> sources; // parallel to func.args
 };
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name);
@@ -31,7 +31,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
 uint64_t pipeline_epoch();
 void bump_pipeline_epoch();
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

@@ -20,8 +20,7 @@ std::vector<std::string> realization_order(const std::vector<FunctionPtr> &outpu
 
 // InlineFunctions.cpp: replaces calls to Funcs scheduled inline by their
 // definitions (in every remaining definition).
-void inline_functions(Environment &env, const std::vector<std::string> &order,
-                      const std::vector<FunctionPtr> &outputs);
+void inline_functions(Environment &env, const std::vector<std::string> &order, const std::vector<FunctionPtr> &outputs);
 
 // ScheduleFunctions.cpp: the loop nests. Outputs loop over their buffer's
 // region; each compute_root Func is realized over the region its consumers
@@ -37,6 +36,9 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
 // dimensions, the region read from inputs and scalar ranges.
 Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p);
 
+// UnrollLoops.cpp: unrolled loops (constant extent) become copies of their body.
+Stmt unroll_loops(const Stmt &s);
+
 // StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
 Stmt storage_flattening(const Stmt &s);
 
@@ -47,7 +49,7 @@ Expr var_int32(const std::string &name);
 Expr buffer_field(const std::string &buffer, const char *field, int d);
 std::string loop_var_name(const std::string &func, const std::string &var);
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
 
 #endif

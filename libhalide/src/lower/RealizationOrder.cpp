@@ -47,7 +47,7 @@ void visit_function(const FunctionPtr &f, Environment &env, std::vector<std::str
     order.push_back(f->name);
 }
 
-}  // namespace
+} // namespace
 
 std::vector<std::string> realization_order(const std::vector<FunctionPtr> &outputs, Environment &env) {
     std::vector<std::string> order;
@@ -58,5 +58,5 @@ std::vector<std::string> realization_order(const std::vector<FunctionPtr> &outpu
     return order;
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

@@ -13,7 +13,9 @@
 #include <set>
 
 #include "Halide/Error.h"
+#include "Halide/IRMutator.h"
 #include "Halide/IRPrinter.h"
+#include "Halide/IRVisitor.h"
 #include "analysis/Interval.h"
 #include "ir/Substitute.h"
 #include "lower/Passes.h"
@@ -22,28 +24,210 @@ namespace Halide {
 namespace Internal {
 namespace {
 
-// for f.s0.y: for f.s0.x: f(x, y) = value   (the first argument innermost)
-Stmt produce(const FunctionContents &f) {
+Expr loop_var(const FunctionContents &f, const std::string &var) {
+    return var_int32(loop_var_name(f.name, var));
+}
+
+// `value`, with the promise that it lies in [min, max]. The
+// schedule knows each loop variable's exact range; this hands that range to
+// bounds inference (codegen drops the wrapper).
+Expr promise_in(const Expr &value, const Expr &min, const Expr &max) {
+    return Call::make(Int(32), "promise_clamped", {value, min, max}, Call::Intrinsic);
+}
+
+// The loop nest that computes f over f.min.d / f.extent.d, following its
+// schedule: splits and fuses (in order), then the loops (innermost first).
+//
+//   for f.s0.<outermost> ...
+//     for f.s0.<innermost> ...
+//       let <old var> = ... (latest split first)
+//         if (guards) f(x, y) = value
+Stmt produce(const FunctionContents &f, bool is_output) {
+    // max is kept apart from min + extent - 1: bounds inference sees it as one
+    // variable, so it does not lose the correlation between min and extent.
+    struct Bounds {
+        Expr min, extent, max;
+    };
+    std::map<std::string, Bounds> bounds;
+    for (size_t d = 0; d < f.args.size(); d++) {
+        bounds[f.args[d]] = {buffer_field(f.name, "min", (int)d), buffer_field(f.name, "extent", (int)d),
+                             buffer_field(f.name, "max", (int)d)};
+    }
+    std::vector<std::pair<std::string, Expr>> lets; // in the order the splits were made
+    std::vector<Expr> guards;
+    std::vector<Stmt> checks;
+    for (const SplitStep &step : f.splits) {
+        if (step.kind == SplitStep::Split) {
+            Bounds old = bounds.at(step.old_var);
+            Expr factor = step.factor;
+            Expr outer_extent = Div::make(Add::make(old.extent, Sub::make(factor, int32_const(1))), factor);
+            bounds[step.outer] = {int32_const(0), outer_extent, Sub::make(outer_extent, int32_const(1))};
+            bounds[step.inner] = {int32_const(0), factor, Sub::make(factor, int32_const(1))};
+            Expr outer = loop_var(f, step.outer), inner = loop_var(f, step.inner);
+            TailKind tail = step.tail;
+            if (tail == TailKind::Auto) {
+                tail = is_output ? TailKind::ShiftInwards : TailKind::GuardWithIf;
+            }
+            if (tail == TailKind::RoundUp && !is_output) {
+                tail = TailKind::GuardWithIf; // realizations are not rounded up yet
+            }
+            Expr base = Mul::make(outer, factor);
+            if (tail == TailKind::ShiftInwards) {
+                base = Min::make(base, Sub::make(old.extent, factor));
+                checks.push_back(AssertStmt::make(
+                    GE::make(old.extent, factor),
+                    Call::make(Int(32), "halide_error_explicit_bounds_too_small",
+                               {Variable::make(Handle(), "__user_context"), StringImm::make(f.name),
+                                StringImm::make(step.old_var), int32_const(0), Sub::make(old.extent, int32_const(1)),
+                                int32_const(0), Sub::make(factor, int32_const(1))},
+                               Call::Extern)));
+            }
+            Expr value = Add::make(Add::make(old.min, base), inner);
+            lets.emplace_back(step.old_var, promise_in(value, old.min, old.max));
+            if (tail == TailKind::GuardWithIf) {
+                guards.push_back(LT::make(loop_var(f, step.old_var), Add::make(old.min, old.extent)));
+            } else if (tail == TailKind::RoundUp) {
+                checks.push_back(AssertStmt::make(
+                    EQ::make(Mod::make(old.extent, factor), int32_const(0)),
+                    Call::make(Int(32), "halide_error_explicit_bounds_too_small",
+                               {Variable::make(Handle(), "__user_context"), StringImm::make(f.name),
+                                StringImm::make(step.old_var), int32_const(0), Sub::make(old.extent, int32_const(1)),
+                                int32_const(0), Sub::make(factor, int32_const(1))},
+                               Call::Extern)));
+            }
+        } else {
+            Bounds in = bounds.at(step.inner), out = bounds.at(step.outer);
+            Expr fused_extent = Mul::make(in.extent, out.extent);
+            bounds[step.old_var] = {int32_const(0), fused_extent, Sub::make(fused_extent, int32_const(1))};
+            Expr fused = loop_var(f, step.old_var);
+            lets.emplace_back(step.inner, promise_in(Add::make(in.min, Mod::make(fused, in.extent)), in.min, in.max));
+            lets.emplace_back(step.outer,
+                              promise_in(Add::make(out.min, Div::make(fused, in.extent)), out.min, out.max));
+        }
+    }
+
     std::map<std::string, Expr> renames;
     std::vector<Expr> site;
     for (const std::string &a : f.args) {
-        Expr v = var_int32(loop_var_name(f.name, a));
-        renames[a] = v;
-        site.push_back(v);
+        renames[a] = loop_var(f, a);
+        site.push_back(renames[a]);
     }
     std::vector<Expr> values;
     for (const Expr &v : f.values) {
         values.push_back(substitute(renames, v));
     }
     Stmt s = Provide::make(f.name, values, site);
-    for (size_t d = 0; d < f.args.size(); d++) {
-        s = For::make(loop_var_name(f.name, f.args[d]), buffer_field(f.name, "min", (int)d),
-                      buffer_field(f.name, "extent", (int)d), ForType::Serial, s);
+    if (!guards.empty()) {
+        Expr all = guards[0];
+        for (size_t i = 1; i < guards.size(); i++) {
+            all = And::make(all, guards[i]);
+        }
+        s = IfThenElse::make(all, s);
+    }
+    // Fuse defines two names from one: emit its lets in reverse so the
+    // definitions of a step stay together.
+    for (const auto &[name, value] : lets) {
+        s = LetStmt::make(loop_var_name(f.name, name), value, s);
+    }
+    for (const Dim &d : f.dims) {
+        const Bounds &b = bounds.at(d.var);
+        s = For::make(loop_var_name(f.name, d.var), b.min, b.extent, d.for_type, s);
+    }
+    return Block::make(Block::make(checks), s);
+}
+
+// Wraps `body` (the statements that consume g) in g's realization over the
+// region `body` needs.
+Stmt realize_around(const FunctionContents &g, const Stmt &body) {
+    auto boxes = boxes_required(body);
+    auto found = boxes.find(g.name);
+    if (found == boxes.end()) {
+        return body; // nothing consumes it any more
+    }
+    const Box &box = found->second;
+    std::vector<Range> bounds;
+    for (size_t d = 0; d < box.size(); d++) {
+        if (!box[d].is_bounded()) {
+            user_error << "Can't infer the region of Func '" << g.name << "' its consumers need: the "
+                       << (box[d].min.defined() ? "maximum" : "minimum") << " of dimension " << d << " ('" << g.args[d]
+                       << "') is unbounded. Clamp the coordinates where it is called, or "
+                       << "schedule it inline.";
+        }
+        bounds.push_back({buffer_field(g.name, "min", (int)d), buffer_field(g.name, "extent", (int)d)});
+    }
+    std::vector<Type> types;
+    for (const Expr &v : g.values) {
+        types.push_back(v.type());
+    }
+    Stmt s = Realize::make(g.name, types, bounds, Block::make(produce(g, false), body));
+    for (size_t d = box.size(); d-- > 0;) {
+        std::string prefix = g.name + ".";
+        std::string suffix = "." + std::to_string(d);
+        Expr extent = Add::make(Sub::make(buffer_field(g.name, "max", (int)d), buffer_field(g.name, "min", (int)d)),
+                                int32_const(1));
+        s = LetStmt::make(prefix + "extent" + suffix, extent, s);
+        s = LetStmt::make(prefix + "max" + suffix, box[d].max, s);
+        s = LetStmt::make(prefix + "min" + suffix, box[d].min, s);
     }
     return s;
 }
 
-}  // namespace
+// Puts g's realization at the top of the body of the loop `loop`.
+class InjectAt : public IRMutator {
+public:
+    InjectAt(const FunctionContents &g, const std::string &loop) : g_(g), loop_(loop) {}
+    bool found = false;
+
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        if (op->name != loop_) {
+            return IRMutator::visit(op);
+        }
+        found = true;
+        return For::make(op->name, op->min, op->extent, op->for_type, realize_around(g_, op->body));
+    }
+
+private:
+    const FunctionContents &g_;
+    const std::string &loop_;
+};
+
+// Every call to a realized Func must happen inside its realization: a
+// compute_at that a consumer outside that loop also needs is a user error.
+class CheckCallsInsideRealizations : public IRVisitor {
+public:
+    explicit CheckCallsInsideRealizations(const Environment &env) : env_(env) {}
+
+    using IRVisitor::visit;
+    void visit(const Realize *op) override {
+        live_.insert(op->name);
+        IRVisitor::visit(op);
+        live_.erase(live_.find(op->name));
+    }
+    void visit(const Provide *op) override {
+        std::string outer = producing_;
+        producing_ = op->name;
+        IRVisitor::visit(op);
+        producing_ = outer;
+    }
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type != Call::Halide || live_.count(op->name)) {
+            return;
+        }
+        const FunctionContents &g = *env_.at(op->name);
+        user_error << "Func '" << g.name << "' is computed at loop '" << g.compute_at_var << "' of Func '"
+                   << g.compute_at_func << "', but Func '" << producing_
+                   << "' uses it outside that loop. Compute it at an outer loop, or compute_root.";
+    }
+
+private:
+    const Environment &env_;
+    std::multiset<std::string> live_;
+    std::string producing_;
+};
+
+} // namespace
 
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::vector<FunctionPtr> &outputs) {
@@ -51,43 +235,39 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
     std::vector<Stmt> output_nests;
     for (const FunctionPtr &f : outputs) {
         output_names.insert(f->name);
-        output_nests.push_back(produce(*env.at(f->name)));
+        output_nests.push_back(produce(*env.at(f->name), true));
     }
     Stmt s = Block::make(output_nests);
+    // Consumers are placed before their producers, so each producer sees
+    // every use of it when its region is inferred.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         if (output_names.count(*it) || !env.count(*it)) {
-            continue;  // outputs are already there; inlined Funcs are gone
+            continue; // outputs are already there; inlined Funcs are gone
         }
         const FunctionContents &g = *env.at(*it);
-        auto boxes = boxes_required(s);
-        auto found = boxes.find(g.name);
-        if (found == boxes.end()) {
-            continue;  // nothing consumes it any more
-        }
-        const Box &box = found->second;
-        std::vector<Range> bounds;
-        for (size_t d = 0; d < box.size(); d++) {
-            if (!box[d].is_bounded()) {
-                user_error << "Can't infer the region of Func '" << g.name << "' its consumers need: the "
-                           << (box[d].min.defined() ? "maximum" : "minimum") << " of dimension " << d << " ('"
-                           << g.args[d] << "') is unbounded. Clamp the coordinates where it is called, or "
-                           << "schedule it inline.";
+        if (g.compute == ComputeLevel::At) {
+            auto consumer = env.find(g.compute_at_func);
+            user_assert(consumer != env.end())
+                << "Func '" << g.name << "' is computed at Func '" << g.compute_at_func
+                << "', which is not computed anywhere (it is inlined or not part of this pipeline)";
+            std::string var;
+            for (const Dim &d : consumer->second->dims) {
+                if (d.name == g.compute_at_var) {
+                    var = d.var;
+                }
             }
-            bounds.push_back({buffer_field(g.name, "min", (int)d), buffer_field(g.name, "extent", (int)d)});
-        }
-        std::vector<Type> types;
-        for (const Expr &v : g.values) {
-            types.push_back(v.type());
-        }
-        s = Realize::make(g.name, types, bounds, Block::make(produce(g), s));
-        for (size_t d = box.size(); d-- > 0;) {
-            Expr extent = Add::make(Sub::make(box[d].max, box[d].min), int32_const(1));
-            s = LetStmt::make(g.name + ".extent." + std::to_string(d), extent, s);
-            s = LetStmt::make(g.name + ".min." + std::to_string(d), box[d].min, s);
+            user_assert(!var.empty()) << "Func '" << g.name << "' is computed at loop '" << g.compute_at_var
+                                      << "' of Func '" << g.compute_at_func << "', which has no such loop";
+            InjectAt inject(g, loop_var_name(g.compute_at_func, var));
+            s = inject.mutate(s);
+            internal_assert(inject.found);
+        } else {
+            s = realize_around(g, s);
         }
     }
+    CheckCallsInsideRealizations(env).include(s);
     return s;
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

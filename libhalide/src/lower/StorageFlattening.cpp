@@ -12,8 +12,8 @@ namespace {
 Expr flat_index(const std::string &name, const std::vector<Expr> &coords) {
     Expr index;
     for (size_t d = 0; d < coords.size(); d++) {
-        Expr term = Mul::make(Sub::make(coords[d], buffer_field(name, "min", (int)d)),
-                              buffer_field(name, "stride", (int)d));
+        Expr term =
+            Mul::make(Sub::make(coords[d], buffer_field(name, "min", (int)d)), buffer_field(name, "stride", (int)d));
         index = index.defined() ? Add::make(index, term) : term;
     }
     return index.defined() ? index : int32_const(0);
@@ -53,9 +53,11 @@ public:
     }
 };
 
-}  // namespace
+} // namespace
 
-Stmt storage_flattening(const Stmt &s) { return Flatten().mutate(s); }
+Stmt storage_flattening(const Stmt &s) {
+    return Flatten().mutate(s);
+}
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide

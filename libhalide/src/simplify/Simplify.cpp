@@ -13,15 +13,20 @@
 #include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
+#include "Halide/IRVisitor.h"
 
 namespace Halide {
 namespace Internal {
 
 namespace {
 
-bool is_imm(const Expr &e) { return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>(); }
+bool is_imm(const Expr &e) {
+    return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>();
+}
 
-bool is_integer_type(Type t) { return t.is_int() || t.is_uint(); }
+bool is_integer_type(Type t) {
+    return t.is_int() || t.is_uint();
+}
 
 // An immediate of an integer type from its bit pattern (wrapping or masking
 // into t).
@@ -91,8 +96,7 @@ Expr fold_uint(IRNodeType k, Type t, uint64_t a, uint64_t b) {
 
 // F is float for Float(32), double for Float(64) and Float(16) (whose
 // results FloatImm::make then rounds; one rounding of the exact result).
-template <typename F>
-Expr fold_float(IRNodeType k, Type t, F a, F b) {
+template <typename F> Expr fold_float(IRNodeType k, Type t, F a, F b) {
     F r = 0;
     switch (k) {
     case IRNodeType::Add: r = a + b; break;
@@ -101,7 +105,7 @@ Expr fold_float(IRNodeType k, Type t, F a, F b) {
     case IRNodeType::Div: r = a / b; break;
     case IRNodeType::Mod: {
         if (t.bits == 16) {
-            return Expr();  // several roundings in half precision
+            return Expr(); // several roundings in half precision
         }
         F q = a / b;
         q = std::floor(q);
@@ -304,6 +308,43 @@ Expr fold_call(const Call *op) {
     return Expr();
 }
 
+// Does a Let, LetStmt or For inside the node bind `name`? (Substituting the
+// variable `name` into it would then be captured.)
+class FindsBinder : public IRVisitor {
+public:
+    explicit FindsBinder(const std::string &n) : name(n) {}
+    const std::string &name;
+    bool found = false;
+
+protected:
+    using IRVisitor::visit;
+    void visit(const Let *op) override {
+        found = found || op->name == name;
+        IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
+        found = found || op->name == name;
+        IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        found = found || op->name == name;
+        IRVisitor::visit(op);
+    }
+};
+
+template <typename Body> bool substitutable(const Expr &value, const Body &body) {
+    if (is_imm(value)) {
+        return true;
+    }
+    const Variable *v = value.as<Variable>();
+    if (!v) {
+        return false;
+    }
+    FindsBinder finder(v->name);
+    finder.include(body);
+    return !finder.found;
+}
+
 // ---------------------------------------------------------------------------
 // The mutator
 
@@ -327,20 +368,10 @@ protected:
         }
     }
 
-    // Bind `n` to a runtime value within a body: hide any replacement for n,
-    // and any replacement that is the variable n (it would be captured).
+    // Bind `n` to a runtime value within a body: hide any replacement for n.
     std::vector<std::string> hide(const std::string &n) {
-        std::vector<std::string> hidden{n};
-        for (const auto &kv : scope_) {
-            const Variable *v = kv.second.back().as<Variable>();
-            if (v && v->name == n && kv.first != n) {
-                hidden.push_back(kv.first);
-            }
-        }
-        for (const std::string &h : hidden) {
-            push(h, Expr());
-        }
-        return hidden;
+        push(n, Expr());
+        return {n};
     }
     void unhide(const std::vector<std::string> &hidden) {
         for (const std::string &h : hidden) {
@@ -368,26 +399,26 @@ protected:
         }
         if (is_imm(b)) {
             if (const Add *aa = a.as<Add>()) {
-                if (is_imm(aa->b)) {  // (x + c1) + c2
+                if (is_imm(aa->b)) { // (x + c1) + c2
                     return add(aa->a, fold_binary(IRNodeType::Add, aa->b, b));
                 }
             }
             if (const Sub *as = a.as<Sub>()) {
-                if (is_imm(as->b)) {  // (x - c1) + c2
+                if (is_imm(as->b)) { // (x - c1) + c2
                     return add(as->a, fold_binary(IRNodeType::Sub, b, as->b));
                 }
-                if (is_imm(as->a)) {  // (c1 - x) + c2
+                if (is_imm(as->a)) { // (c1 - x) + c2
                     return sub(fold_binary(IRNodeType::Add, as->a, b), as->b);
                 }
             }
         }
         if (const Sub *bs = b.as<Sub>()) {
-            if (equal(bs->b, a)) {  // x + (y - x)
+            if (equal(bs->b, a)) { // x + (y - x)
                 return bs->a;
             }
         }
         if (const Sub *as = a.as<Sub>()) {
-            if (equal(as->b, b)) {  // (x - y) + y
+            if (equal(as->b, b)) { // (x - y) + y
                 return as->a;
             }
         }
@@ -412,43 +443,43 @@ protected:
             return a;
         }
         if (is_imm(b)) {
-            if (t.is_int()) {  // x - c == x + (-c) in wrap-around arithmetic
+            if (t.is_int()) { // x - c == x + (-c) in wrap-around arithmetic
                 return add(a, fold_binary(IRNodeType::Sub, make_zero(t), b));
             }
             if (const Add *aa = a.as<Add>()) {
-                if (is_imm(aa->b)) {  // (x + c1) - c2
+                if (is_imm(aa->b)) { // (x + c1) - c2
                     return add(aa->a, fold_binary(IRNodeType::Sub, aa->b, b));
                 }
             }
             if (const Sub *as = a.as<Sub>()) {
-                if (is_imm(as->b)) {  // (x - c1) - c2
+                if (is_imm(as->b)) { // (x - c1) - c2
                     return sub(as->a, fold_binary(IRNodeType::Add, as->b, b));
                 }
             }
         }
         if (const Add *aa = a.as<Add>()) {
-            if (equal(aa->a, b)) {  // (x + y) - x
+            if (equal(aa->a, b)) { // (x + y) - x
                 return aa->b;
             }
-            if (equal(aa->b, b)) {  // (x + y) - y
+            if (equal(aa->b, b)) { // (x + y) - y
                 return aa->a;
             }
             if (is_imm(aa->b)) {
                 if (const Add *ba = b.as<Add>()) {
-                    if (is_imm(ba->b)) {  // (x + c1) - (y + c2)
+                    if (is_imm(ba->b)) { // (x + c1) - (y + c2)
                         return add(sub(aa->a, ba->a), fold_binary(IRNodeType::Sub, aa->b, ba->b));
                     }
                 }
             }
         }
         if (const Add *ba = b.as<Add>()) {
-            if (equal(ba->a, a)) {  // x - (x + y)
+            if (equal(ba->a, a)) { // x - (x + y)
                 return sub(make_zero(t), ba->b);
             }
-            if (equal(ba->b, a)) {  // y - (x + y)
+            if (equal(ba->b, a)) { // y - (x + y)
                 return sub(make_zero(t), ba->a);
             }
-            if (is_imm(a) && is_imm(ba->b)) {  // c1 - (x + c2)
+            if (is_imm(a) && is_imm(ba->b)) { // c1 - (x + c2)
                 return sub(fold_binary(IRNodeType::Sub, a, ba->b), ba->a);
             }
         }
@@ -479,7 +510,7 @@ protected:
         }
         if (is_imm(b)) {
             if (const Mul *am = a.as<Mul>()) {
-                if (is_imm(am->b)) {  // (x * c1) * c2
+                if (is_imm(am->b)) { // (x * c1) * c2
                     return mul(am->a, fold_binary(IRNodeType::Mul, am->b, b));
                 }
             }
@@ -487,8 +518,7 @@ protected:
         return Mul::make(std::move(a), std::move(b));
     }
 
-    template <typename Node>
-    Expr min_or_max(Expr a, Expr b) {
+    template <typename Node> Expr min_or_max(Expr a, Expr b) {
         constexpr bool is_min = Node::kind == IRNodeType::Min;
         if (is_imm(a) && is_imm(b)) {
             Expr f = fold_binary(Node::kind, a, b);
@@ -517,7 +547,7 @@ protected:
                 return b;
             }
             if (const Node *inner = a.as<Node>()) {
-                if (is_imm(inner->b)) {  // min(min(x, c1), c2)
+                if (is_imm(inner->b)) { // min(min(x, c1), c2)
                     return min_or_max<Node>(inner->a, fold_binary(Node::kind, inner->b, b));
                 }
             }
@@ -525,8 +555,7 @@ protected:
         return Node::make(std::move(a), std::move(b));
     }
 
-    template <typename Node>
-    Expr compare(Expr a, Expr b) {
+    template <typename Node> Expr compare(Expr a, Expr b) {
         if (is_imm(a) && is_imm(b)) {
             Expr f = fold_binary(Node::kind, a, b);
             if (f.defined()) {
@@ -552,13 +581,11 @@ protected:
 
     // ----- expressions -----
 
-    template <typename Node>
-    bool unchanged(const Node *op, const Expr &a, const Expr &b) {
+    template <typename Node> bool unchanged(const Node *op, const Expr &a, const Expr &b) {
         return a.same_as(op->a) && b.same_as(op->b);
     }
 
-    template <typename Node>
-    Expr keep_or(const Node *op, const Expr &a, const Expr &b, Expr result) {
+    template <typename Node> Expr keep_or(const Node *op, const Expr &a, const Expr &b, Expr result) {
         // Keep the original handle when nothing changed.
         if (unchanged(op, a, b) && result.as<Node>() && result.template as<Node>()->a.same_as(a) &&
             result.template as<Node>()->b.same_as(b)) {
@@ -612,10 +639,10 @@ protected:
             }
         }
         if (is_const_one(b)) {
-            return a;  // exact for integers and floats
+            return a; // exact for integers and floats
         }
         if (is_integer_type(op->type) && is_const_zero(b)) {
-            return b;  // x / 0 == 0
+            return b; // x / 0 == 0
         }
         return keep_or(op, a, b, Div::make(a, b));
     }
@@ -629,7 +656,7 @@ protected:
             }
         }
         if (is_integer_type(op->type) && (is_const_zero(b) || is_const_one(b))) {
-            return make_zero(op->type);  // x % 0 == 0, x % 1 == 0
+            return make_zero(op->type); // x % 0 == 0, x % 1 == 0
         }
         return keep_or(op, a, b, Mod::make(a, b));
     }
@@ -722,7 +749,7 @@ protected:
 
     Expr visit(const Let *op) override {
         Expr value = mutate(op->value);
-        if (is_imm(value) || value.as<Variable>()) {
+        if (substitutable(value, op->body)) {
             push(op->name, value);
             Expr body = mutate(op->body);
             pop(op->name);
@@ -741,7 +768,7 @@ protected:
 
     Stmt visit(const LetStmt *op) override {
         Expr value = mutate(op->value);
-        if (is_imm(value) || value.as<Variable>()) {
+        if (substitutable(value, op->body)) {
             push(op->name, value);
             Stmt body = mutate(op->body);
             pop(op->name);
@@ -815,7 +842,7 @@ protected:
     }
 };
 
-}  // namespace
+} // namespace
 
 Expr constant_fold(const Expr &e) {
     if (!e.defined()) {
@@ -888,5 +915,5 @@ bool can_prove(const Expr &e) {
     return u && u->value == 1;
 }
 
-}  // namespace Internal
-}  // namespace Halide
+} // namespace Internal
+} // namespace Halide
