@@ -2,8 +2,11 @@
 // realized and compared with values computed here in plain C++.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <random>
 
 #include "Halide.h"
@@ -183,4 +186,126 @@ TEST(Dumps, LoweredStmtIrAndAssembly) {
     EXPECT_NE(f.lowered_stmt().find("for"), std::string::npos);
     EXPECT_NE(f.llvm_ir().find("define"), std::string::npos);
     EXPECT_FALSE(f.assembly().empty());
+}
+
+TEST(Schedules, VectorizeEmitsPackedFloatInstructions) {
+    ImageParam in(Float(32), 2, "vec_in");
+    Func f("vec_f");
+    Var x("x"), y("y");
+    f(x, y) = in(x, y) * 2.0f + 1.0f;
+    f.vectorize(x, 8);
+    std::string asm_text = f.assembly();
+    // Packed single-precision arithmetic on SSE/AVX registers.
+    bool packed = asm_text.find("ps\t%xmm") != std::string::npos || asm_text.find("ps\t%ymm") != std::string::npos ||
+                  asm_text.find("ps\t%zmm") != std::string::npos;
+    EXPECT_TRUE(packed) << asm_text;
+    Runtime::Buffer<float> data(19, 5);
+    data.for_each_element([&](int i, int j) { data(i, j) = (float)(i * 10 + j); });
+    in.set(Buffer<float>(data));
+    Buffer<float> out = f.realize({19, 5});
+    for (int j = 0; j < 5; j++) {
+        for (int i = 0; i < 19; i++) {
+            EXPECT_EQ(out(i, j), data(i, j) * 2.0f + 1.0f);
+        }
+    }
+}
+
+TEST(Schedules, ParallelRunsOnMoreThanOneThread) {
+    halide_set_num_threads(4);
+    Func f("par_f");
+    Var x("x"), y("y");
+    // Enough work per row that every worker gets some.
+    Expr v = cast<float>(x + y);
+    for (int i = 0; i < 20; i++) {
+        v = sqrt(v + 1.0f);
+    }
+    f(x, y) = v;
+    f.parallel(y);
+    std::string stmt = f.lowered_stmt();
+    EXPECT_NE(stmt.find("parallel for"), std::string::npos) << stmt;
+    auto threads = [] {
+        int n = 0;
+        for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator("/proc/self/task")) {
+            n++;
+        }
+        return n;
+    };
+    int before = threads();
+    Buffer<float> out = f.realize({256, 64});
+    EXPECT_GT(threads(), before) << "no worker thread was started";
+    float expected = 3.0f;
+    for (int i = 0; i < 20; i++) {
+        expected = std::sqrt(expected + 1.0f);
+    }
+    EXPECT_NEAR(out(1, 2), expected, 1e-4f);
+}
+
+TEST(Schedules, ComputeAtInsideSplitLoopsWithClampedReads) {
+    const int W = 37, H = 9;
+    ImageParam in(Int(32), 2, "clamp_in");
+    Func clamped("clamped"), blur("blur"), out("clamp_out");
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    clamped(x, y) = in(clamp(x, 0, W - 1), clamp(y, 0, H - 1));
+    blur(x, y) = clamped(x - 2, y) + clamped(x + 3, y - 1);
+    out(x, y) = blur(x, y) * 2;
+    out.split(x, xo, xi, 8);
+    blur.compute_at(out, xo);
+    clamped.compute_at(out, xo);
+    Runtime::Buffer<int32_t> data(W, H);
+    data.for_each_element([&](int i, int j) { data(i, j) = i * 100 + j; });
+    in.set(Buffer<int32_t>(data));
+    Buffer<int32_t> result = out.realize({W, H});
+    auto c = [&](int i, int j) { return data(std::clamp(i, 0, W - 1), std::clamp(j, 0, H - 1)); };
+    for (int j = 0; j < H; j++) {
+        for (int i = 0; i < W; i++) {
+            ASSERT_EQ(result(i, j), (c(i - 2, j) + c(i + 3, j - 1)) * 2) << i << "," << j;
+        }
+    }
+}
+
+TEST(Schedules, GuardWithIfHandlesAnyExtent) {
+    Func f("guarded");
+    Var x("x"), xo("xo"), xi("xi");
+    f(x) = x * 3;
+    f.split(x, xo, xi, 8, TailStrategy::GuardWithIf);
+    Buffer<int32_t> out = f.realize({5});
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(out(i), i * 3);
+    }
+}
+
+TEST(Schedules, ShiftInwardsNeedsOneFactorOfOutput) {
+    Func f("shifted");
+    Var x("x");
+    f(x) = x;
+    f.vectorize(x, 8);
+    EXPECT_THROW(f.realize({5}), RuntimeError); // the output is narrower than one vector
+    Buffer<int32_t> out = f.realize({13});
+    EXPECT_EQ(out(12), 12);
+}
+
+TEST(Errors, ScheduleNamingAVarTheFuncDoesNotHave) {
+    Func f("sched_f");
+    Var x("x"), y("y"), z("z_missing");
+    f(x, y) = x + y;
+    try {
+        f.parallel(z);
+        FAIL();
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("z_missing"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(f.split(z, x, y, 4), CompileError);
+    f.unroll(x); // a loop of non-constant extent: refused when compiled
+    EXPECT_THROW(f.compile_jit(), CompileError);
+}
+
+TEST(Errors, ComputeAtALoopOutsideTheConsumer) {
+    Func a("prod_a"), b("cons_b"), c("out_c");
+    Var x("x"), y("y");
+    a(x, y) = x + y;
+    b(x, y) = a(x, y) + 1;
+    c(x, y) = b(x, y) * 2;
+    b.compute_root();
+    a.compute_at(c, y); // but b, computed outside c's loops, needs a
+    EXPECT_THROW(c.compile_jit(), CompileError);
 }

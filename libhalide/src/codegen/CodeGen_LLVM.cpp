@@ -572,16 +572,61 @@ private:
     // Address of element `index` of the flat buffer `name`.
     llvm::Value *element_address(const std::string &name, const Expr &index, llvm::Type *elem) {
         llvm::Value *base = sym(name + ".host");
-        llvm::Value *idx = to_i64(codegen(index), index.type());
+        llvm::Value *idx = index_i64(index);
         return b_.CreateInBoundsGEP(elem, base, idx);
+    }
+
+    // An int32 index computed in 64 bits, without signed overflow (an index
+    // that overflowed would address outside the buffer anyway). This lets
+    // LLVM see that neighbouring elements are adjacent in memory, which its
+    // vectorizers need.
+    llvm::Value *index_i64(const Expr &e) {
+        if (e.type() == Int(32)) {
+            if (const IntImm *c = e.as<IntImm>()) {
+                return b_.getInt64((uint64_t)c->value);
+            }
+            if (const Add *op = e.as<Add>()) {
+                return b_.CreateNSWAdd(index_i64(op->a), index_i64(op->b));
+            }
+            if (const Sub *op = e.as<Sub>()) {
+                return b_.CreateNSWSub(index_i64(op->a), index_i64(op->b));
+            }
+            if (const Mul *op = e.as<Mul>()) {
+                return b_.CreateNSWMul(index_i64(op->a), index_i64(op->b));
+            }
+            const Call *c = e.as<Call>();
+            if (c && c->call_type == Call::Intrinsic && (c->name == "promise_clamped" || c->name == "likely")) {
+                return index_i64(c->args[0]);
+            }
+        }
+        return to_i64(codegen(e), e.type());
     }
 
     llvm::Value *load(const Load *op) {
         llvm::Type *mt = mem_type(op->type);
         llvm::Value *addr = element_address(op->name, op->index, mt);
-        llvm::Value *v = b_.CreateAlignedLoad(mt, addr, llvm::Align(op->type.bytes()));
+        llvm::LoadInst *v = b_.CreateAlignedLoad(mt, addr, llvm::Align(op->type.bytes()));
+        v->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
         return from_memory(v, op->type);
     }
+
+    // Distinct buffers never overlap (as in upstream Halide): each buffer's
+    // loads and stores get their own TBAA type, so LLVM may reorder and
+    // vectorize accesses to different buffers.
+    llvm::MDNode *buffer_tbaa(const std::string &name) {
+        llvm::MDNode *&tag = tbaa_tags_[name];
+        if (!tag) {
+            llvm::MDBuilder md(ctx_);
+            if (!tbaa_root_) {
+                tbaa_root_ = md.createTBAARoot("Halide buffers");
+            }
+            llvm::MDNode *type = md.createTBAAScalarTypeNode(name, tbaa_root_);
+            tag = md.createTBAAStructTagNode(type, type, 0);
+        }
+        return tag;
+    }
+    llvm::MDNode *tbaa_root_ = nullptr;
+    std::map<std::string, llvm::MDNode *> tbaa_tags_;
 
     // A field of type `ty` at byte `offset` of the struct at `base`.
     llvm::Value *load_field(llvm::Value *base, int offset, llvm::Type *ty, int align) {
@@ -767,7 +812,8 @@ private:
             Type t = op->value.type();
             llvm::Value *v = to_memory(codegen(op->value), t);
             llvm::Value *addr = element_address(op->name, op->index, mem_type(t));
-            b_.CreateAlignedStore(v, addr, llvm::Align(t.bytes()));
+            llvm::StoreInst *store = b_.CreateAlignedStore(v, addr, llvm::Align(t.bytes()));
+            store->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
             return;
         }
         case IRNodeType::Allocate: return allocate(s.as<Allocate>());
@@ -830,8 +876,27 @@ private:
         pop(op->name);
         llvm::Value *next = b_.CreateAdd(i, int_const(ty, 1));
         i->addIncoming(next, b_.GetInsertBlock());
-        b_.CreateCondBr(b_.CreateICmpNE(next, end), loop, after);
+        llvm::BranchInst *back_edge = b_.CreateCondBr(b_.CreateICmpNE(next, end), loop, after);
+        if (op->for_type == ForType::Vectorized) {
+            request_vectorization(back_edge, op);
+        }
         b_.SetInsertPoint(after);
+    }
+
+    // Until the IR has vector types, a vectorized loop is a serial loop that
+    // asks LLVM's loop vectorizer for vectors as wide as the loop.
+    void request_vectorization(llvm::BranchInst *back_edge, const For *op) {
+        llvm::SmallVector<llvm::Metadata *, 4> md;
+        md.push_back(nullptr); // self reference, set below
+        md.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.enable"),
+                                              llvm::ConstantAsMetadata::get(b_.getTrue())}));
+        if (const IntImm *width = op->extent.as<IntImm>()) {
+            md.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.width"),
+                                                  llvm::ConstantAsMetadata::get(b_.getInt32((uint32_t)width->value))}));
+        }
+        llvm::MDNode *loop_id = llvm::MDNode::getDistinct(ctx_, md);
+        loop_id->replaceOperandWith(0, loop_id);
+        back_edge->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
     }
 
     // Outlines the body into `int32 task(void *uc, int32 idx, uint8_t *closure)`

@@ -1,6 +1,7 @@
 // See Passes.h. The prologue every entry point starts with:
 //
 //   assert type and dimensions of each buffer argument      (-3, -43)
+//   assert the innermost stride is 1, as upstream does       (-8)
 //   let b.host, b.min.d, b.extent.d, b.stride.d = fields of b.buffer
 //   assert each input covers the region the pipeline reads  (-4)
 //   assert scalar parameters lie in their ranges            (-9, -10)
@@ -61,6 +62,15 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
         early_checks.push_back(AssertStmt::make(
             EQ::make(dims, int32_const(a.dimensions)),
             error_call("halide_error_bad_dimensions", {StringImm::make(label), dims, int32_const(a.dimensions)})));
+        if (a.dimensions > 0) {
+            // As upstream does by default: the innermost dimension is dense,
+            // which is what makes vector loads and stores possible.
+            Expr stride0 = intrinsic(Int(32), "buffer_get_stride", {buf, int32_const(0)});
+            early_checks.push_back(AssertStmt::make(
+                EQ::make(stride0, int32_const(1)),
+                error_call("halide_error_constraint_violated",
+                           {StringImm::make(a.name + ".stride.0"), stride0, StringImm::make("1"), int32_const(1)})));
+        }
 
         if (input) {
             auto it = required.find(a.name);
@@ -117,8 +127,11 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
                 Sub::make(Add::make(buffer_field(a.name, "min", d), buffer_field(a.name, "extent", d)), int32_const(1)),
                 s);
             for (const char *field : {"stride", "extent", "min"}) {
-                s = LetStmt::make(a.name + "." + field + suffix,
-                                  intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)}), s);
+                Expr value = intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)});
+                if (d == 0 && std::string(field) == "stride") {
+                    value = int32_const(1); // checked above
+                }
+                s = LetStmt::make(a.name + "." + field + suffix, value, s);
             }
         }
         s = LetStmt::make(a.name + ".host", intrinsic(Handle(), "buffer_get_host", {buf}), s);

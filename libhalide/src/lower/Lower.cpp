@@ -54,13 +54,16 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     // 5. Bind buffer fields; check types, dimensions, input regions, params.
     s = add_image_checks(s, result);
 
-    // 6. Multi-dimensional storage to flat buffers.
+    // 6. Bounds are all known now: drop the promises that informed them.
+    s = strip_promises(s);
+
+    // 7. Multi-dimensional storage to flat buffers.
     s = storage_flattening(s);
 
-    // 7. Fold constants and clean up the index math.
+    // 8. Fold constants and clean up the index math.
     s = simplify(s);
 
-    // 8. Unroll the loops scheduled with unroll() (their extents are constants now).
+    // 9. Unroll the loops scheduled with unroll() (their extents are constants now).
     s = unroll_loops(s);
     s = simplify(s);
 

@@ -36,6 +36,9 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
 // dimensions, the region read from inputs and scalar ranges.
 Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p);
 
+// StripPromises.cpp: drops promise_clamped wrappers once bounds are known.
+Stmt strip_promises(const Stmt &s);
+
 // UnrollLoops.cpp: unrolled loops (constant extent) become copies of their body.
 Stmt unroll_loops(const Stmt &s);
 

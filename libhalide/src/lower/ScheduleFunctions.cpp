@@ -40,8 +40,7 @@ Expr promise_in(const Expr &value, const Expr &min, const Expr &max) {
 //
 //   for f.s0.<outermost> ...
 //     for f.s0.<innermost> ...
-//       let <old var> = ... (latest split first)
-//         if (guards) f(x, y) = value
+//       if (guards) f(x, y) = value    (split-off variables substituted)
 Stmt produce(const FunctionContents &f, bool is_output) {
     // max is kept apart from min + extent - 1: bounds inference sees it as one
     // variable, so it does not lose the correlation between min and extent.
@@ -124,11 +123,14 @@ Stmt produce(const FunctionContents &f, bool is_output) {
         }
         s = IfThenElse::make(all, s);
     }
-    // Fuse defines two names from one: emit its lets in reverse so the
-    // definitions of a step stay together.
-    for (const auto &[name, value] : lets) {
-        s = LetStmt::make(loop_var_name(f.name, name), value, s);
+    // Replace each split-off variable by its definition in terms of the
+    // loops (latest split first, since earlier definitions use its results),
+    // so index expressions are plain arithmetic on loop variables.
+    std::map<std::string, Expr> definitions;
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+        definitions[loop_var_name(f.name, it->first)] = substitute(definitions, it->second);
     }
+    s = substitute(definitions, s);
     for (const Dim &d : f.dims) {
         const Bounds &b = bounds.at(d.var);
         s = For::make(loop_var_name(f.name, d.var), b.min, b.extent, d.for_type, s);

@@ -1,0 +1,29 @@
+// See Passes.h: promise_clamped(value, min, max) only informs bounds
+// inference; once that is done, the value alone lets the simplifier see
+// (and cancel) the index arithmetic inside.
+#include "Halide/IRMutator.h"
+#include "lower/Passes.h"
+
+namespace Halide {
+namespace Internal {
+namespace {
+
+class Strip : public IRMutator {
+public:
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (op->call_type == Call::Intrinsic && op->name == "promise_clamped") {
+            return mutate(op->args[0]);
+        }
+        return IRMutator::visit(op);
+    }
+};
+
+} // namespace
+
+Stmt strip_promises(const Stmt &s) {
+    return Strip().mutate(s);
+}
+
+} // namespace Internal
+} // namespace Halide
