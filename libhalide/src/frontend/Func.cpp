@@ -377,34 +377,41 @@ Func &Func::tile(const Var &x, const Var &y, const Var &xi, const Var &yi, const
     return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
 }
 
-Func &Func::parallel(const Var &v) {
-    f_->dims[dim_index(*f_, v.name(), "parallel")].for_type = ForType::Parallel;
+namespace {
+
+void set_loop_type(FunctionContents &f, const Var &v, ForType type, const char *what) {
+    f.dims[dim_index(f, v.name(), what)].for_type = type;
     bump_pipeline_epoch();
-    return *this;
 }
 
-Func &Func::parallel(const Var &v, const Expr &task_size, TailStrategy tail) {
-    Var inner(v.name() + "_par_inner");
-    split(v, v, inner, task_size, tail);
-    return parallel(v);
+} // namespace
+
+Func &Func::parallel(const Var &v) {
+    set_loop_type(*f_, v, ForType::Parallel, "parallel");
+    return *this;
 }
 
 Func &Func::vectorize(const Var &v) {
-    f_->dims[dim_index(*f_, v.name(), "vectorize")].for_type = ForType::Vectorized;
-    bump_pipeline_epoch();
+    set_loop_type(*f_, v, ForType::Vectorized, "vectorize");
     return *this;
+}
+
+Func &Func::unroll(const Var &v) {
+    set_loop_type(*f_, v, ForType::Unrolled, "unroll");
+    return *this;
+}
+
+// parallel(v, n), vectorize(v, n), unroll(v, n): split v by n, keep the
+// name v for the outer loop, and mark the inner (or, for parallel, outer) one.
+Func &Func::parallel(const Var &v, const Expr &task_size, TailStrategy tail) {
+    split(v, v, Var(v.name() + "_par_inner"), task_size, tail);
+    return parallel(v);
 }
 
 Func &Func::vectorize(const Var &v, int factor, TailStrategy tail) {
     Var inner(v.name() + "_vec");
     split(v, v, inner, factor, tail);
     return vectorize(inner);
-}
-
-Func &Func::unroll(const Var &v) {
-    f_->dims[dim_index(*f_, v.name(), "unroll")].for_type = ForType::Unrolled;
-    bump_pipeline_epoch();
-    return *this;
 }
 
 Func &Func::unroll(const Var &v, int factor, TailStrategy tail) {
