@@ -196,9 +196,11 @@ public:
         if (op->call_type == Call::Intrinsic && op->name == "likely" && op->args.size() == 1) {
             result = of(op->args[0]);
         } else if (op->call_type == Call::Intrinsic && op->name == "promise_clamped" && op->args.size() == 3) {
-            // The value is promised to lie in [args[1], args[2]].
+            // The value is promised to lie in [args[1], args[2]]: the
+            // intersection of that and the value's own interval.
+            Interval v = of(op->args[0]);
             Interval lo = of(op->args[1]), hi = of(op->args[2]);
-            result = {lo.min, hi.max};
+            result = {pick_max(v.min, lo.min), pick_min(v.max, hi.max)};
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
         } else {

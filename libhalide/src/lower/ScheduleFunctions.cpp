@@ -165,8 +165,11 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
     for (size_t d = box.size(); d-- > 0;) {
         std::string prefix = g.name + ".";
         std::string suffix = "." + std::to_string(d);
-        Expr extent = Add::make(Sub::make(buffer_field(g.name, "max", (int)d), buffer_field(g.name, "min", (int)d)),
-                                int32_const(1));
+        // Empty (max < min) in the guarded tail of a split: nothing is read there.
+        Expr extent =
+            Max::make(Add::make(Sub::make(buffer_field(g.name, "max", (int)d), buffer_field(g.name, "min", (int)d)),
+                                int32_const(1)),
+                      int32_const(0));
         s = LetStmt::make(prefix + "extent" + suffix, extent, s);
         s = LetStmt::make(prefix + "max" + suffix, box[d].max, s);
         s = LetStmt::make(prefix + "min" + suffix, box[d].min, s);

@@ -1,0 +1,535 @@
+// Target: parsing and printing target strings, host detection, and the
+// implied-feature table. See ABI.md §6 for the grammar.
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include "Halide/Error.h"
+#include "Halide/Target.h"
+
+namespace Halide {
+
+namespace {
+
+struct OSName {
+    Target::OS value;
+    const char *name;
+};
+struct ArchName {
+    Target::Arch value;
+    const char *name;
+};
+struct FeatureName {
+    Target::Feature value;
+    const char *name;
+};
+
+const OSName os_names[] = {
+    {Target::OSUnknown, "os_unknown"},
+    {Target::Linux, "linux"},
+    {Target::Windows, "windows"},
+    {Target::OSX, "osx"},
+    {Target::Android, "android"},
+    {Target::IOS, "ios"},
+    {Target::QuRT, "qurt"},
+    {Target::NoOS, "noos"},
+    {Target::Fuchsia, "fuchsia"},
+    {Target::WebAssemblyRuntime, "wasmrt"},
+};
+
+const ArchName arch_names[] = {
+    {Target::ArchUnknown, "arch_unknown"},
+    {Target::X86, "x86"},
+    {Target::ARM, "arm"},
+    {Target::Hexagon, "hexagon"},
+    {Target::POWERPC, "powerpc"},
+    {Target::WebAssembly, "wasm"},
+    {Target::RISCV, "riscv"},
+};
+
+// One name per feature, used both ways. Aliases accepted only when parsing
+// are in feature_aliases below.
+const FeatureName feature_names[] = {
+    {Target::JIT, "jit"},
+    {Target::Debug, "debug"},
+    {Target::NoAsserts, "no_asserts"},
+    {Target::NoBoundsQuery, "no_bounds_query"},
+    {Target::SSE41, "sse41"},
+    {Target::AVX, "avx"},
+    {Target::AVX2, "avx2"},
+    {Target::FMA, "fma"},
+    {Target::FMA4, "fma4"},
+    {Target::F16C, "f16c"},
+    {Target::ARMv7s, "armv7s"},
+    {Target::NoNEON, "no_neon"},
+    {Target::VSX, "vsx"},
+    {Target::POWER_ARCH_2_07, "power_arch_2_07"},
+    {Target::CUDA, "cuda"},
+    {Target::CUDACapability30, "cuda_capability_30"},
+    {Target::CUDACapability32, "cuda_capability_32"},
+    {Target::CUDACapability35, "cuda_capability_35"},
+    {Target::CUDACapability50, "cuda_capability_50"},
+    {Target::CUDACapability61, "cuda_capability_61"},
+    {Target::CUDACapability70, "cuda_capability_70"},
+    {Target::CUDACapability75, "cuda_capability_75"},
+    {Target::CUDACapability80, "cuda_capability_80"},
+    {Target::CUDACapability86, "cuda_capability_86"},
+    {Target::OpenCL, "opencl"},
+    {Target::CLDoubles, "cl_doubles"},
+    {Target::CLAtomics64, "cl_atomics64"},
+    {Target::OpenGLCompute, "openglcompute"},
+    {Target::UserContext, "user_context"},
+    {Target::Matlab, "matlab"},
+    {Target::Profile, "profile"},
+    {Target::NoRuntime, "no_runtime"},
+    {Target::Metal, "metal"},
+    {Target::CPlusPlusMangling, "c_plus_plus_name_mangling"},
+    {Target::LargeBuffers, "large_buffers"},
+    {Target::HVX_128, "hvx_128"},
+    {Target::HVX_v62, "hvx_v62"},
+    {Target::FuzzFloatStores, "fuzz_float_stores"},
+    {Target::SoftFloatABI, "soft_float_abi"},
+    {Target::MSAN, "msan"},
+    {Target::AVX512, "avx512"},
+    {Target::AVX512_KNL, "avx512_knl"},
+    {Target::AVX512_Skylake, "avx512_skylake"},
+    {Target::AVX512_Cannonlake, "avx512_cannonlake"},
+    {Target::AVX512_SapphireRapids, "avx512_sapphirerapids"},
+    {Target::HVX_shared_object, "hvx_shared_object"},
+    {Target::TraceLoads, "trace_loads"},
+    {Target::TraceStores, "trace_stores"},
+    {Target::TraceRealizations, "trace_realizations"},
+    {Target::TracePipeline, "trace_pipeline"},
+    {Target::HVX_v65, "hvx_v65"},
+    {Target::HVX_v66, "hvx_v66"},
+    {Target::CLHalf, "cl_half"},
+    {Target::StrictFloat, "strict_float"},
+    {Target::TSAN, "tsan"},
+    {Target::ASAN, "asan"},
+    {Target::D3D12Compute, "d3d12compute"},
+    {Target::CheckUnsafePromises, "check_unsafe_promises"},
+    {Target::HexagonDma, "hexagon_dma"},
+    {Target::EmbedBitcode, "embed_bitcode"},
+    {Target::EnableLLVMLoopOpt, "enable_llvm_loop_opt"},
+    {Target::DisableLLVMLoopOpt, "disable_llvm_loop_opt"},
+    {Target::WasmSimd128, "wasm_simd128"},
+    {Target::WasmSignExt, "wasm_signext"},
+    {Target::WasmSatFloatToInt, "wasm_sat_float_to_int"},
+    {Target::WasmThreads, "wasm_threads"},
+    {Target::WasmBulkMemory, "wasm_bulk_memory"},
+    {Target::SVE, "sve"},
+    {Target::SVE2, "sve2"},
+    {Target::EGL, "egl"},
+    {Target::ARMDotProd, "arm_dot_prod"},
+    {Target::ARMFp16, "arm_fp16"},
+    {Target::LLVMLargeCodeModel, "llvm_large_code_model"},
+    {Target::RVV, "rvv"},
+    {Target::ARMv81a, "armv81a"},
+    {Target::SanitizerCoverage, "sanitizer_coverage"},
+    {Target::ProfileByTimer, "profile_by_timer"},
+};
+static_assert(sizeof(feature_names) / sizeof(feature_names[0]) == Target::FeatureEnd,
+              "every feature needs exactly one name");
+
+const FeatureName feature_aliases[] = {
+    {Target::HVX_128, "hvx"},
+};
+
+// Implied features, applied after parsing a string and to the host target
+// (set_feature and friends change only the flag named). Each row reads
+// "having <feature> implies having <implied>"; rows are applied until
+// nothing changes, so the table is transitive:
+//
+//   avx                   -> sse41
+//   avx2                  -> avx           (so also sse41)
+//   avx512                -> avx2          (so also avx, sse41)
+//   avx512_knl            -> avx512
+//   avx512_skylake        -> avx512
+//   avx512_cannonlake     -> avx512_skylake
+//   avx512_sapphirerapids -> avx512_skylake
+//
+// Deliberately conservative, matching what a Halide 14 generator stores
+// ("x86-64-linux-avx2-fma" -> "x86-64-linux-avx-avx2-fma-sse41"): fma,
+// fma4 and f16c imply nothing and nothing implies them (upstream main's wider
+// table has avx2 imply fma and f16c; 14's does not), and sapphirerapids does
+// not imply cannonlake (host detection tests the two independently).
+struct Implication {
+    Target::Feature feature, implied;
+};
+const Implication implications[] = {
+    {Target::AVX, Target::SSE41},
+    {Target::AVX2, Target::AVX},
+    {Target::AVX512, Target::AVX2},
+    {Target::AVX512_KNL, Target::AVX512},
+    {Target::AVX512_Skylake, Target::AVX512},
+    {Target::AVX512_Cannonlake, Target::AVX512_Skylake},
+    {Target::AVX512_SapphireRapids, Target::AVX512_Skylake},
+};
+
+void add_implied_features(Target &t) {
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (const Implication &i : implications) {
+            if (t.has_feature(i.feature) && !t.has_feature(i.implied)) {
+                t.set_feature(i.implied);
+                changed = true;
+            }
+        }
+    }
+}
+
+template <typename Row, size_t N> std::string join_names(const Row (&rows)[N]) {
+    std::vector<std::string> names;
+    for (const Row &r : rows) {
+        names.push_back(r.name);
+    }
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (const std::string &n : names) {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
+std::string valid_tokens_message() {
+    std::vector<std::string> features;
+    for (const FeatureName &f : feature_names) {
+        features.push_back(f.name);
+    }
+    for (const FeatureName &f : feature_aliases) {
+        features.push_back(f.name);
+    }
+    features.push_back("trace_all");
+    std::sort(features.begin(), features.end());
+    std::string fs;
+    for (const std::string &n : features) {
+        fs += (fs.empty() ? "" : ", ") + n;
+    }
+    return "Expected \"host[-feature...]\" or arch, bits and os (each exactly once, in any order) plus features, "
+           "separated by '-'.\n  arch: " +
+           join_names(arch_names) + "\n  bits: 32, 64 (0 only with arch_unknown)\n  os: " + join_names(os_names) +
+           "\n  features: " + fs;
+}
+
+bool lookup_os(const std::string &tok, Target::OS &out) {
+    for (const OSName &o : os_names) {
+        if (tok == o.name) {
+            out = o.value;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool lookup_arch(const std::string &tok, Target::Arch &out) {
+    for (const ArchName &a : arch_names) {
+        if (tok == a.name) {
+            out = a.value;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool lookup_bits(const std::string &tok, int &out) {
+    if (tok == "0" || tok == "32" || tok == "64") {
+        out = std::atoi(tok.c_str());
+        return true;
+    }
+    return false;
+}
+
+// Parses `s` into `t`. On failure returns false and sets `error`.
+bool parse_target_string(const std::string &s, Target &t, std::string &error) {
+    if (s.empty()) {
+        t = get_host_target();
+        return true;
+    }
+    std::vector<std::string> tokens;
+    size_t start = 0;
+    while (true) {
+        size_t dash = s.find('-', start);
+        tokens.push_back(s.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
+        if (dash == std::string::npos) {
+            break;
+        }
+        start = dash + 1;
+    }
+
+    Target result;
+    bool is_host = false, arch_seen = false, bits_seen = false, os_seen = false;
+    auto fail = [&](const std::string &why) {
+        error = "Invalid target string \"" + s + "\": " + why + "\n" + valid_tokens_message();
+        return false;
+    };
+    for (size_t i = 0; i < tokens.size(); i++) {
+        const std::string &tok = tokens[i];
+        Target::OS os = Target::OSUnknown;
+        Target::Arch arch = Target::ArchUnknown;
+        int bits = 0;
+        Target::Feature f = Target::FeatureEnd;
+        if (tok == "host") {
+            if (i != 0) {
+                return fail("\"host\" may only be the first token");
+            }
+            result = get_host_target();
+            is_host = true;
+        } else if (lookup_arch(tok, arch)) {
+            if (is_host) {
+                return fail("arch token \"" + tok + "\" after \"host\"");
+            }
+            if (arch_seen) {
+                return fail("arch given twice (\"" + tok + "\")");
+            }
+            result.arch = arch;
+            arch_seen = true;
+        } else if (lookup_bits(tok, bits)) {
+            if (is_host) {
+                return fail("bits token \"" + tok + "\" after \"host\"");
+            }
+            if (bits_seen) {
+                return fail("bits given twice (\"" + tok + "\")");
+            }
+            result.bits = bits;
+            bits_seen = true;
+        } else if (lookup_os(tok, os)) {
+            if (is_host) {
+                return fail("os token \"" + tok + "\" after \"host\"");
+            }
+            if (os_seen) {
+                return fail("os given twice (\"" + tok + "\")");
+            }
+            result.os = os;
+            os_seen = true;
+        } else if (tok == "trace_all") {
+            result.set_features({Target::TraceLoads, Target::TraceStores, Target::TraceRealizations});
+        } else if ((f = Target::feature_from_name(tok)) != Target::FeatureEnd) {
+            result.set_feature(f);
+        } else {
+            return fail("unknown token \"" + tok + "\"");
+        }
+    }
+    if (!is_host) {
+        if (arch_seen && !bits_seen) {
+            return fail("arch given without bits");
+        }
+        if (!arch_seen || !bits_seen || !os_seen) {
+            return fail(std::string("missing ") + (!arch_seen ? "arch" : !bits_seen ? "bits" : "os"));
+        }
+        if (result.bits == 0 && result.arch != Target::ArchUnknown) {
+            return fail("bits 0 is only valid with arch_unknown");
+        }
+    }
+    add_implied_features(result);
+    t = result;
+    return true;
+}
+
+} // namespace
+
+Target::Target(OS o, Arch a, int b, const std::vector<Feature> &initial_features) : os(o), arch(a), bits(b) {
+    set_features(initial_features);
+}
+
+Target::Target(const std::string &s) {
+    std::string error;
+    if (!parse_target_string(s, *this, error)) {
+        user_error << error;
+    }
+}
+
+Target::Target(const char *s) : Target(std::string(s ? s : "")) {}
+
+bool Target::validate_target_string(const std::string &s) {
+    Target t;
+    std::string error;
+    return parse_target_string(s, t, error);
+}
+
+std::string Target::feature_to_name(Feature f) {
+    for (const FeatureName &n : feature_names) {
+        if (n.value == f) {
+            return n.name;
+        }
+    }
+    internal_error << "no name for target feature " << (int)f;
+}
+
+Target::Feature Target::feature_from_name(const std::string &name) {
+    for (const FeatureName &n : feature_names) {
+        if (name == n.name) {
+            return n.value;
+        }
+    }
+    for (const FeatureName &n : feature_aliases) {
+        if (name == n.name) {
+            return n.value;
+        }
+    }
+    return FeatureEnd;
+}
+
+void Target::set_feature(Feature f, bool value) {
+    if (f == FeatureEnd) {
+        return;
+    }
+    internal_assert((int)f >= 0 && (int)f < (int)FeatureEnd) << "bad target feature " << (int)f;
+    features.set(f, value);
+}
+
+void Target::set_features(const std::vector<Feature> &fs, bool value) {
+    for (Feature f : fs) {
+        set_feature(f, value);
+    }
+}
+
+bool Target::has_feature(Feature f) const {
+    if (f == FeatureEnd) {
+        return true; // every target has the sentinel, as in the runtime
+    }
+    internal_assert((int)f >= 0 && (int)f < (int)FeatureEnd) << "bad target feature " << (int)f;
+    return features.test(f);
+}
+
+bool Target::features_any_of(const std::vector<Feature> &fs) const {
+    for (Feature f : fs) {
+        if (has_feature(f)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool Target::features_all_of(const std::vector<Feature> &fs) const {
+    for (Feature f : fs) {
+        if (!has_feature(f)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+Target Target::with_feature(Feature f) const {
+    Target t = *this;
+    t.set_feature(f, true);
+    return t;
+}
+
+Target Target::without_feature(Feature f) const {
+    Target t = *this;
+    t.set_feature(f, false);
+    return t;
+}
+
+bool Target::has_gpu_feature() const {
+    return features_any_of({CUDA, OpenCL, Metal, D3D12Compute, OpenGLCompute});
+}
+
+std::string Target::to_string() const {
+    std::string out;
+    for (const ArchName &a : arch_names) {
+        if (a.value == arch) {
+            out += a.name;
+        }
+    }
+    out += "-" + std::to_string(bits) + "-";
+    for (const OSName &o : os_names) {
+        if (o.value == os) {
+            out += o.name;
+        }
+    }
+    bool trace_all = features_all_of({TraceLoads, TraceStores, TraceRealizations});
+    std::vector<std::string> names;
+    for (const FeatureName &n : feature_names) {
+        if (trace_all && (n.value == TraceLoads || n.value == TraceStores || n.value == TraceRealizations)) {
+            continue;
+        }
+        if (has_feature(n.value)) {
+            names.push_back(n.name);
+        }
+    }
+    if (trace_all) {
+        names.push_back("trace_all");
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string &n : names) {
+        out += "-" + n;
+    }
+    return out;
+}
+
+int Target::natural_vector_size(const Type &t) const {
+    int vector_bytes = 16;
+    if (arch == X86) {
+        if (features_any_of({AVX512, AVX512_KNL, AVX512_Skylake, AVX512_Cannonlake, AVX512_SapphireRapids})) {
+            vector_bytes = 64;
+        } else if (features_any_of({AVX, AVX2})) {
+            vector_bytes = 32;
+        }
+    }
+    int element_bytes = std::max(1, t.bytes());
+    return std::max(1, vector_bytes / element_bytes);
+}
+
+Target get_host_target() {
+    Target t;
+#if defined(__linux__)
+    t.os = Target::Linux;
+#elif defined(__APPLE__)
+    t.os = Target::OSX;
+#elif defined(_WIN32)
+    t.os = Target::Windows;
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+    t.arch = Target::X86;
+#elif defined(__aarch64__) || defined(__arm__)
+    t.arch = Target::ARM;
+#elif defined(__powerpc__)
+    t.arch = Target::POWERPC;
+#elif defined(__riscv)
+    t.arch = Target::RISCV;
+#endif
+    t.bits = (int)sizeof(void *) * 8;
+
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    t.set_feature(Target::SSE41, __builtin_cpu_supports("sse4.1"));
+    t.set_feature(Target::AVX, __builtin_cpu_supports("avx"));
+    t.set_feature(Target::AVX2, __builtin_cpu_supports("avx2"));
+    t.set_feature(Target::FMA, __builtin_cpu_supports("fma"));
+    t.set_feature(Target::F16C, __builtin_cpu_supports("f16c"));
+    bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd");
+    bool skylake = avx512 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                   __builtin_cpu_supports("avx512vl");
+    t.set_feature(Target::AVX512, avx512);
+    t.set_feature(Target::AVX512_Skylake, skylake);
+    t.set_feature(Target::AVX512_Cannonlake,
+                  skylake && __builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vbmi"));
+    t.set_feature(Target::AVX512_KNL,
+                  avx512 && __builtin_cpu_supports("avx512pf") && __builtin_cpu_supports("avx512er"));
+    t.set_feature(Target::AVX512_SapphireRapids,
+                  skylake && __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni"));
+#endif
+    add_implied_features(t);
+    return t;
+}
+
+Target get_target_from_environment() {
+    const char *s = std::getenv("HL_TARGET");
+    return Target(s ? std::string(s) : std::string());
+}
+
+Target get_jit_target_from_environment() {
+    Target host = get_host_target();
+    const char *s = std::getenv("HL_JIT_TARGET");
+    if (!s || !*s) {
+        return host.with_feature(Target::JIT);
+    }
+    Target t(s);
+    user_assert(t.arch == host.arch && t.bits == host.bits && t.os == host.os)
+        << "HL_JIT_TARGET=" << s << " must have the host's arch, bits and os (host is " << host.to_string() << ")";
+    return t.with_feature(Target::JIT);
+}
+
+} // namespace Halide

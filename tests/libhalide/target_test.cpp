@@ -1,0 +1,319 @@
+// Tests of Halide::Target: parsing, canonical printing, implied features,
+// host detection, natural vector sizes and the environment variables.
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "Halide.h"
+
+using namespace Halide;
+
+namespace {
+
+// The CompileError message for parsing `s` ("" if it parsed).
+std::string parse_error(const std::string &s) {
+    try {
+        Target t(s);
+    } catch (const CompileError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Sets or clears an environment variable for one scope.
+class EnvVar {
+public:
+    EnvVar(const char *name, const char *value) : name_(name) {
+        if (const char *old = std::getenv(name)) {
+            had_old_ = true;
+            old_ = old;
+        }
+        if (value) {
+            setenv(name, value, 1);
+        } else {
+            unsetenv(name);
+        }
+    }
+    ~EnvVar() {
+        if (had_old_) {
+            setenv(name_, old_.c_str(), 1);
+        } else {
+            unsetenv(name_);
+        }
+    }
+
+private:
+    const char *name_;
+    bool had_old_ = false;
+    std::string old_;
+};
+
+} // namespace
+
+TEST(Target, DefaultIsUnknown) {
+    Target t;
+    EXPECT_EQ(t.os, Target::OSUnknown);
+    EXPECT_EQ(t.arch, Target::ArchUnknown);
+    EXPECT_EQ(t.bits, 0);
+    EXPECT_TRUE(t.has_unknowns());
+    EXPECT_EQ(t.to_string(), "arch_unknown-0-os_unknown");
+    EXPECT_EQ(Target("arch_unknown-0-os_unknown"), t);
+}
+
+TEST(Target, ParseBasic) {
+    Target t("x86-64-linux");
+    EXPECT_EQ(t.arch, Target::X86);
+    EXPECT_EQ(t.bits, 64);
+    EXPECT_EQ(t.os, Target::Linux);
+    EXPECT_FALSE(t.has_unknowns());
+    EXPECT_EQ(t, Target(Target::Linux, Target::X86, 64));
+    EXPECT_EQ(t.to_string(), "x86-64-linux");
+
+    // arch, bits and os may come in any order.
+    EXPECT_EQ(Target("linux-64-x86"), t);
+    EXPECT_EQ(Target("arm-32-android").to_string(), "arm-32-android");
+    EXPECT_EQ(Target("wasm-32-wasmrt-wasm_simd128").to_string(), "wasm-32-wasmrt-wasm_simd128");
+    EXPECT_EQ(Target("riscv-64-noos").to_string(), "riscv-64-noos");
+    EXPECT_EQ(Target("hexagon-32-qurt-hvx").to_string(), "hexagon-32-qurt-hvx_128");
+    EXPECT_EQ(Target(std::string("x86-32-windows")).to_string(), "x86-32-windows");
+    const char *cs = "powerpc-64-linux-vsx";
+    EXPECT_EQ(Target(cs).to_string(), "powerpc-64-linux-vsx");
+}
+
+TEST(Target, RoundTrips) {
+    for (const char *s : {
+             "x86-64-linux",
+             "x86-64-linux-no_runtime",
+             "x86-64-linux-no_asserts-no_bounds_query-user_context",
+             "x86-64-linux-c_plus_plus_name_mangling-large_buffers",
+             "x86-64-linux-avx-avx2-fma-sse41",
+             "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_sapphirerapids-avx512_skylake-f16c-fma-sse41",
+             "x86-64-osx-cuda-cuda_capability_61",
+             "arm-64-ios-metal",
+             "x86-64-windows-d3d12compute-opencl",
+             "x86-64-linux-asan-msan-profile-strict_float-trace_pipeline",
+             "x86-64-linux-trace_all",
+             "x86-64-linux-trace_loads-trace_stores",
+             "arm-64-fuchsia-arm_dot_prod-sve2",
+         }) {
+        SCOPED_TRACE(s);
+        ASSERT_TRUE(Target::validate_target_string(s));
+        Target t(s);
+        EXPECT_EQ(t.to_string(), s);
+        EXPECT_EQ(Target(t.to_string()), t);
+    }
+}
+
+TEST(Target, CanonicalOrdering) {
+    EXPECT_EQ(Target("x86-64-linux-sse41-avx").to_string(), "x86-64-linux-avx-sse41");
+    EXPECT_EQ(Target("no_runtime-linux-x86-user_context-64").to_string(), "x86-64-linux-no_runtime-user_context");
+    // Repeated features are harmless.
+    EXPECT_EQ(Target("x86-64-linux-debug-debug").to_string(), "x86-64-linux-debug");
+}
+
+TEST(Target, TraceAll) {
+    Target t("x86-64-linux-trace_all");
+    EXPECT_TRUE(t.features_all_of({Target::TraceLoads, Target::TraceStores, Target::TraceRealizations}));
+    EXPECT_FALSE(t.has_feature(Target::TracePipeline));
+    EXPECT_EQ(Target("x86-64-linux-trace_realizations-trace_loads-trace_stores").to_string(), "x86-64-linux-trace_all");
+    EXPECT_EQ(Target("x86-64-linux-trace_loads-trace_stores-trace_realizations-trace_pipeline-avx").to_string(),
+              "x86-64-linux-avx-sse41-trace_all-trace_pipeline");
+    EXPECT_EQ(t.without_feature(Target::TraceStores).to_string(), "x86-64-linux-trace_loads-trace_realizations");
+}
+
+TEST(Target, ImpliedFeatures) {
+    // ABI.md §6: what a Halide 14 generator stores for this input.
+    EXPECT_EQ(Target("x86-64-linux-avx2-fma").to_string(), "x86-64-linux-avx-avx2-fma-sse41");
+    EXPECT_EQ(Target("x86-64-linux-avx").to_string(), "x86-64-linux-avx-sse41");
+    EXPECT_EQ(Target("x86-64-linux-avx512").to_string(), "x86-64-linux-avx-avx2-avx512-sse41");
+    EXPECT_EQ(Target("x86-64-linux-avx512_skylake").to_string(), "x86-64-linux-avx-avx2-avx512-avx512_skylake-sse41");
+    EXPECT_EQ(Target("x86-64-linux-avx512_knl").to_string(), "x86-64-linux-avx-avx2-avx512-avx512_knl-sse41");
+    EXPECT_EQ(Target("x86-64-linux-avx512_cannonlake").to_string(),
+              "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-sse41");
+    EXPECT_EQ(Target("x86-64-linux-avx512_sapphirerapids").to_string(),
+              "x86-64-linux-avx-avx2-avx512-avx512_sapphirerapids-avx512_skylake-sse41");
+    // Conservative: these imply nothing.
+    EXPECT_EQ(Target("x86-64-linux-fma").to_string(), "x86-64-linux-fma");
+    EXPECT_EQ(Target("x86-64-linux-f16c").to_string(), "x86-64-linux-f16c");
+    EXPECT_EQ(Target("x86-64-linux-sse41").to_string(), "x86-64-linux-sse41");
+
+    // set_feature and friends change only the flag named.
+    Target t(Target::Linux, Target::X86, 64, {Target::AVX2});
+    EXPECT_EQ(t.to_string(), "x86-64-linux-avx2");
+    EXPECT_EQ(t.with_feature(Target::AVX512).to_string(), "x86-64-linux-avx2-avx512");
+}
+
+TEST(Target, FeatureSetters) {
+    Target t("x86-64-linux");
+    EXPECT_FALSE(t.has_feature(Target::NoAsserts));
+    t.set_feature(Target::NoAsserts);
+    EXPECT_TRUE(t.has_feature(Target::NoAsserts));
+    t.set_feature(Target::NoAsserts, false);
+    EXPECT_FALSE(t.has_feature(Target::NoAsserts));
+    t.set_features({Target::Debug, Target::JIT});
+    EXPECT_TRUE(t.features_all_of({Target::Debug, Target::JIT}));
+    EXPECT_FALSE(t.features_all_of({Target::Debug, Target::CUDA}));
+    EXPECT_TRUE(t.features_any_of({Target::Debug, Target::CUDA}));
+    EXPECT_FALSE(t.features_any_of({Target::CUDA, Target::Metal}));
+    EXPECT_TRUE(t.features_all_of({}));
+    EXPECT_FALSE(t.features_any_of({}));
+    EXPECT_FALSE(t.has_gpu_feature());
+    EXPECT_TRUE(t.with_feature(Target::CUDA).has_gpu_feature());
+
+    Target a = t.with_feature(Target::Profile);
+    EXPECT_NE(a, t);
+    EXPECT_EQ(a.without_feature(Target::Profile), t);
+    EXPECT_FALSE(t.has_feature(Target::Profile)); // with_feature copies
+
+    EXPECT_EQ(Target::feature_to_name(Target::CPlusPlusMangling), "c_plus_plus_name_mangling");
+    EXPECT_EQ(Target::feature_from_name("large_buffers"), Target::LargeBuffers);
+    EXPECT_EQ(Target::feature_from_name("hvx"), Target::HVX_128);
+    EXPECT_EQ(Target::feature_from_name("nonsense"), Target::FeatureEnd);
+
+    EXPECT_FALSE(t.has_large_buffers());
+    EXPECT_EQ(t.maximum_buffer_size(), (int64_t)0x7fffffff);
+    EXPECT_TRUE(t.with_feature(Target::LargeBuffers).has_large_buffers());
+    EXPECT_FALSE(Target("x86-32-linux-large_buffers").has_large_buffers());
+}
+
+TEST(Target, FeatureNumbersMatchHalide14) {
+    // ABI.md §0 H3.
+    EXPECT_EQ((int)Target::JIT, 0);
+    EXPECT_EQ((int)Target::UserContext, 28);
+    EXPECT_EQ((int)Target::NoRuntime, 31);
+    EXPECT_EQ((int)Target::FeatureEnd, 77);
+}
+
+TEST(Target, Host) {
+    Target host = get_host_target();
+    EXPECT_EQ(host.arch, Target::X86);
+    EXPECT_EQ(host.bits, 64);
+    EXPECT_EQ(host.os, Target::Linux);
+    EXPECT_FALSE(host.has_feature(Target::JIT));
+    std::string s = host.to_string();
+    EXPECT_EQ(s.rfind("x86-64-linux", 0), 0u) << s;
+    EXPECT_TRUE(Target::validate_target_string(s)) << s;
+    EXPECT_EQ(Target(s), host);
+    EXPECT_EQ(Target("host"), host);
+    EXPECT_EQ(Target(""), host);
+    EXPECT_EQ(Target("host-debug"), host.with_feature(Target::Debug));
+    EXPECT_EQ(Target("host-trace_all").to_string().find("trace_all") != std::string::npos, true);
+    // The host carries its implied features.
+    if (host.has_feature(Target::AVX2)) {
+        EXPECT_TRUE(host.features_all_of({Target::AVX, Target::SSE41}));
+    }
+    if (host.has_feature(Target::AVX512_Skylake)) {
+        EXPECT_TRUE(host.features_all_of({Target::AVX512, Target::AVX2}));
+    }
+}
+
+TEST(Target, Errors) {
+    for (const char *bad : {
+             "x86-linux",           // arch without bits
+             "x86-64-64-linux",     // bits twice
+             "x86-arm-64-linux",    // arch twice
+             "x86-64-linux-osx",    // os twice
+             "host-x86",            // arch after host
+             "host-64",             // bits after host
+             "host-linux",          // os after host
+             "x86-64-linux-host",   // host not first
+             "x86-64",              // no os
+             "64-linux",            // no arch
+             "linux",               // no arch or bits
+             "avx",                 // only a feature
+             "x86-16-linux",        // bad bits
+             "x86-0-linux",         // bits 0 with a real arch
+             "x86--64-linux",       // empty token
+             "x86-64-linux-",       // trailing dash
+             "x86-64-linux-bogus",  // unknown feature
+             "X86-64-linux",        // names are case sensitive
+             "x86-64-linux-mips",   // 14-only arch, not supported
+             "host-avx-not_a_flag", // unknown feature after host
+         }) {
+        SCOPED_TRACE(bad);
+        EXPECT_FALSE(Target::validate_target_string(bad));
+        EXPECT_THROW(Target t(bad), CompileError);
+    }
+    EXPECT_TRUE(Target::validate_target_string(""));
+    EXPECT_TRUE(Target::validate_target_string("host"));
+    EXPECT_TRUE(Target::validate_target_string("host-avx-no_runtime"));
+
+    std::string msg = parse_error("x86-64-linux-bogus_feature");
+    EXPECT_NE(msg.find("\"bogus_feature\""), std::string::npos) << msg;
+    EXPECT_NE(msg.find("x86-64-linux-bogus_feature"), std::string::npos) << msg;
+    // ... and lists what would have been valid.
+    EXPECT_NE(msg.find("avx512_skylake"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("trace_all"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("wasmrt"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("riscv"), std::string::npos) << msg;
+
+    msg = parse_error("x86-linux");
+    EXPECT_NE(msg.find("bits"), std::string::npos) << msg;
+    msg = parse_error("host-x86");
+    EXPECT_NE(msg.find("\"x86\""), std::string::npos) << msg;
+    msg = parse_error("x86-64-64-linux");
+    EXPECT_NE(msg.find("twice"), std::string::npos) << msg;
+}
+
+TEST(Target, NaturalVectorSize) {
+    Target sse("x86-64-linux-sse41");
+    EXPECT_EQ(sse.natural_vector_size(UInt(8)), 16);
+    EXPECT_EQ(sse.natural_vector_size(Float(32)), 4);
+    EXPECT_EQ(sse.natural_vector_size(Float(64)), 2);
+    EXPECT_EQ(Target("x86-64-linux").natural_vector_size(Int(16)), 8);
+
+    Target avx("x86-64-linux-avx");
+    EXPECT_EQ(avx.natural_vector_size(Float(32)), 8);
+    EXPECT_EQ(avx.natural_vector_size<uint8_t>(), 32);
+    EXPECT_EQ(Target("x86-64-linux-avx2").natural_vector_size(Int(32)), 8);
+
+    Target avx512("x86-64-linux-avx512_skylake");
+    EXPECT_EQ(avx512.natural_vector_size(UInt(8)), 64);
+    EXPECT_EQ(avx512.natural_vector_size(Float(32)), 16);
+    EXPECT_EQ(avx512.natural_vector_size<double>(), 8);
+    EXPECT_EQ(Target("x86-64-linux-avx512").natural_vector_size(Int(32)), 16);
+
+    Target arm("arm-64-linux");
+    EXPECT_EQ(arm.natural_vector_size(Float(64)), 2);
+    EXPECT_EQ(arm.natural_vector_size(UInt(8)), 16);
+    EXPECT_EQ(arm.natural_vector_size(Bool()), 16);
+}
+
+TEST(Target, Environment) {
+    Target host = get_host_target();
+    {
+        EnvVar v("HL_TARGET", nullptr);
+        EXPECT_EQ(get_target_from_environment(), host);
+    }
+    {
+        EnvVar v("HL_TARGET", "");
+        EXPECT_EQ(get_target_from_environment(), host);
+    }
+    {
+        EnvVar v("HL_TARGET", "arm-64-android-no_asserts");
+        EXPECT_EQ(get_target_from_environment().to_string(), "arm-64-android-no_asserts");
+    }
+    {
+        EnvVar v("HL_TARGET", "x86-64-linux-nope");
+        EXPECT_THROW(get_target_from_environment(), CompileError);
+    }
+    {
+        EnvVar v("HL_JIT_TARGET", nullptr);
+        EXPECT_EQ(get_jit_target_from_environment(), host.with_feature(Target::JIT));
+    }
+    {
+        EnvVar v("HL_JIT_TARGET", "x86-64-linux-avx");
+        Target t = get_jit_target_from_environment();
+        EXPECT_EQ(t.to_string(), "x86-64-linux-avx-jit-sse41");
+    }
+    {
+        EnvVar v("HL_JIT_TARGET", "host-debug");
+        EXPECT_EQ(get_jit_target_from_environment(), host.with_feature(Target::Debug).with_feature(Target::JIT));
+    }
+    {
+        // Not the host's arch/os: the JIT cannot run it.
+        EnvVar v("HL_JIT_TARGET", "arm-64-android");
+        EXPECT_THROW(get_jit_target_from_environment(), CompileError);
+    }
+}
