@@ -64,7 +64,7 @@ def compare(ours: Path, ref: Path, fmt: str) -> tuple[float, float, int]:
         return float(diff.max()), float(rel.max()), len(b)
     except ImportError:
         max_abs = max_rel = 0.0
-        for u, v in zip(a, b):
+        for u, v in zip(a, b, strict=True):
             d = abs(float(u) - float(v))
             if d > max_abs:
                 max_abs = d
@@ -141,7 +141,8 @@ def main() -> int:
                   "| measurement | ours | upstream | ours/upstream | target | |",
                   "|---|---|---|---|---|---|"]
         rows = [("JIT compile (first `compile_jit`)",
-                 results["ours", 1]["pipelines"][name]["compile_s"], results["upstream", 1]["pipelines"][name]["compile_s"],
+                 results["ours", 1]["pipelines"][name]["compile_s"],
+                 results["upstream", 1]["pipelines"][name]["compile_s"],
                  "", "")]
         for threads in THREADS:
             o, u = results["ours", threads]["pipelines"][name], results["upstream", threads]["pipelines"][name]
