@@ -309,3 +309,43 @@ TEST(Errors, ComputeAtALoopOutsideTheConsumer) {
     a.compute_at(c, y); // but b, computed outside c's loops, needs a
     EXPECT_THROW(c.compile_jit(), CompileError);
 }
+
+TEST(Schedules, BoundAlignBoundsAndReorderStorage) {
+    Func g("bounded_g"), h("aligned_h"), out("bounded_out");
+    Var x("x"), y("y");
+    g(x, y) = x * 7 + y;
+    h(x, y) = x - 3 * y;
+    out(x, y) = g(x + 1, y) + h(x - 1, y + 1);
+    g.compute_root().bound(x, 0, 16).bound(y, 0, 8).reorder_storage(y, x);
+    h.compute_root().align_bounds(x, 8).reorder_storage(y, x);
+    Buffer<int32_t> result = out.realize({12, 6});
+    for (int j = 0; j < 6; j++) {
+        for (int i = 0; i < 12; i++) {
+            ASSERT_EQ(result(i, j), (i + 1) * 7 + j + (i - 1) - 3 * (j + 1)) << i << "," << j;
+        }
+    }
+    std::string stmt = out.lowered_stmt();
+    // g is realized over exactly its bound (16 x 8), stored with y innermost:
+    // x steps over whole columns of 8.
+    EXPECT_NE(stmt.find("allocate bounded_g[int32 * 16 * 8]"), std::string::npos) << stmt;
+    EXPECT_NE(stmt.find("bounded_g[(((bounded_out.s0.x + 1) * 8) + bounded_out.s0.y)]"), std::string::npos) << stmt;
+    // The consumer now needs more of g than bound() allows.
+    try {
+        out.realize({20, 6});
+        FAIL() << "expected a RuntimeError";
+    } catch (const RuntimeError &e) {
+        EXPECT_EQ(e.code, -2) << e.what();
+        EXPECT_NE(std::string(e.what()).find("bounded_g"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Schedules, BoundOnAnOutput) {
+    Func f("bounded_output");
+    Var x("x");
+    f(x) = x * 2;
+    f.bound(x, 0, 8);
+    Buffer<int32_t> out = f.realize({8});
+    EXPECT_EQ(out(7), 14);
+    EXPECT_THROW(f.realize({6}), RuntimeError); // the buffer cannot hold the bound region
+    EXPECT_THROW(f.bound(Var("not_an_arg"), 0, 4), CompileError);
+}

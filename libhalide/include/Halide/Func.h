@@ -77,6 +77,18 @@ public:
     Func &store_root();
     Func &store_at(const Func &f, const Var &var);
 
+    // The region of `var` this Func is computed over is exactly
+    // [min, min + extent): a consumer needing more is a runtime error.
+    Func &bound(const Var &var, const Expr &min, const Expr &extent);
+    // Rounds the region computed over `var` out to multiples of `modulus`
+    // (offset by `remainder`).
+    Func &align_bounds(const Var &var, const Expr &modulus, const Expr &remainder = 0);
+    // Memory layout of a realized Func: the first Var has stride 1.
+    Func &reorder_storage(const std::vector<Var> &dims);
+    template <typename... Vars> Func &reorder_storage(const Var &v, const Vars &...rest) {
+        return reorder_storage(std::vector<Var>{v, rest...});
+    }
+
     Func &split(const Var &old, const Var &outer, const Var &inner, const Expr &factor,
                 TailStrategy tail = TailStrategy::Auto);
     Func &fuse(const Var &inner, const Var &outer, const Var &fused);

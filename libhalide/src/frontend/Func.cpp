@@ -286,6 +286,56 @@ Func &Func::compute_at(const Func &f, const Var &var) {
     return *this;
 }
 
+namespace {
+
+void check_pure_arg(const FunctionContents &f, const Var &v, const char *what) {
+    user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
+    user_assert(std::find(f.args.begin(), f.args.end(), v.name()) != f.args.end())
+        << "In " << what << " of Func '" << f.name << "': '" << v.name() << "' is not one of its arguments";
+}
+
+Expr int32_expr(const Expr &e, const char *what) {
+    user_assert(e.defined() && (e.type().is_int() || e.type().is_uint()))
+        << "The " << what << " must be an integer expression";
+    return e.type() == Int(32) ? e : cast(Int(32), e);
+}
+
+} // namespace
+
+Func &Func::bound(const Var &var, const Expr &min, const Expr &extent) {
+    check_pure_arg(*f_, var, "bound");
+    f_->explicit_bounds[var.name()] = {int32_expr(min, "bound's min"), int32_expr(extent, "bound's extent")};
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::align_bounds(const Var &var, const Expr &modulus, const Expr &remainder) {
+    check_pure_arg(*f_, var, "align_bounds");
+    if (const IntImm *m = modulus.as<IntImm>()) {
+        user_assert(m->value > 0) << "align_bounds of '" << var.name() << "' in Func '" << name()
+                                  << "': the modulus must be positive";
+    }
+    f_->alignments[var.name()] = {int32_expr(modulus, "alignment modulus"),
+                                  int32_expr(remainder, "alignment remainder")};
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Func &Func::reorder_storage(const std::vector<Var> &dims) {
+    user_assert(dims.size() == f_->args.size())
+        << "reorder_storage of Func '" << name() << "' needs all " << f_->args.size() << " of its arguments";
+    std::vector<std::string> order;
+    for (const Var &v : dims) {
+        check_pure_arg(*f_, v, "reorder_storage");
+        user_assert(std::find(order.begin(), order.end(), v.name()) == order.end())
+            << "reorder_storage of Func '" << name() << "': '" << v.name() << "' appears twice";
+        order.push_back(v.name());
+    }
+    f_->storage_order = order;
+    bump_pipeline_epoch();
+    return *this;
+}
+
 Func &Func::store_root() {
     return *this;
 }

@@ -50,6 +50,9 @@ struct FunctionContents {
     std::string compute_at_func, compute_at_var; // with ComputeLevel::At: a Func and its Dim name
     std::vector<SplitStep> splits;
     std::vector<Dim> dims;
+    // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
+    std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
+    std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order
 
     bool defined() const { return !values.empty(); }
 };

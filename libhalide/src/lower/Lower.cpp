@@ -58,7 +58,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     s = strip_promises(s);
 
     // 7. Multi-dimensional storage to flat buffers.
-    s = storage_flattening(s);
+    s = storage_flattening(s, env);
 
     // 8. Fold constants and clean up the index math.
     s = simplify(s);

@@ -43,7 +43,7 @@ Stmt strip_promises(const Stmt &s);
 Stmt unroll_loops(const Stmt &s);
 
 // StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
-Stmt storage_flattening(const Stmt &s);
+Stmt storage_flattening(const Stmt &s, const Environment &env);
 
 // Helpers shared by the passes.
 Expr int32_const(int64_t v);

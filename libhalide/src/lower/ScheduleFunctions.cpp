@@ -48,13 +48,27 @@ Stmt produce(const FunctionContents &f, bool is_output) {
         Expr min, extent, max;
     };
     std::map<std::string, Bounds> bounds;
+    std::vector<Stmt> checks;
     for (size_t d = 0; d < f.args.size(); d++) {
         bounds[f.args[d]] = {buffer_field(f.name, "min", (int)d), buffer_field(f.name, "extent", (int)d),
                              buffer_field(f.name, "max", (int)d)};
+        auto b = f.explicit_bounds.find(f.args[d]);
+        if (is_output && b != f.explicit_bounds.end()) {
+            // An output computes exactly its bound() region, which its buffer must hold.
+            Expr min = b->second.first, extent = b->second.second;
+            Expr max = Sub::make(Add::make(min, extent), int32_const(1));
+            bounds[f.args[d]] = {min, extent, max};
+            Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
+            checks.push_back(AssertStmt::make(
+                And::make(LE::make(buf_min, min), LE::make(max, buf_max)),
+                Call::make(Int(32), "halide_error_access_out_of_bounds",
+                           {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
+                            int32_const((int)d), min, max, buf_min, buf_max},
+                           Call::Extern)));
+        }
     }
     std::vector<std::pair<std::string, Expr>> lets; // in the order the splits were made
     std::vector<Expr> guards;
-    std::vector<Stmt> checks;
     for (const SplitStep &step : f.splits) {
         if (step.kind == SplitStep::Split) {
             Bounds old = bounds.at(step.old_var);
@@ -146,7 +160,34 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
     if (found == boxes.end()) {
         return body; // nothing consumes it any more
     }
-    const Box &box = found->second;
+    Box box = found->second;
+    std::vector<Stmt> checks;
+    for (size_t d = 0; d < box.size(); d++) {
+        auto b = g.explicit_bounds.find(g.args[d]);
+        if (b != g.explicit_bounds.end()) {
+            // Exactly the bound() region; consumers needing more fail at run time.
+            Expr min = b->second.first, max = Sub::make(Add::make(min, b->second.second), int32_const(1));
+            if (box[d].is_bounded()) {
+                checks.push_back(
+                    AssertStmt::make(And::make(LE::make(min, box[d].min), LE::make(box[d].max, max)),
+                                     Call::make(Int(32), "halide_error_explicit_bounds_too_small",
+                                                {Variable::make(Handle(), "__user_context"), StringImm::make(g.name),
+                                                 StringImm::make(g.args[d]), min, max, box[d].min, box[d].max},
+                                                Call::Extern)));
+            }
+            box[d] = {min, max};
+            continue;
+        }
+        auto a = g.alignments.find(g.args[d]);
+        if (a != g.alignments.end() && box[d].is_bounded()) {
+            // Round the region out: min down and max up to the alignment.
+            Expr mod = a->second.first, rem = a->second.second;
+            Expr min = Add::make(Mul::make(Div::make(Sub::make(box[d].min, rem), mod), mod), rem);
+            Expr span = Add::make(Sub::make(box[d].max, min), int32_const(1));
+            Expr rounded = Mul::make(Div::make(Add::make(span, Sub::make(mod, int32_const(1))), mod), mod);
+            box[d] = {min, Sub::make(Add::make(min, rounded), int32_const(1))};
+        }
+    }
     std::vector<Range> bounds;
     for (size_t d = 0; d < box.size(); d++) {
         if (!box[d].is_bounded()) {
@@ -162,6 +203,7 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
         types.push_back(v.type());
     }
     Stmt s = Realize::make(g.name, types, bounds, Block::make(produce(g, false), body));
+    s = Block::make(Block::make(checks), s);
     for (size_t d = box.size(); d-- > 0;) {
         std::string prefix = g.name + ".";
         std::string suffix = "." + std::to_string(d);
