@@ -349,3 +349,32 @@ TEST(Schedules, BoundOnAnOutput) {
     EXPECT_THROW(f.realize({6}), RuntimeError); // the buffer cannot hold the bound region
     EXPECT_THROW(f.bound(Var("not_an_arg"), 0, 4), CompileError);
 }
+
+namespace {
+std::vector<std::string> printed_lines;
+void capture_print(void *, const char *line) {
+    printed_lines.emplace_back(line);
+}
+} // namespace
+
+TEST(Debugging, PrintAndPrintWhen) {
+    Func f("printed"), g("printed_when");
+    Var x("x");
+    f(x) = print(x * 2, "is twice", x, 0.5f);
+    g(x) = print_when(x == 2, x + 100, "hit at", x);
+    halide_print_t old = halide_set_custom_print(capture_print);
+    printed_lines.clear();
+    Buffer<int32_t> a = f.realize({3});
+    std::vector<std::string> f_lines = printed_lines;
+    printed_lines.clear();
+    Buffer<int32_t> b = g.realize({4});
+    std::vector<std::string> g_lines = printed_lines;
+    halide_set_custom_print(old);
+    EXPECT_EQ(a(2), 4);
+    EXPECT_EQ(b(3), 103);
+    ASSERT_EQ(f_lines.size(), 3u);
+    EXPECT_EQ(f_lines[1], "2 is twice 1 0.500000\n");
+    ASSERT_EQ(g_lines.size(), 1u);
+    EXPECT_EQ(g_lines[0], "102 hit at 2\n");
+    EXPECT_THROW(print_when(x, x), CompileError); // the condition must be a bool
+}

@@ -48,6 +48,11 @@ constexpr const char shift_left[] = "shift_left";
 constexpr const char shift_right[] = "shift_right";
 constexpr const char abs[] = "abs";
 constexpr const char reinterpret[] = "reinterpret";
+// print(value, args...) prints its arguments (through halide_print) each time
+// it is evaluated and returns `value`; print_when(cond, value, args...) only
+// prints when cond is true.
+constexpr const char print[] = "print";
+constexpr const char print_when[] = "print_when";
 } // namespace Intrinsics
 
 // Math functions are Call::Extern nodes named after the C library function
@@ -454,6 +459,27 @@ Expr operator>>(Expr x, int y);
 // the same type; the weight is a float, or an unsigned integer meaning
 // weight / its type's maximum. Integer results are rounded to nearest.
 Expr lerp(Expr zero_val, Expr one_val, Expr weight);
+
+// A printable argument of print(): an Expr or a string.
+struct PrintArg {
+    PrintArg(const Expr &e) : expr(e) {}
+    PrintArg(const char *s) : expr(Internal::StringImm::make(s)) {}
+    PrintArg(const std::string &s) : expr(Internal::StringImm::make(s)) {}
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value>> PrintArg(T v) : expr(Expr(v)) {}
+    Expr expr;
+};
+
+// Prints its arguments, separated by spaces, each time it is evaluated, and
+// returns the first one: f(x) = print(x * 2, "at", x) computes x * 2.
+Expr print(const std::vector<Expr> &args);
+template <typename... Args> Expr print(const Expr &value, const Args &...rest) {
+    return print(std::vector<Expr>{value, PrintArg(rest).expr...});
+}
+// The same, printing only when `condition` is true.
+Expr print_when(const Expr &condition, const std::vector<Expr> &args);
+template <typename... Args> Expr print_when(const Expr &condition, const Expr &value, const Args &...rest) {
+    return print_when(condition, std::vector<Expr>{value, PrintArg(rest).expr...});
+}
 
 // e, marked as the likely case (see Intrinsics::likely).
 Expr likely(Expr e);

@@ -314,6 +314,43 @@ private:
 
     llvm::BasicBlock *new_block(const std::string &name) { return llvm::BasicBlock::Create(ctx_, name, current_fn()); }
 
+    // Formats args[first..] separated by spaces with snprintf into a stack
+    // buffer and hands the line to halide_print, as print() promises.
+    void emit_print(const std::vector<Expr> &args, size_t first) {
+        std::string format;
+        std::vector<llvm::Value *> values;
+        for (size_t i = first; i < args.size(); i++) {
+            const Expr &a = args[i];
+            llvm::Value *v = codegen(a);
+            Type t = a.type();
+            format += i > first ? " " : "";
+            if (a.as<StringImm>()) {
+                format += "%s";
+            } else if (t.is_float()) {
+                format += "%f";
+                v = b_.CreateFPCast(v, llvm::Type::getDoubleTy(ctx_));
+            } else if (t.is_handle()) {
+                format += "%p";
+            } else {
+                format += t.is_int() ? "%lld" : "%llu";
+                v = b_.CreateIntCast(v, i64_, t.is_int());
+            }
+            values.push_back(v);
+        }
+        format += "\n";
+        constexpr int kLineBytes = 1024;
+        llvm::Function *fn = current_fn();
+        llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+        llvm::Value *line = entry.CreateAlloca(llvm::ArrayType::get(i8_, kLineBytes), nullptr, "print_line");
+        llvm::FunctionType *snprintf_ty = llvm::FunctionType::get(i32_, {ptr_, i64_, ptr_}, true);
+        llvm::FunctionCallee snprintf_fn = module_.getOrInsertFunction("snprintf", snprintf_ty);
+        std::vector<llvm::Value *> call_args = {line, int_const(i64_, kLineBytes),
+                                                b_.CreateGlobalStringPtr(format, "print_format")};
+        call_args.insert(call_args.end(), values.begin(), values.end());
+        b_.CreateCall(snprintf_fn, call_args);
+        b_.CreateCall(runtime_fn("halide_print", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_}), {sym(kUserContext), line});
+    }
+
     void branch_likely(llvm::Value *cond, llvm::BasicBlock *likely_bb, llvm::BasicBlock *unlikely_bb) {
         llvm::MDBuilder md(ctx_);
         b_.CreateCondBr(cond, likely_bb, unlikely_bb, md.createBranchWeights(1u << 20, 1));
@@ -695,6 +732,22 @@ private:
         };
         if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" || n == "unsafe_promise_clamped") {
             return arg(0);
+        }
+        if (n == "print") {
+            llvm::Value *value = arg(0);
+            emit_print(op->args, 0);
+            return value;
+        }
+        if (n == "print_when") {
+            llvm::Value *cond = arg(0);
+            llvm::Value *value = arg(1);
+            llvm::BasicBlock *yes = new_block("print_when"), *done = new_block("print_when_done");
+            b_.CreateCondBr(cond, yes, done);
+            b_.SetInsertPoint(yes);
+            emit_print(op->args, 1);
+            b_.CreateBr(done);
+            b_.SetInsertPoint(done);
+            return value;
         }
         if (n == "buffer_get_host") {
             return load_field(arg(0), kBufHostOffset, ptr_, 8);

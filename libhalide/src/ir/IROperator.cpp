@@ -969,6 +969,25 @@ Expr likely(Expr e) {
     return Call::make(t, Intrinsics::likely, {std::move(e)}, Call::Intrinsic);
 }
 
+Expr print(const std::vector<Expr> &args) {
+    user_assert(!args.empty() && args[0].defined() && !args[0].as<StringImm>())
+        << "print() needs a value to return as its first argument";
+    for (const Expr &a : args) {
+        user_assert(a.defined()) << "print() was given an undefined expression";
+    }
+    return Call::make(args[0].type(), Intrinsics::print, args, Call::Intrinsic);
+}
+
+Expr print_when(const Expr &condition, const std::vector<Expr> &args) {
+    user_assert(condition.defined() && condition.type().is_bool())
+        << "print_when() needs a boolean condition as its first argument";
+    user_assert(!args.empty() && args[0].defined() && !args[0].as<StringImm>())
+        << "print_when() needs a value to return after its condition";
+    std::vector<Expr> all = {condition};
+    all.insert(all.end(), args.begin(), args.end());
+    return Call::make(args[0].type(), Intrinsics::print_when, all, Call::Intrinsic);
+}
+
 Expr saturating_cast(Type t, Expr e) {
     check_defined(e, "saturating_cast");
     Type s = e.type();
