@@ -8,6 +8,7 @@
 #include "Halide/Func.h"
 #include "Halide/IROperator.h"
 #include "Halide/Param.h"
+#include "Halide/Pipeline.h"
 #include "Halide/Target.h"
 #include "Halide/Type.h"
 #include "Halide/Var.h"

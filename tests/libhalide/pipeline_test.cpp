@@ -378,3 +378,24 @@ TEST(Debugging, PrintAndPrintWhen) {
     EXPECT_EQ(g_lines[0], "102 hit at 2\n");
     EXPECT_THROW(print_when(x, x), CompileError); // the condition must be a bool
 }
+
+TEST(Pipeline, SeveralOutputsRealizedTogether) {
+    Func shared("shared_producer"), sum("out_sum"), diff("out_diff");
+    Var x("x"), y("y");
+    shared(x, y) = x * 10 + y;
+    shared.compute_root();
+    sum(x, y) = shared(x, y) + shared(x + 1, y);
+    diff(x, y) = cast<float>(shared(x, y + 1) - shared(x, y));
+    Pipeline p({sum, diff});
+    Realization r = p.realize({6, 4});
+    ASSERT_EQ(r.size(), 2u);
+    Buffer<int32_t> s = r[0];
+    Buffer<float> d = r[1];
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 6; i++) {
+            EXPECT_EQ(s(i, j), (i * 10 + j) + ((i + 1) * 10 + j));
+            EXPECT_EQ(d(i, j), 1.0f);
+        }
+    }
+    EXPECT_THROW(p.realize(Realization({Buffer<>(r[0])})), CompileError); // one buffer for two outputs
+}

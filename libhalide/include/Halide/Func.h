@@ -15,8 +15,9 @@ namespace Halide {
 
 namespace Internal {
 struct FunctionContents;
-struct JITCache;
 } // namespace Internal
+
+class Pipeline;
 
 // What a split does when the extent is not a multiple of the factor.
 // Auto: ShiftInwards for the pipeline's outputs (the last iteration is
@@ -123,8 +124,9 @@ public:
 
 private:
     void realize_into(halide_buffer_t *dst);
+    Pipeline &pipeline();
     std::shared_ptr<Internal::FunctionContents> f_;
-    std::shared_ptr<Internal::JITCache> jit_;
+    std::shared_ptr<Pipeline> pipeline_;
 };
 
 } // namespace Halide

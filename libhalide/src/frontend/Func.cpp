@@ -12,23 +12,12 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
-#include "call_context.h"
-#include "jit/JIT.h"
+#include "Halide/Pipeline.h"
 #include "lower/Lower.h"
 
 namespace Halide {
 
 using namespace Internal;
-
-namespace Internal {
-
-struct JITCache {
-    uint64_t epoch = ~uint64_t(0);
-    LoweredPipeline lowered;
-    std::shared_ptr<JITModule> module;
-};
-
-} // namespace Internal
 
 namespace {
 
@@ -37,37 +26,6 @@ FunctionPtr new_function(const std::string &requested) {
     f->name = requested.empty() ? fresh_name('f') : unique_name(requested);
     register_function(f);
     return f;
-}
-
-// Runtime errors of JIT-compiled pipelines: the runtime linked into
-// libhalide reports through this handler, which appends to the log of the
-// call in progress (the call context follows the call onto pool threads).
-struct JITErrorLog {
-    std::mutex mutex;
-    std::string text;
-};
-
-void capture_jit_error(void *, const char *message) {
-    auto *log = static_cast<JITErrorLog *>(hlrt_get_call_context());
-    if (!log) {
-        return;
-    }
-    std::lock_guard<std::mutex> lock(log->mutex);
-    log->text += (log->text.empty() ? "" : "\n") + std::string(message);
-}
-
-void run_jit(const JITModule &module, const std::string &name, void **args) {
-    static std::once_flag once;
-    std::call_once(once, [] { halide_set_error_handler(capture_jit_error); });
-    JITErrorLog log;
-    void *outer = hlrt_set_call_context(&log);
-    int result = module.argv_function()(args);
-    hlrt_set_call_context(outer);
-    if (result != 0) {
-        throw RuntimeError("Error running pipeline '" + name + "' (code " + std::to_string(result) +
-                               "): " + (log.text.empty() ? "no message" : log.text),
-                           result);
-    }
 }
 
 // Names of the free variables of `e` that are not in `allowed`.
@@ -470,65 +428,36 @@ Func &Func::unroll(const Var &v, int factor, TailStrategy tail) {
     return unroll(inner);
 }
 
+// One Pipeline per Func, made on first use, so the compiled code is cached.
+Pipeline &Func::pipeline() {
+    if (!pipeline_) {
+        pipeline_ = std::make_shared<Pipeline>(*this);
+    }
+    return *pipeline_;
+}
+
 void Func::compile_jit() {
-    user_assert(defined()) << "Can't compile Func '" << name() << "' because it has not been defined";
-    if (!jit_) {
-        jit_ = std::make_shared<JITCache>();
-    }
-    if (jit_->epoch == pipeline_epoch() && jit_->module) {
-        return;
-    }
-    jit_->lowered = lower({f_}, name());
-    jit_->module = std::make_shared<JITModule>(JITModule::compile(jit_->lowered.func));
-    jit_->epoch = pipeline_epoch();
+    pipeline().compile_jit();
 }
 
 void Func::realize_into(halide_buffer_t *dst) {
-    compile_jit();
-    const LoweredPipeline &lp = jit_->lowered;
-    std::vector<void *> args;
-    for (size_t i = 0; i < lp.sources.size(); i++) {
-        const ArgumentSource &s = lp.sources[i];
-        const LoweredArgument &a = lp.func.args[i];
-        if (s.param) {
-            args.push_back(&s.param->value);
-        } else if (s.buffer) {
-            user_assert(s.buffer->bound) << "ImageParam '" << s.buffer->name
-                                         << "' has no buffer: call set() on it before realizing '" << name() << "'";
-            args.push_back(s.buffer->bound);
-        } else {
-            internal_assert(a.kind == LoweredArgument::OutputBuffer && s.output_index == 0);
-            args.push_back(dst);
-        }
-    }
-    run_jit(*jit_->module, name(), args.data());
+    pipeline().run({dst});
 }
 
 Buffer<> Func::realize(std::vector<int32_t> sizes) {
-    user_assert((int)sizes.size() == dimensions())
-        << "Func '" << name() << "' has " << dimensions() << " dimensions but realize() was given " << sizes.size()
-        << " sizes";
-    std::vector<int> extents(sizes.begin(), sizes.end());
-    Buffer<> out(type(), extents, name());
-    realize_into(out.raw_buffer());
-    return out;
+    return pipeline().realize(std::move(sizes))[0];
 }
 
 std::string Func::lowered_stmt() {
-    compile_jit();
-    std::ostringstream s;
-    s << jit_->lowered.func.body;
-    return s.str();
+    return pipeline().lowered_stmt();
 }
 
 std::string Func::llvm_ir() {
-    compile_jit();
-    return jit_->module->llvm_ir();
+    return pipeline().llvm_ir();
 }
 
 std::string Func::assembly() {
-    compile_jit();
-    return jit_->module->assembly();
+    return pipeline().assembly();
 }
 
 } // namespace Halide

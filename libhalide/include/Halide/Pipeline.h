@@ -1,0 +1,68 @@
+// Halide::Pipeline: one or more output Funcs compiled and run together, and
+// Halide::Realization, the buffers a run produces.
+#ifndef HALIDE_PIPELINE_H
+#define HALIDE_PIPELINE_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Halide/Buffer.h"
+#include "Halide/Error.h"
+#include "Halide/Func.h"
+
+namespace Halide {
+
+namespace Internal {
+struct PipelineContents;
+}
+
+// The outputs of one run, in the pipeline's output order.
+class Realization {
+public:
+    explicit Realization(std::vector<Buffer<>> buffers) : buffers_(std::move(buffers)) {}
+    size_t size() const { return buffers_.size(); }
+    Buffer<> &operator[](size_t i) { return buffers_.at(i); }
+    const Buffer<> &operator[](size_t i) const { return buffers_.at(i); }
+    // A single-output Realization converts to its Buffer.
+    template <typename T, int D> operator Buffer<T, D>() const {
+        user_assert(buffers_.size() == 1)
+            << "A Realization of " << buffers_.size() << " buffers can't be converted to one Buffer";
+        return buffers_[0];
+    }
+
+private:
+    std::vector<Buffer<>> buffers_;
+};
+
+class Pipeline {
+public:
+    Pipeline() = default;
+    Pipeline(const Func &output);
+    explicit Pipeline(const std::vector<Func> &outputs);
+
+    std::vector<Func> outputs() const;
+
+    // JIT-compiles (cached until any definition or schedule changes).
+    void compile_jit();
+    // Allocates every output over `sizes` and runs the pipeline.
+    Realization realize(std::vector<int32_t> sizes);
+    // Fills existing buffers, one per output (their mins are honoured).
+    void realize(const Realization &dst);
+    template <typename T, int D> void realize(const Buffer<T, D> &dst) { realize(Realization({Buffer<>(dst)})); }
+
+    // For people: the lowered loop nest, LLVM IR and assembly.
+    std::string lowered_stmt();
+    std::string llvm_ir();
+    std::string assembly();
+
+private:
+    friend class Func;
+    // Runs into raw buffers, one per output.
+    void run(const std::vector<halide_buffer_t *> &outputs);
+    std::shared_ptr<Internal::PipelineContents> contents_;
+};
+
+} // namespace Halide
+
+#endif
