@@ -60,8 +60,10 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     // 7. Multi-dimensional storage to flat buffers.
     s = storage_flattening(s, env);
 
-    // 8. Fold constants and clean up the index math.
+    // 8. Fold constants and clean up the index math: constants first, then
+    // each index as a sum of distinct terms (so (x + m) - m is x).
     s = simplify(s);
+    s = canonicalize_indices(s);
 
     // 9. Unroll the loops scheduled with unroll() (their extents are constants now).
     s = unroll_loops(s);

@@ -39,6 +39,9 @@ Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p);
 // StripPromises.cpp: drops promise_clamped wrappers once bounds are known.
 Stmt strip_promises(const Stmt &s);
 
+// CanonicalizeIndices.cpp: Load/Store indices as sums of distinct terms.
+Stmt canonicalize_indices(const Stmt &s);
+
 // UnrollLoops.cpp: unrolled loops (constant extent) become copies of their body.
 Stmt unroll_loops(const Stmt &s);
 
