@@ -10,6 +10,7 @@
 // Funcs are wrapped in reverse realization order, so when g is placed, all
 // of its consumers are already in the statement and bounds inference over
 // that statement gives the region g must cover.
+#include <algorithm>
 #include <set>
 
 #include "Halide/Error.h"
@@ -26,6 +27,37 @@ namespace {
 
 Expr loop_var(const FunctionContents &f, const std::string &var) {
     return var_int32(loop_var_name(f.name, var));
+}
+
+// Whether a split of a non-output Func can shift its last iteration inwards
+// without a guard: the first split of a pure argument (not explicitly
+// bounded) by a constant, with the Auto tail. realize_around then makes the
+// region at least one factor wide, so the shifted iteration stays inside.
+bool shifts_inwards(const FunctionContents &f, const SplitStep &step) {
+    if (step.kind != SplitStep::Split || !step.factor.as<IntImm>() || step.tail != TailKind::Auto ||
+        f.explicit_bounds.count(step.old_var) ||
+        std::find(f.args.begin(), f.args.end(), step.old_var) == f.args.end()) {
+        return false;
+    }
+    for (const SplitStep &s : f.splits) {
+        if (&s == &step) {
+            return true;
+        }
+        if (s.kind == SplitStep::Split && s.old_var == step.old_var) {
+            return false;
+        }
+    }
+    return false;
+}
+
+// The factor the region of pure argument `arg` must be at least as wide as, or 0.
+int64_t minimum_width(const FunctionContents &f, const std::string &arg) {
+    for (const SplitStep &s : f.splits) {
+        if (s.kind == SplitStep::Split && s.old_var == arg) {
+            return shifts_inwards(f, s) ? s.factor.as<IntImm>()->value : 0;
+        }
+    }
+    return 0;
 }
 
 // `value`, with the promise that it lies in [min, max]. The
@@ -78,15 +110,25 @@ Stmt produce(const FunctionContents &f, bool is_output) {
             bounds[step.inner] = {int32_const(0), factor, Sub::make(factor, int32_const(1))};
             Expr outer = loop_var(f, step.outer), inner = loop_var(f, step.inner);
             TailKind tail = step.tail;
-            if (tail == TailKind::Auto) {
-                tail = is_output ? TailKind::ShiftInwards : TailKind::GuardWithIf;
+            bool checked_shift = true;
+            if (!is_output && (tail == TailKind::Auto || tail == TailKind::RoundUp)) {
+                // Upstream rounds such regions up; we shift inwards within a
+                // region realize_around made at least one factor wide.
+                if (shifts_inwards(f, step)) {
+                    tail = TailKind::ShiftInwards;
+                    checked_shift = false;
+                } else {
+                    tail = TailKind::GuardWithIf;
+                }
             }
-            if (tail == TailKind::RoundUp && !is_output) {
-                tail = TailKind::GuardWithIf; // realizations are not rounded up yet
+            if (tail == TailKind::Auto) {
+                tail = TailKind::ShiftInwards;
             }
             Expr base = Mul::make(outer, factor);
             if (tail == TailKind::ShiftInwards) {
                 base = Min::make(base, Sub::make(old.extent, factor));
+            }
+            if (tail == TailKind::ShiftInwards && checked_shift) {
                 checks.push_back(AssertStmt::make(
                     GE::make(old.extent, factor),
                     Call::make(Int(32), "halide_error_explicit_bounds_too_small",
@@ -186,6 +228,13 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
             Expr span = Add::make(Sub::make(box[d].max, min), int32_const(1));
             Expr rounded = Mul::make(Div::make(Add::make(span, Sub::make(mod, int32_const(1))), mod), mod);
             box[d] = {min, Sub::make(Add::make(min, rounded), int32_const(1))};
+        }
+        if (int64_t width = minimum_width(g, g.args[d]); width > 1 && box[d].is_bounded()) {
+            // At least one split factor wide (when not empty), so the shifted
+            // last iteration stays inside. Written with max/select rather than
+            // a promise, so bounds inference keeps it exact.
+            Expr widened = Max::make(box[d].max, Add::make(box[d].min, int32_const(width - 1)));
+            box[d].max = Select::make(GE::make(box[d].max, box[d].min), widened, box[d].max);
         }
     }
     std::vector<Range> bounds;
