@@ -683,32 +683,28 @@ protected:
     HALIDE_SIMPLIFY_CMP(GE)
 #undef HALIDE_SIMPLIFY_CMP
 
-    Expr visit(const And *op) override {
+    // And and Or: a constant side either decides the result or drops out;
+    // `absorbs` is the constant that decides it (false for And, true for Or).
+    template <typename Node> Expr fold_logical(const Node *op, bool absorbs) {
         Expr a = mutate(op->a), b = mutate(op->b);
         for (int i = 0; i < 2; i++) {
             if (const UIntImm *u = a.as<UIntImm>()) {
-                return u->value ? b : a;
+                return (u->value != 0) == absorbs ? a : b;
             }
             std::swap(a, b);
         }
         if (equal(a, b)) {
             return a;
         }
-        return keep_or(op, a, b, And::make(a, b));
+        return keep_or(op, a, b, Node::make(a, b));
+    }
+
+    Expr visit(const And *op) override {
+        return fold_logical(op, false);
     }
 
     Expr visit(const Or *op) override {
-        Expr a = mutate(op->a), b = mutate(op->b);
-        for (int i = 0; i < 2; i++) {
-            if (const UIntImm *u = a.as<UIntImm>()) {
-                return u->value ? a : b;
-            }
-            std::swap(a, b);
-        }
-        if (equal(a, b)) {
-            return a;
-        }
-        return keep_or(op, a, b, Or::make(a, b));
+        return fold_logical(op, true);
     }
 
     Expr visit(const Not *op) override {
