@@ -49,7 +49,21 @@ private:
     static void work_on(Job &job);
     void unlink_locked(Job *job);
 
+    // Calls done() while yielding the CPU, for a bounded number of rounds;
+    // returns its last answer.
+    template <typename F> static bool spin_until(F done) {
+        for (int i = 0; i < kSpinRounds; i++) {
+            if (done()) {
+                return true;
+            }
+            std::this_thread::yield();
+        }
+        return done();
+    }
+    static constexpr int kSpinRounds = 256;
+
     std::mutex mutex_;
+    std::atomic<uint64_t> pushes_{0}; // jobs ever pushed, to notice new work while spinning
     std::condition_variable work_available_;
     std::condition_variable job_finished_;
     std::vector<std::thread> workers_;
@@ -125,7 +139,15 @@ void ThreadPool::worker_main(int id) {
             }
         }
         if (!job) {
-            work_available_.wait(lock);
+            // Pipelines often start parallel loops back to back: look for
+            // new work for a moment before sleeping, which costs a wake-up.
+            uint64_t seen = pushes_.load(std::memory_order_acquire);
+            lock.unlock();
+            bool more = spin_until([&] { return pushes_.load(std::memory_order_acquire) != seen; });
+            lock.lock();
+            if (!more && pushes_.load(std::memory_order_acquire) == seen && !shutting_down_) {
+                work_available_.wait(lock);
+            }
             continue;
         }
         job->borrowers++;
@@ -147,10 +169,13 @@ int ThreadPool::run(Job &job) {
         if (!workers_.empty() && job.size > 1) {
             job.below = jobs_;
             jobs_ = &job;
+            pushes_.fetch_add(1, std::memory_order_release);
             work_available_.notify_all();
         }
     }
     work_on(job);
+    // Other threads are finishing their last iterations: usually brief.
+    spin_until([&] { return job.finished.load(std::memory_order_acquire) == job.size; });
     std::unique_lock<std::mutex> lock(mutex_);
     unlink_locked(&job);
     job_finished_.wait(lock, [&] { return job.finished.load() == job.size && job.borrowers == 0; });

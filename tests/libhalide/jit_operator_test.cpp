@@ -129,11 +129,8 @@ template <typename T> void check_type() {
     b.set(Buffer<T>(bv));
     Var x;
 
-    auto run = [&](const char *what, Expr e, auto reference) {
-        Func f;
-        f(x) = e;
-        Buffer<> out = f.realize({N});
-        for (int i = 0; i < N; i++) {
+    auto check_output = [&](const char *what, const Buffer<> &out, auto reference) {
+        for (int i = 0; i < out.width(); i++) {
             auto expected = reference(av(i), bv(i));
             using R = decltype(expected);
             R got = Buffer<R>(out)(i);
@@ -145,6 +142,20 @@ template <typename T> void check_type() {
             }
             ASSERT_EQ(got, expected) << what << " of " << +av(i) << " and " << +bv(i) << " (type "
                                      << type_to_string(type_of<T>()) << ")";
+        }
+    };
+    // Each operator runs as scalar code and as vector code (8 and 16 lanes;
+    // N - 3 is no multiple of either, so the last vector is shifted inwards).
+    auto run = [&](const char *what, Expr e, auto reference) {
+        for (int lanes : {1, 8, 16}) {
+            SCOPED_TRACE(std::string(what) + " with " + std::to_string(lanes) + " lanes");
+            Func f;
+            f(x) = e;
+            if (lanes > 1) {
+                f.vectorize(x, lanes);
+                ASSERT_NE(f.lowered_stmt().find("ramp("), std::string::npos) << "not vectorized";
+            }
+            check_output(what, f.realize({N - 3}), reference);
         }
     };
 
@@ -205,13 +216,22 @@ TEST(JITOperators, MathFunctions) {
     }
     in.set(Buffer<float>(v));
     Var x;
-    Func f;
-    f(x) = sqrt(in(x)) + sin(in(x)) * cos(in(x)) + exp(in(x)*0.01f) + log(in(x)) + floor(in(x)) + pow(in(x), 0.5f);
-    Buffer<float> out = f.realize({64});
-    for (int i = 0; i < 64; i++) {
-        float p = v(i);
-        float expected = std::sqrt(p) + std::sin(p) * std::cos(p) + std::exp(p * 0.01f) + std::log(p) + std::floor(p) +
-                         std::pow(p, 0.5f);
-        EXPECT_NEAR(out(i), expected, 1e-4f * std::max(1.0f, std::fabs(expected))) << i;
+    for (int lanes : {1, 8}) {
+        SCOPED_TRACE(std::to_string(lanes) + " lanes");
+        Func f;
+        f(x) = sqrt(in(x)) + sin(in(x)) * cos(in(x)) + exp(in(x)*0.01f) + log(in(x)) + floor(in(x)) + pow(in(x), 0.5f) +
+               ceil(in(x)*3.0f) + round(in(x)*2.0f) + trunc(-in(x)) + atan2(in(x), 3.0f);
+        if (lanes > 1) {
+            f.vectorize(x, lanes);
+            ASSERT_NE(f.lowered_stmt().find("ramp("), std::string::npos) << "not vectorized";
+        }
+        Buffer<float> out = f.realize({64});
+        for (int i = 0; i < 64; i++) {
+            float p = v(i);
+            float expected = std::sqrt(p) + std::sin(p) * std::cos(p) + std::exp(p * 0.01f) + std::log(p) +
+                             std::floor(p) + std::pow(p, 0.5f) + std::ceil(p * 3.0f) + std::nearbyint(p * 2.0f) +
+                             std::trunc(-p) + std::atan2(p, 3.0f);
+            EXPECT_NEAR(out(i), expected, 1e-4f * std::max(1.0f, std::fabs(expected))) << i;
+        }
     }
 }

@@ -10,6 +10,9 @@
 // - Call nodes name a Func (before lowering), an input buffer (Image), a
 //   math function (Extern) or an intrinsic; Load reads element `index` of a
 //   flat buffer (after storage flattening).
+// - Vector expressions (Type::lanes > 1) exist only after vectorization:
+//   operands of a node have equal lanes, a vector Load reads one element
+//   per lane of its index and a vector Store writes one per lane.
 // - Provide/Realize are multi-dimensional stores and allocations, which
 //   storage flattening turns into Store/Allocate over flat indices.
 #ifndef HALIDE_IR_H
@@ -109,6 +112,23 @@ struct Load : BaseExprNode {
     std::string name;
     Expr index;
     static Expr make(Type t, const std::string &name, Expr index);
+};
+
+// The vector <base, base + stride, ..., base + (lanes - 1) * stride>.
+// Ramp and Broadcast appear only after vectorization (VectorizeLoops.cpp).
+struct Ramp : BaseExprNode {
+    HALIDE_EXPR_KIND(Ramp)
+    Expr base, stride;
+    int lanes = 0;
+    static Expr make(Expr base, Expr stride, int lanes);
+};
+
+// The scalar `value` in each of `lanes` lanes.
+struct Broadcast : BaseExprNode {
+    HALIDE_EXPR_KIND(Broadcast)
+    Expr value;
+    int lanes = 0;
+    static Expr make(Expr value, int lanes);
 };
 
 struct Call : BaseExprNode {

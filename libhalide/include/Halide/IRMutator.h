@@ -57,6 +57,8 @@ public:
     virtual Expr visit(const Not *);
     virtual Expr visit(const Select *);
     virtual Expr visit(const Load *);
+    virtual Expr visit(const Ramp *);
+    virtual Expr visit(const Broadcast *);
     virtual Expr visit(const Call *);
     virtual Expr visit(const Let *);
 

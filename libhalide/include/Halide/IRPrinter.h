@@ -58,6 +58,8 @@ public:
     void visit(const Not *) override;
     void visit(const Select *) override;
     void visit(const Load *) override;
+    void visit(const Ramp *) override;
+    void visit(const Broadcast *) override;
     void visit(const Call *) override;
     void visit(const Let *) override;
     void visit(const LetStmt *) override;

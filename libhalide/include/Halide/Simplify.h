@@ -12,7 +12,10 @@ namespace Internal {
 // such as x + 0, x * 1, x - x, (x + c1) + c2 and min(x, x) (those that could
 // change a float result are only applied to integers); substitute Lets of
 // constants and variables; drop loops with a constant extent <= 0 and
-// branches on constant conditions. Results that the IR leaves undefined
+// branches on constant conditions. min/max and comparisons of signed
+// 32/64-bit integers that the enclosing loops, Lets, asserts and if
+// conditions decide are folded too (assuming, as upstream does, that such
+// index arithmetic does not overflow). Results that the IR leaves undefined
 // (a float out of an integer type's range, oversized shifts) stay unfolded.
 Expr simplify(const Expr &e);
 Stmt simplify(const Stmt &s);

@@ -98,6 +98,11 @@ public:
             expr(op->index);
             return;
         }
+        case IRNodeType::Ramp:
+            expr(e.as<Ramp>()->base);
+            expr(e.as<Ramp>()->stride);
+            return;
+        case IRNodeType::Broadcast: expr(e.as<Broadcast>()->value); return;
         case IRNodeType::Call:
             for (const Expr &a : e.as<Call>()->args) {
                 expr(a);
@@ -449,6 +454,11 @@ private:
             return b_.CreateSelect(c, t, f);
         }
         case IRNodeType::Load: return load(e.as<Load>());
+        case IRNodeType::Ramp: return ramp(e.as<Ramp>());
+        case IRNodeType::Broadcast: {
+            const Broadcast *op = e.as<Broadcast>();
+            return b_.CreateVectorSplat(op->lanes, codegen(op->value));
+        }
         case IRNodeType::Call: return call(e.as<Call>());
         case IRNodeType::Let: {
             const Let *op = e.as<Let>();
@@ -639,12 +649,190 @@ private:
         return to_i64(codegen(e), e.type());
     }
 
+    // A ramp of stride 1: the lanes are adjacent elements.
+    static const Ramp *dense_ramp(const Expr &index) {
+        const Ramp *r = index.as<Ramp>();
+        const IntImm *stride = r ? r->stride.as<IntImm>() : nullptr;
+        return stride && stride->value == 1 ? r : nullptr;
+    }
+
+    llvm::Value *ramp(const Ramp *op) {
+        Type t = op->type;
+        llvm::Value *base = b_.CreateVectorSplat(op->lanes, codegen(op->base));
+        llvm::Value *stride = b_.CreateVectorSplat(op->lanes, codegen(op->stride));
+        std::vector<llvm::Constant *> lanes;
+        for (int i = 0; i < op->lanes; i++) {
+            lanes.push_back(is_floating(t) ? llvm::ConstantFP::get(scalar_type(t), i)
+                                           : llvm::ConstantInt::get(scalar_type(t), i));
+        }
+        llvm::Value *iota = llvm::ConstantVector::get(lanes);
+        if (is_floating(t)) {
+            return b_.CreateFAdd(base, b_.CreateFMul(stride, iota));
+        }
+        return b_.CreateAdd(base, b_.CreateMul(stride, iota));
+    }
+
+    // One address per lane of a vector index (for gathers and scatters).
+    llvm::Value *lane_addresses(const std::string &name, const Expr &index, llvm::Type *elem) {
+        llvm::Value *idx = codegen(index);
+        int lanes = index.type().lanes;
+        idx = b_.CreateIntCast(idx, llvm::FixedVectorType::get(i64_, lanes), !index.type().is_uint());
+        return b_.CreateGEP(elem, sym(name + ".host"), idx);
+    }
+
+    llvm::Value *all_lanes(int lanes) {
+        return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(lanes), b_.getTrue());
+    }
+
     llvm::Value *load(const Load *op) {
-        llvm::Type *mt = mem_type(op->type);
-        llvm::Value *addr = element_address(op->name, op->index, mt);
-        llvm::LoadInst *v = b_.CreateAlignedLoad(mt, addr, llvm::Align(op->type.bytes()));
+        Type t = op->type;
+        llvm::Type *mt = mem_type(t);
+        llvm::Align align(t.bytes());
+        llvm::Instruction *v;
+        if (t.is_scalar()) {
+            v = b_.CreateAlignedLoad(mt, element_address(op->name, op->index, mt), align);
+        } else if (const Ramp *r = dense_ramp(op->index)) {
+            v = b_.CreateAlignedLoad(mt, element_address(op->name, r->base, mem_type(t.element_of())), align);
+        } else if (const Broadcast *bc = op->index.as<Broadcast>()) {
+            llvm::Type *et = mem_type(t.element_of());
+            llvm::LoadInst *one = b_.CreateAlignedLoad(et, element_address(op->name, bc->value, et), align);
+            one->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+            return from_memory(b_.CreateVectorSplat(t.lanes, one), t);
+        } else {
+            Expr in_range;
+            Expr dense = unclamp(op->index, in_range);
+            const Ramp *r = dense.defined() ? dense_ramp(dense) : nullptr;
+            if (r && in_range.defined()) {
+                return clamped_ramp_load(op, r, in_range);
+            }
+            v = gather(op);
+        }
         v->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
-        return from_memory(v, op->type);
+        return from_memory(v, t);
+    }
+
+    llvm::Instruction *gather(const Load *op) {
+        Type t = op->type;
+        llvm::Value *ptrs = lane_addresses(op->name, op->index, mem_type(t.element_of()));
+        return b_.CreateMaskedGather(mem_type(t), ptrs, llvm::Align(t.bytes()), all_lanes(t.lanes));
+    }
+
+    // A load through a clamped ramp (an image read with a clamped edge):
+    // when every lane is inside the clamp, which is almost always, the
+    // clamp changes nothing and one dense load does; otherwise gather.
+    llvm::Value *clamped_ramp_load(const Load *op, const Ramp *dense, const Expr &in_range) {
+        Type t = op->type;
+        llvm::Value *cond = codegen(in_range);
+        llvm::BasicBlock *fast = new_block(op->name + "_dense"), *slow = new_block(op->name + "_clamped");
+        llvm::BasicBlock *done = new_block(op->name + "_loaded");
+        branch_likely(cond, fast, slow);
+        b_.SetInsertPoint(fast);
+        llvm::Type *et = mem_type(t.element_of());
+        llvm::LoadInst *a =
+            b_.CreateAlignedLoad(mem_type(t), element_address(op->name, dense->base, et), llvm::Align(t.bytes()));
+        a->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        llvm::BasicBlock *fast_end = b_.GetInsertBlock();
+        b_.CreateBr(done);
+        b_.SetInsertPoint(slow);
+        llvm::Instruction *g = gather(op);
+        g->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        llvm::BasicBlock *slow_end = b_.GetInsertBlock();
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        llvm::PHINode *phi = b_.CreatePHI(mem_type(t), 2);
+        phi->addIncoming(a, fast_end);
+        phi->addIncoming(g, slow_end);
+        return from_memory(phi, t);
+    }
+
+    // `index` with every min/max that clamps a ramp removed, and in
+    // `in_range` the (scalar) condition under which that changes nothing.
+    // Undefined if the index has another shape. Only sums, differences and
+    // constant multiples of ramps, broadcasts and clamps are understood.
+    static Expr unclamp(const Expr &index, Expr &in_range) {
+        if (index.as<Ramp>() || index.as<Broadcast>()) {
+            return index;
+        }
+        auto both = [&](const Expr &a, const Expr &b, Expr &ua, Expr &ub) {
+            ua = unclamp(a, in_range);
+            ub = ua.defined() ? unclamp(b, in_range) : Expr();
+            return ub.defined();
+        };
+        Expr ua, ub;
+        if (const Add *op = index.as<Add>()) {
+            return both(op->a, op->b, ua, ub) ? ramp_sum(ua, ub, 1) : Expr();
+        }
+        if (const Sub *op = index.as<Sub>()) {
+            return both(op->a, op->b, ua, ub) ? ramp_sum(ua, ub, -1) : Expr();
+        }
+        bool is_min = index.as<Min>() != nullptr;
+        if (is_min || index.as<Max>()) {
+            Expr a = is_min ? index.as<Min>()->a : index.as<Max>()->a;
+            const Broadcast *limit = (is_min ? index.as<Min>()->b : index.as<Max>()->b).as<Broadcast>();
+            Expr inner = limit ? unclamp(a, in_range) : Expr();
+            const Ramp *r = inner.defined() ? inner.as<Ramp>() : nullptr;
+            const IntImm *stride = r ? r->stride.as<IntImm>() : nullptr;
+            if (!stride || stride->value < 0 || !r->type.is_int() || r->type.bits != 32) {
+                return Expr();
+            }
+            // The lanes rise, so the first or last lane is the extreme one.
+            Expr cond = is_min ? LE::make(Add::make(r->base, IntImm::make(Int(32), stride->value * (r->lanes - 1))),
+                                          limit->value)
+                               : GE::make(r->base, limit->value);
+            in_range = in_range.defined() ? And::make(in_range, cond) : cond;
+            return inner;
+        }
+        return Expr();
+    }
+
+    // a + sign * b for ramps and broadcasts (strides folded when constant).
+    static Expr ramp_sum(const Expr &a, const Expr &b, int sign) {
+        auto parts = [](const Expr &e, Expr &base, Expr &stride) {
+            if (const Ramp *r = e.as<Ramp>()) {
+                base = r->base;
+                stride = r->stride;
+            } else {
+                base = e.as<Broadcast>()->value;
+                stride = IntImm::make(base.type(), 0);
+            }
+        };
+        Expr ab, as, bb, bs;
+        parts(a, ab, as);
+        parts(b, bb, bs);
+        const IntImm *ia = as.as<IntImm>(), *ib = bs.as<IntImm>();
+        if (!ia || !ib) {
+            return Expr();
+        }
+        Expr base = sign > 0 ? Add::make(ab, bb) : Sub::make(ab, bb);
+        int64_t stride = ia->value + sign * ib->value;
+        int lanes = a.type().lanes;
+        if (stride == 0) {
+            return Broadcast::make(base, lanes);
+        }
+        return Ramp::make(base, IntImm::make(as.type(), stride), lanes);
+    }
+
+    void store(const Store *op) {
+        Type t = op->value.type();
+        llvm::Value *v = to_memory(codegen(op->value), t);
+        llvm::Align align(t.bytes());
+        llvm::Instruction *st;
+        if (t.is_scalar()) {
+            st = b_.CreateAlignedStore(v, element_address(op->name, op->index, mem_type(t)), align);
+        } else if (const Ramp *r = dense_ramp(op->index)) {
+            st = b_.CreateAlignedStore(v, element_address(op->name, r->base, mem_type(t.element_of())), align);
+        } else {
+            // Lanes are written in order, so the last lane wins where two collide.
+            llvm::Value *ptrs = lane_addresses(op->name, op->index, mem_type(t.element_of()));
+            for (int i = 0; i < t.lanes; i++) {
+                llvm::Value *lane = b_.CreateExtractElement(v, (uint64_t)i);
+                llvm::Value *addr = b_.CreateExtractElement(ptrs, (uint64_t)i);
+                b_.CreateAlignedStore(lane, addr, align)
+                    ->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+            }
+            return;
+        }
+        st->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
     }
 
     // Distinct buffers never overlap (as in upstream Halide): each buffer's
@@ -692,14 +880,76 @@ private:
         internal_error << "unknown call type";
     }
 
+    // C math functions that LLVM has intrinsics for (so they become
+    // instructions, for vectors too). nearbyint rounds half to even, as
+    // roundeven does, in the default rounding mode code runs in.
+    static llvm::Intrinsic::ID math_intrinsic(const std::string &name) {
+        std::string base = name;
+        if (!base.empty() && base.back() == 'f') {
+            base.pop_back();
+        }
+        if (base == "sqrt") {
+            return llvm::Intrinsic::sqrt;
+        }
+        if (base == "floor") {
+            return llvm::Intrinsic::floor;
+        }
+        if (base == "ceil") {
+            return llvm::Intrinsic::ceil;
+        }
+        if (base == "trunc") {
+            return llvm::Intrinsic::trunc;
+        }
+        if (base == "nearbyint") {
+            return llvm::Intrinsic::roundeven;
+        }
+        if (base == "fabs") {
+            return llvm::Intrinsic::fabs;
+        }
+        return llvm::Intrinsic::not_intrinsic;
+    }
+
     llvm::Value *call_extern(const Call *op) {
+        bool float_math = is_floating(op->type) && !op->args.empty() && is_floating(op->args[0].type());
+        if (float_math && op->args.size() == 1) {
+            llvm::Intrinsic::ID id = math_intrinsic(op->name);
+            if (id != llvm::Intrinsic::not_intrinsic) {
+                return b_.CreateUnaryIntrinsic(id, codegen(op->args[0]));
+            }
+        }
+        if (op->type.is_vector()) {
+            return scalarized_call(op);
+        }
         std::vector<llvm::Value *> args;
-        std::vector<llvm::Type *> arg_types;
         for (const Expr &a : op->args) {
             args.push_back(codegen(a));
-            arg_types.push_back(args.back()->getType());
         }
-        llvm::Type *ret = op->type.bits == 0 ? llvm::Type::getVoidTy(ctx_) : reg_type(op->type);
+        return scalar_call(op, args);
+    }
+
+    // A vector call of a C function: one call per lane.
+    llvm::Value *scalarized_call(const Call *op) {
+        std::vector<llvm::Value *> vargs;
+        for (const Expr &a : op->args) {
+            vargs.push_back(codegen(a));
+        }
+        llvm::Value *result = llvm::PoisonValue::get(reg_type(op->type));
+        for (int i = 0; i < op->type.lanes; i++) {
+            std::vector<llvm::Value *> lane_args;
+            for (llvm::Value *v : vargs) {
+                lane_args.push_back(v->getType()->isVectorTy() ? b_.CreateExtractElement(v, (uint64_t)i) : v);
+            }
+            result = b_.CreateInsertElement(result, scalar_call(op, lane_args), (uint64_t)i);
+        }
+        return result;
+    }
+
+    llvm::Value *scalar_call(const Call *op, const std::vector<llvm::Value *> &args) {
+        std::vector<llvm::Type *> arg_types;
+        for (llvm::Value *a : args) {
+            arg_types.push_back(a->getType());
+        }
+        llvm::Type *ret = op->type.bits == 0 ? llvm::Type::getVoidTy(ctx_) : reg_type(op->type.element_of());
         llvm::FunctionCallee callee = runtime_fn(op->name, ret, arg_types);
         llvm::CallInst *c = b_.CreateCall(callee, args);
         // The C ABI extends integer arguments narrower than 32 bits.
@@ -860,15 +1110,7 @@ private:
             return;
         }
         case IRNodeType::For: return for_loop(s.as<For>());
-        case IRNodeType::Store: {
-            const Store *op = s.as<Store>();
-            Type t = op->value.type();
-            llvm::Value *v = to_memory(codegen(op->value), t);
-            llvm::Value *addr = element_address(op->name, op->index, mem_type(t));
-            llvm::StoreInst *store = b_.CreateAlignedStore(v, addr, llvm::Align(t.bytes()));
-            store->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
-            return;
-        }
+        case IRNodeType::Store: return store(s.as<Store>());
         case IRNodeType::Allocate: return allocate(s.as<Allocate>());
         case IRNodeType::Block: {
             const Block *op = s.as<Block>();

@@ -219,6 +219,29 @@ Expr Load::make(Type t, const std::string &name, Expr index) {
     return Expr(std::move(n));
 }
 
+Expr Ramp::make(Expr base, Expr stride, int lanes) {
+    check_defined(base, "Ramp base");
+    check_defined(stride, "Ramp stride");
+    internal_assert(base.type().is_scalar() && base.type() == stride.type())
+        << "Ramp of base " << type_to_string(base.type()) << " and stride " << type_to_string(stride.type());
+    internal_assert(lanes > 1) << "Ramp with " << lanes << " lanes";
+    auto n = std::make_shared<Ramp>(base.type().with_lanes(lanes));
+    n->base = std::move(base);
+    n->stride = std::move(stride);
+    n->lanes = lanes;
+    return Expr(std::move(n));
+}
+
+Expr Broadcast::make(Expr value, int lanes) {
+    check_defined(value, "Broadcast value");
+    internal_assert(value.type().is_scalar()) << "Broadcast of vector " << type_to_string(value.type());
+    internal_assert(lanes > 1) << "Broadcast to " << lanes << " lanes";
+    auto n = std::make_shared<Broadcast>(value.type().with_lanes(lanes));
+    n->value = std::move(value);
+    n->lanes = lanes;
+    return Expr(std::move(n));
+}
+
 Expr Call::make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type, int value_index) {
     internal_assert(!name.empty()) << "Call with an empty name";
     for (const Expr &a : args) {

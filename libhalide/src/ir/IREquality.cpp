@@ -141,6 +141,16 @@ int Comparer::cmp_expr_node(const BaseExprNode *a, const BaseExprNode *b) {
         }
         return cmp(x->index, y->index);
     }
+    case IRNodeType::Ramp: {
+        const Ramp *x = static_cast<const Ramp *>(a);
+        const Ramp *y = static_cast<const Ramp *>(b);
+        if (int c = cmp(x->base, y->base)) {
+            return c;
+        }
+        return cmp(x->stride, y->stride);
+    }
+    case IRNodeType::Broadcast:
+        return cmp(static_cast<const Broadcast *>(a)->value, static_cast<const Broadcast *>(b)->value);
     case IRNodeType::Call: {
         const Call *x = static_cast<const Call *>(a);
         const Call *y = static_cast<const Call *>(b);

@@ -57,6 +57,8 @@ Expr IRMutator::mutate(const Expr &e) {
         HALIDE_EXPR_CASE(Not)
         HALIDE_EXPR_CASE(Select)
         HALIDE_EXPR_CASE(Load)
+        HALIDE_EXPR_CASE(Ramp)
+        HALIDE_EXPR_CASE(Broadcast)
         HALIDE_EXPR_CASE(Call)
         HALIDE_EXPR_CASE(Let)
 #undef HALIDE_EXPR_CASE
@@ -178,6 +180,23 @@ Expr IRMutator::visit(const Load *op) {
         return self_expr(op);
     }
     return Load::make(op->type, op->name, std::move(index));
+}
+
+Expr IRMutator::visit(const Ramp *op) {
+    Expr base = mutate(op->base);
+    Expr stride = mutate(op->stride);
+    if (base.same_as(op->base) && stride.same_as(op->stride)) {
+        return self_expr(op);
+    }
+    return Ramp::make(std::move(base), std::move(stride), op->lanes);
+}
+
+Expr IRMutator::visit(const Broadcast *op) {
+    Expr value = mutate(op->value);
+    if (value.same_as(op->value)) {
+        return self_expr(op);
+    }
+    return Broadcast::make(std::move(value), op->lanes);
 }
 
 Expr IRMutator::visit(const Call *op) {

@@ -261,6 +261,20 @@ void IRPrinter::visit(const Load *op) {
     stream << ']';
 }
 
+void IRPrinter::visit(const Ramp *op) {
+    stream << "ramp(";
+    print(op->base);
+    stream << ", ";
+    print(op->stride);
+    stream << ", " << op->lanes << ')';
+}
+
+void IRPrinter::visit(const Broadcast *op) {
+    stream << "x" << op->lanes << '(';
+    print(op->value);
+    stream << ')';
+}
+
 // A Tuple component other than the first prints as f.1(x, y).
 void IRPrinter::visit(const Call *op) {
     stream << op->name;

@@ -81,6 +81,15 @@ void IRVisitor::visit(const Load *op) {
     include(op->index);
 }
 
+void IRVisitor::visit(const Ramp *op) {
+    include(op->base);
+    include(op->stride);
+}
+
+void IRVisitor::visit(const Broadcast *op) {
+    include(op->value);
+}
+
 void IRVisitor::visit(const Call *op) {
     for (const Expr &a : op->args) {
         include(a);

@@ -69,6 +69,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     s = unroll_loops(s);
     s = simplify(s);
 
+    // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
+    s = vectorize_loops(s);
+
     result.func.body = s;
     return result;
 }

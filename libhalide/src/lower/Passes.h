@@ -45,6 +45,10 @@ Stmt canonicalize_indices(const Stmt &s);
 // UnrollLoops.cpp: unrolled loops (constant extent) become copies of their body.
 Stmt unroll_loops(const Stmt &s);
 
+// VectorizeLoops.cpp: vectorized loops of constant extent become vector
+// code (Ramp, Broadcast, vector Load/Store); loops it cannot widen stay serial.
+Stmt vectorize_loops(const Stmt &s);
+
 // StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
 Stmt storage_flattening(const Stmt &s, const Environment &env);
 

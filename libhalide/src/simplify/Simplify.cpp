@@ -1,10 +1,13 @@
-// The simplifier: constant folding with the IR's exact semantics, and a
-// small set of algebraic rules, each valid under wrap-around arithmetic.
+// The simplifier: constant folding with the IR's exact semantics, a small
+// set of algebraic rules, each valid under wrap-around arithmetic, and
+// bounds reasoning (Prover.h) that removes min/max/comparisons decided by
+// the loop ranges, Lets and asserts around them.
 #include "Halide/Simplify.h"
 
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
+#include "simplify/Prover.h"
 
 namespace Halide {
 namespace Internal {
@@ -357,6 +361,8 @@ protected:
 
     // Replacements for Let-bound names (undefined entries hide a name).
     std::map<std::string, std::vector<Expr>> scope_;
+    // What the enclosing loops, Lets, asserts and ifs say about names.
+    Prover prover_;
 
     void push(const std::string &n, Expr v) { scope_[n].push_back(std::move(v)); }
     void pop(const std::string &n) {
@@ -472,6 +478,9 @@ protected:
                 }
             }
         }
+        if (std::optional<int64_t> d = prover_.constant_difference(a, b)) {
+            return make_const(t, *d);
+        }
         if (const Add *ba = b.as<Add>()) {
             if (equal(ba->a, a)) { // x - (x + y)
                 return sub(make_zero(t), ba->b);
@@ -552,7 +561,24 @@ protected:
                 }
             }
         }
+        if (prover_.prove_le(a, b)) {
+            return is_min ? a : b;
+        }
+        if (prover_.prove_le(b, a)) {
+            return is_min ? b : a;
+        }
         return Node::make(std::move(a), std::move(b));
+    }
+
+    // Whether a < b (or a <= b) is decided by the bounds of its sides.
+    std::optional<bool> decide_order(const Expr &a, const Expr &b, bool strict) {
+        if (strict ? prover_.prove_lt(a, b) : prover_.prove_le(a, b)) {
+            return true;
+        }
+        if (strict ? prover_.prove_le(b, a) : prover_.prove_lt(b, a)) {
+            return false;
+        }
+        return std::nullopt;
     }
 
     template <typename Node> Expr compare(Expr a, Expr b) {
@@ -562,9 +588,17 @@ protected:
                 return f;
             }
         }
+        constexpr IRNodeType k = Node::kind;
         if (is_integer_type(a.type()) && equal(a, b)) {
-            constexpr IRNodeType k = Node::kind;
             return make_bool(k == IRNodeType::EQ || k == IRNodeType::LE || k == IRNodeType::GE);
+        }
+        if (k == IRNodeType::LT || k == IRNodeType::LE || k == IRNodeType::GT || k == IRNodeType::GE) {
+            bool flip = k == IRNodeType::GT || k == IRNodeType::GE;
+            std::optional<bool> d =
+                decide_order(flip ? b : a, flip ? a : b, k == IRNodeType::LT || k == IRNodeType::GT);
+            if (d) {
+                return make_bool(*d);
+            }
         }
         return Node::make(std::move(a), std::move(b));
     }
@@ -752,7 +786,9 @@ protected:
             return body;
         }
         std::vector<std::string> hidden = hide(op->name);
+        prover_.push_definition(op->name, value);
         Expr body = mutate(op->body);
+        prover_.pop(op->name);
         unhide(hidden);
         if (value.same_as(op->value) && body.same_as(op->body)) {
             return self_expr(op);
@@ -771,7 +807,9 @@ protected:
             return body;
         }
         std::vector<std::string> hidden = hide(op->name);
+        prover_.push_definition(op->name, value);
         Stmt body = mutate(op->body);
+        prover_.pop(op->name);
         unhide(hidden);
         if (!body.defined()) {
             return Stmt();
@@ -794,7 +832,9 @@ protected:
             }
         }
         std::vector<std::string> hidden = hide(op->name);
+        prover_.push_range(op->name, min, Sub::make(Add::make(min, extent), make_one(extent.type())));
         Stmt body = mutate(op->body);
+        prover_.pop(op->name);
         unhide(hidden);
         if (!body.defined()) {
             return Stmt();
@@ -810,7 +850,8 @@ protected:
         if (const UIntImm *u = c.as<UIntImm>()) {
             return mutate(u->value ? op->then_case : op->else_case);
         }
-        Stmt then_case = mutate(op->then_case), else_case = mutate(op->else_case);
+        Stmt then_case = with_facts(c, [&] { return mutate(op->then_case); });
+        Stmt else_case = mutate(op->else_case);
         if (!then_case.defined() && !else_case.defined()) {
             return Stmt();
         }
@@ -821,6 +862,45 @@ protected:
             return IfThenElse::make(logical_not(std::move(c)), std::move(else_case));
         }
         return IfThenElse::make(std::move(c), std::move(then_case), std::move(else_case));
+    }
+
+    // f() with what `condition` (known to hold) says about single names.
+    template <typename F> Stmt with_facts(const Expr &condition, F f) {
+        std::vector<std::string> learned = prover_.learn(condition);
+        Stmt s = f();
+        for (auto it = learned.rbegin(); it != learned.rend(); ++it) {
+            prover_.pop(*it);
+        }
+        return s;
+    }
+
+    // Asserts in `first` hold for everything in `rest`.
+    Stmt visit(const Block *op) override {
+        Stmt first = mutate(op->first);
+        Expr facts = asserted(first);
+        Stmt rest = facts.defined() ? with_facts(facts, [&] { return mutate(op->rest); }) : mutate(op->rest);
+        if (first.same_as(op->first) && rest.same_as(op->rest)) {
+            return self_stmt(op);
+        }
+        if (!first.defined() || !rest.defined()) {
+            return first.defined() ? first : rest;
+        }
+        return Block::make(std::move(first), std::move(rest));
+    }
+
+    // The conjunction of the asserts at the top level of s (through Blocks).
+    static Expr asserted(const Stmt &s) {
+        if (!s.defined()) {
+            return Expr();
+        }
+        if (const AssertStmt *a = s.as<AssertStmt>()) {
+            return a->condition;
+        }
+        if (const Block *b = s.as<Block>()) {
+            Expr x = asserted(b->first), y = asserted(b->rest);
+            return !x.defined() ? y : (!y.defined() ? x : And::make(x, y));
+        }
+        return Expr();
     }
 
     Stmt visit(const AssertStmt *op) override {

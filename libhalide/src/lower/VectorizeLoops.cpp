@@ -1,0 +1,318 @@
+// See Passes.h: loops scheduled with vectorize() become vector code.
+//
+// A vectorized loop `for (x, min, n)` of constant extent becomes
+// `let x = min in body'`, where body' computes all n iterations at once: the
+// loop variable is the vector ramp(x, 1, n), and every expression that
+// depends on it is widened to n lanes. Scalars meeting vectors are
+// broadcast; ramps stay ramps under + - * by scalars, so a Load or Store
+// whose index is ramp(base, 1, n) is one dense vector access in codegen.
+//
+// Bodies whose meaning would change per lane in ways this pass does not
+// model (a branch or assert on a per-lane condition, an allocation, a
+// print, a store to a lane-independent place, a vector inside an already
+// vectorized loop) stay serial loops, which codegen still offers to LLVM's
+// loop vectorizer. A schedule therefore never changes results.
+#include "Halide/IRMutator.h"
+#include "Halide/Simplify.h"
+#include "lower/Passes.h"
+
+namespace Halide {
+namespace Internal {
+namespace {
+
+bool is_vector(const Expr &e) {
+    return e.type().is_vector();
+}
+
+// Widens the body of one vectorized loop; `failed` is set when it cannot.
+class Widen : public IRMutator {
+public:
+    Widen(const std::string &var, int lanes) : var_(var), lanes_(lanes) {}
+    bool failed = false;
+
+    using IRMutator::visit;
+
+private:
+    std::string var_;
+    int lanes_;
+    // Let names in scope, innermost last, with whether each holds a vector.
+    std::vector<std::pair<std::string, bool>> lets_;
+
+    Expr widen(const Expr &e) const { return is_vector(e) ? e : Broadcast::make(e, lanes_); }
+
+    bool let_is_vector(const std::string &name) const {
+        for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) {
+            if (it->first == name) {
+                return it->second;
+            }
+        }
+        return false;
+    }
+
+    Expr visit(const Variable *op) override {
+        if (op->name == var_) {
+            return Ramp::make(self_expr(op), IntImm::make(op->type, 1), lanes_);
+        }
+        if (let_is_vector(op->name)) {
+            return Variable::make(op->type.with_lanes(lanes_), op->name);
+        }
+        return self_expr(op);
+    }
+
+    Expr visit(const Ramp *op) override { return give_up(op); }
+    Expr visit(const Broadcast *op) override { return give_up(op); }
+    template <typename N> Expr give_up(const N *op) {
+        failed = true;
+        return self_expr(op);
+    }
+
+    Expr visit(const Cast *op) override {
+        Expr v = mutate(op->value);
+        if (!is_vector(v)) {
+            return v.same_as(op->value) ? self_expr(op) : Cast::make(op->type, v);
+        }
+        return Cast::make(op->type.with_lanes(lanes_), v);
+    }
+
+    // Ramp arithmetic: ramp(b, s) +- scalar, ramp +- ramp and ramp * scalar
+    // stay ramps, so dense accesses stay recognizable.
+    static const Ramp *as_ramp(const Expr &e) { return e.as<Ramp>(); }
+    static Expr scalar_of(const Expr &e) {
+        if (const Broadcast *b = e.as<Broadcast>()) {
+            return b->value;
+        }
+        return e.type().is_scalar() ? e : Expr();
+    }
+
+    Expr visit(const Add *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (!is_vector(a) && !is_vector(b)) {
+            return rebuild<Add>(op, a, b);
+        }
+        const Ramp *ra = as_ramp(a), *rb = as_ramp(b);
+        Expr sa = scalar_of(a), sb = scalar_of(b);
+        if (ra && sb.defined()) {
+            return Ramp::make(Add::make(ra->base, sb), ra->stride, lanes_);
+        }
+        if (rb && sa.defined()) {
+            return Ramp::make(Add::make(sa, rb->base), rb->stride, lanes_);
+        }
+        if (ra && rb) {
+            return Ramp::make(Add::make(ra->base, rb->base), simplify(Add::make(ra->stride, rb->stride)), lanes_);
+        }
+        return Add::make(widen(a), widen(b));
+    }
+
+    Expr visit(const Sub *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (!is_vector(a) && !is_vector(b)) {
+            return rebuild<Sub>(op, a, b);
+        }
+        const Ramp *ra = as_ramp(a), *rb = as_ramp(b);
+        Expr sa = scalar_of(a), sb = scalar_of(b);
+        if (ra && sb.defined()) {
+            return Ramp::make(Sub::make(ra->base, sb), ra->stride, lanes_);
+        }
+        if (rb && sa.defined()) {
+            Expr zero = IntImm::make(rb->stride.type(), 0);
+            return Ramp::make(Sub::make(sa, rb->base), simplify(Sub::make(zero, rb->stride)), lanes_);
+        }
+        if (ra && rb) {
+            return Ramp::make(Sub::make(ra->base, rb->base), simplify(Sub::make(ra->stride, rb->stride)), lanes_);
+        }
+        return Sub::make(widen(a), widen(b));
+    }
+
+    Expr visit(const Mul *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (!is_vector(a) && !is_vector(b)) {
+            return rebuild<Mul>(op, a, b);
+        }
+        const Ramp *ra = as_ramp(a), *rb = as_ramp(b);
+        Expr sa = scalar_of(a), sb = scalar_of(b);
+        if (ra && sb.defined()) {
+            return Ramp::make(Mul::make(ra->base, sb), simplify(Mul::make(ra->stride, sb)), lanes_);
+        }
+        if (rb && sa.defined()) {
+            return Ramp::make(Mul::make(sa, rb->base), simplify(Mul::make(sa, rb->stride)), lanes_);
+        }
+        return Mul::make(widen(a), widen(b));
+    }
+
+    template <typename N> Expr rebuild(const N *op, const Expr &a, const Expr &b) {
+        if (a.same_as(op->a) && b.same_as(op->b)) {
+            return self_expr(op);
+        }
+        return N::make(a, b);
+    }
+
+    template <typename N> Expr binary(const N *op) {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (!is_vector(a) && !is_vector(b)) {
+            return rebuild<N>(op, a, b);
+        }
+        return N::make(widen(a), widen(b));
+    }
+    Expr visit(const Div *op) override { return binary(op); }
+    Expr visit(const Mod *op) override { return binary(op); }
+    Expr visit(const Min *op) override { return binary(op); }
+    Expr visit(const Max *op) override { return binary(op); }
+    Expr visit(const EQ *op) override { return binary(op); }
+    Expr visit(const NE *op) override { return binary(op); }
+    Expr visit(const LT *op) override { return binary(op); }
+    Expr visit(const LE *op) override { return binary(op); }
+    Expr visit(const GT *op) override { return binary(op); }
+    Expr visit(const GE *op) override { return binary(op); }
+    Expr visit(const And *op) override { return binary(op); }
+    Expr visit(const Or *op) override { return binary(op); }
+
+    Expr visit(const Not *op) override {
+        Expr a = mutate(op->a);
+        return a.same_as(op->a) ? self_expr(op) : Not::make(a);
+    }
+
+    Expr visit(const Select *op) override {
+        Expr c = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
+        if (!is_vector(c) && !is_vector(t) && !is_vector(f)) {
+            if (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) {
+                return self_expr(op);
+            }
+            return Select::make(c, t, f);
+        }
+        // A scalar condition may choose between two vectors as it is.
+        return Select::make(is_vector(t) || is_vector(f) ? c : widen(c), widen(t), widen(f));
+    }
+
+    Expr visit(const Load *op) override {
+        Expr index = mutate(op->index);
+        if (!is_vector(index)) {
+            return index.same_as(op->index) ? self_expr(op) : Load::make(op->type, op->name, index);
+        }
+        return Load::make(op->type.with_lanes(lanes_), op->name, index);
+    }
+
+    Expr visit(const Call *op) override {
+        bool changed = false;
+        std::vector<Expr> args = mutate_exprs(op->args, &changed);
+        bool any_vector = false;
+        for (const Expr &a : args) {
+            any_vector = any_vector || is_vector(a);
+        }
+        if (!any_vector) {
+            return changed ? Call::make(op->type, op->name, args, op->call_type, op->value_index) : self_expr(op);
+        }
+        if (op->call_type == Call::Intrinsic) {
+            const std::string &n = op->name;
+            if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" ||
+                n == "unsafe_promise_clamped") {
+                return args[0]; // hints for scalar code only
+            }
+            bool lane_wise = n == "bitwise_and" || n == "bitwise_or" || n == "bitwise_xor" || n == "bitwise_not" ||
+                             n == "shift_left" || n == "shift_right" || n == "abs" || n == "reinterpret";
+            if (!lane_wise) {
+                return give_up(op);
+            }
+        } else if (op->call_type != Call::Extern) {
+            return give_up(op);
+        }
+        for (Expr &a : args) {
+            a = widen(a);
+        }
+        return Call::make(op->type.with_lanes(lanes_), op->name, args, op->call_type, op->value_index);
+    }
+
+    Expr visit(const Let *op) override {
+        Expr value = mutate(op->value);
+        lets_.emplace_back(op->name, is_vector(value));
+        Expr body = mutate(op->body);
+        lets_.pop_back();
+        if (value.same_as(op->value) && body.same_as(op->body)) {
+            return self_expr(op);
+        }
+        return Let::make(op->name, value, body);
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        Expr value = mutate(op->value);
+        lets_.emplace_back(op->name, is_vector(value));
+        Stmt body = mutate(op->body);
+        lets_.pop_back();
+        if (value.same_as(op->value) && body.same_as(op->body)) {
+            return self_stmt(op);
+        }
+        return LetStmt::make(op->name, value, body);
+    }
+
+    Stmt visit(const Store *op) override {
+        Expr index = mutate(op->index);
+        Expr value = mutate(op->value);
+        if (!is_vector(index)) {
+            // Every lane would write the same element: not a loop we widen.
+            failed = true;
+            return self_stmt(op);
+        }
+        return Store::make(op->name, widen(value), index);
+    }
+
+    Stmt visit(const IfThenElse *op) override {
+        Expr c = mutate(op->condition);
+        if (is_vector(c)) {
+            failed = true;
+            return self_stmt(op);
+        }
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const AssertStmt *op) override {
+        Expr c = mutate(op->condition);
+        if (is_vector(c)) {
+            failed = true;
+        }
+        return self_stmt(op);
+    }
+
+    Stmt visit(const For *op) override {
+        Expr mn = mutate(op->min), ext = mutate(op->extent);
+        if (is_vector(mn) || is_vector(ext) || op->for_type == ForType::Parallel) {
+            failed = true;
+            return self_stmt(op);
+        }
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const Allocate *op) override {
+        failed = true;
+        return self_stmt(op);
+    }
+};
+
+class VectorizeLoops : public IRMutator {
+public:
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        Stmt s = IRMutator::visit(op); // innermost loops first
+        const For *loop = s.as<For>();
+        if (!loop || loop->for_type != ForType::Vectorized) {
+            return s;
+        }
+        const IntImm *extent = loop->extent.as<IntImm>();
+        if (!extent || extent->value < 2 || extent->value > 256) {
+            return s;
+        }
+        Widen widen(loop->name, (int)extent->value);
+        Stmt body = widen.mutate(loop->body);
+        if (widen.failed) {
+            return s;
+        }
+        return LetStmt::make(loop->name, loop->min, body);
+    }
+};
+
+} // namespace
+
+Stmt vectorize_loops(const Stmt &s) {
+    return VectorizeLoops().mutate(s);
+}
+
+} // namespace Internal
+} // namespace Halide
