@@ -399,3 +399,64 @@ TEST(Pipeline, SeveralOutputsRealizedTogether) {
     }
     EXPECT_THROW(p.realize(Realization({Buffer<>(r[0])})), CompileError); // one buffer for two outputs
 }
+
+// store_root()/store_at() put the storage further out than the computation:
+// one allocation holds every row computed, results are unchanged.
+TEST(Schedules, StoreRootComputeAtARow) {
+    ImageParam in(Int(32), 2, "in");
+    Runtime::Buffer<int32_t> src(20, 12);
+    for (int j = 0; j < 12; j++) {
+        for (int i = 0; i < 20; i++) {
+            src(i, j) = i * 7 - j * 13;
+        }
+    }
+    in.set(Buffer<int32_t>(src));
+    Func f("f"), g("g");
+    Var x("x"), y("y");
+    f(x, y) = in(x, y) * 2;
+    g(x, y) = f(x, y) + f(x, y + 1) + f(x, y + 2);
+    f.store_root().compute_at(g, y);
+    std::string stmt = g.lowered_stmt();
+    size_t alloc = stmt.find("allocate f["), loop = stmt.find("for (g.s0.y");
+    ASSERT_NE(alloc, std::string::npos) << stmt;
+    ASSERT_NE(loop, std::string::npos) << stmt;
+    EXPECT_LT(alloc, loop) << "f's storage should be outside g's row loop:\n" << stmt;
+    // Each row of g computes the three rows of f it reads (no sliding window yet).
+    EXPECT_NE(stmt.find("for (f.s0.y, g.s0.y, 3)"), std::string::npos) << stmt;
+    Buffer<int32_t> out = g.realize({20, 10});
+    for (int j = 0; j < 10; j++) {
+        for (int i = 0; i < 20; i++) {
+            EXPECT_EQ(out(i, j), 2 * (src(i, j) + src(i, j + 1) + src(i, j + 2))) << i << "," << j;
+        }
+    }
+}
+
+TEST(Schedules, StoreAtAnOuterLoopOfASplit) {
+    Func f("f"), g("g");
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    f(x, y) = x * 3 + y * y;
+    g(x, y) = f(x, y) - f(x + 1, y + 1);
+    g.split(y, yo, yi, 4);
+    f.store_at(g, yo).compute_at(g, yi).vectorize(x, 4);
+    Buffer<int32_t> out = g.realize({9, 11});
+    for (int j = 0; j < 11; j++) {
+        for (int i = 0; i < 9; i++) {
+            EXPECT_EQ(out(i, j), (i * 3 + j * j) - ((i + 1) * 3 + (j + 1) * (j + 1))) << i << "," << j;
+        }
+    }
+}
+
+TEST(Errors, StoreAtInsideTheComputeLevel) {
+    Func f("f"), g("g");
+    Var x("x"), y("y");
+    f(x, y) = x + y;
+    g(x, y) = f(x, y) * 2;
+    f.compute_at(g, y).store_at(g, x);
+    try {
+        g.realize({4, 4});
+        FAIL() << "expected an error";
+    } catch (const CompileError &e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("not around the loop it is computed at"), std::string::npos) << msg;
+    }
+}

@@ -186,6 +186,12 @@ std::string random_schedule(std::mt19937 &rng, std::vector<Func> &funcs, const V
             }
             funcs[i].compute_at(out, v);
             log << funcs[i].name() << ":at(" << v.name() << ") ";
+            // Storage at the root, shared by every iteration (not under a
+            // parallel loop, where iterations would share it concurrently).
+            if (rng() % 3 == 0 && log.str().find("parallel") == std::string::npos) {
+                funcs[i].store_root();
+                log << "store_root ";
+            }
             consumer_at = v.name();
             break;
         }

@@ -239,7 +239,7 @@ private:
 // intervals of the arguments of every call.
 class RegionsCalled : public IRVisitor {
 public:
-    explicit RegionsCalled(const Scope &outer) : scope_(outer) {}
+    RegionsCalled(const Scope &outer, bool provides) : scope_(outer), provides_(provides) {}
     std::map<std::string, Box> boxes;
 
     using IRVisitor::visit;
@@ -310,18 +310,27 @@ public:
 
     void visit(const Call *op) override {
         IRVisitor::visit(op);
-        if (op->call_type != Call::Halide && op->call_type != Call::Image) {
-            return;
+        if (op->call_type == Call::Halide || op->call_type == Call::Image) {
+            add(op->name, op->args);
         }
-        Box box;
-        for (const Expr &a : op->args) {
-            box.push_back(bounds_of_expr(a, scope_));
+    }
+
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        if (provides_) {
+            add(op->name, op->args);
         }
-        auto it = boxes.find(op->name);
-        boxes[op->name] = it == boxes.end() ? box : box_union(it->second, box);
     }
 
 private:
+    void add(const std::string &name, const std::vector<Expr> &args) {
+        Box box;
+        for (const Expr &a : args) {
+            box.push_back(bounds_of_expr(a, scope_));
+        }
+        auto it = boxes.find(name);
+        boxes[name] = it == boxes.end() ? box : box_union(it->second, box);
+    }
     static void collect_terms(const Expr &e, std::vector<const Expr *> &out) {
         if (const And *a = e.as<And>()) {
             collect_terms(a->a, out);
@@ -345,6 +354,7 @@ private:
         }
     }
     Scope scope_;
+    bool provides_;
     std::vector<std::pair<std::string, std::optional<Interval>>> saved_;
 };
 
@@ -369,7 +379,13 @@ Interval bounds_of_expr(const Expr &e, const Scope &scope) {
 }
 
 std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &outer) {
-    RegionsCalled r(outer);
+    RegionsCalled r(outer, false);
+    r.include(s);
+    return r.boxes;
+}
+
+std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &outer) {
+    RegionsCalled r(outer, true);
     r.include(s);
     return r.boxes;
 }

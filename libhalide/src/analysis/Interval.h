@@ -35,6 +35,8 @@ Box box_union(const Box &a, const Box &b);
 // The region of every Func and input buffer called in `s` (by Call name),
 // in terms of the variables in scope outside `s`.
 std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &outer = {});
+// The same, counting the coordinates of Provides as well as calls.
+std::map<std::string, Box> boxes_touched(const Stmt &s, const Scope &outer = {});
 
 } // namespace Internal
 } // namespace Halide

@@ -295,11 +295,18 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
 }
 
 Func &Func::store_root() {
+    f_->store = ComputeLevel::Root;
+    bump_pipeline_epoch();
     return *this;
 }
 
 Func &Func::store_at(const Func &f, const Var &var) {
     dim_index(*f.f_, var.name(), "store_at");
+    user_assert(f.f_ != f_) << "Func '" << name() << "' can't be stored at one of its own loops";
+    f_->store = ComputeLevel::At;
+    f_->store_at_func = f.name();
+    f_->store_at_var = var.name();
+    bump_pipeline_epoch();
     return *this;
 }
 

@@ -48,6 +48,9 @@ struct FunctionContents {
     std::vector<Expr> values;      // empty until defined
     ComputeLevel compute = ComputeLevel::Inlined;
     std::string compute_at_func, compute_at_var; // with ComputeLevel::At: a Func and its Dim name
+    // store_root()/store_at(): Inlined (unset) stores where g is computed.
+    ComputeLevel store = ComputeLevel::Inlined;
+    std::string store_at_func, store_at_var;
     std::vector<SplitStep> splits;
     std::vector<Dim> dims;
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).

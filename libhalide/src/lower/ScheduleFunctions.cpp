@@ -7,10 +7,16 @@
 //   let g.min.d = ..., g.extent.d = ...     (the region its consumers need)
 //   realize g { produce g (loops over that region); consumers }
 //
+// With store_root()/store_at() outside its compute_at() level, g's
+// computation (over region g.c.*) sits at the compute loop and its storage
+// (region g.*, every element any iteration writes or reads) at the store
+// loop.
+//
 // Funcs are wrapped in reverse realization order, so when g is placed, all
 // of its consumers are already in the statement and bounds inference over
 // that statement gives the region g must cover.
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "Halide/Error.h"
@@ -73,7 +79,7 @@ Expr promise_in(const Expr &value, const Expr &min, const Expr &max) {
 //   for f.s0.<outermost> ...
 //     for f.s0.<innermost> ...
 //       if (guards) f(x, y) = value    (split-off variables substituted)
-Stmt produce(const FunctionContents &f, bool is_output) {
+Stmt produce(const FunctionContents &f, bool is_output, const std::string &region) {
     // max is kept apart from min + extent - 1: bounds inference sees it as one
     // variable, so it does not lose the correlation between min and extent.
     struct Bounds {
@@ -82,8 +88,8 @@ Stmt produce(const FunctionContents &f, bool is_output) {
     std::map<std::string, Bounds> bounds;
     std::vector<Stmt> checks;
     for (size_t d = 0; d < f.args.size(); d++) {
-        bounds[f.args[d]] = {buffer_field(f.name, "min", (int)d), buffer_field(f.name, "extent", (int)d),
-                             buffer_field(f.name, "max", (int)d)};
+        bounds[f.args[d]] = {buffer_field(region, "min", (int)d), buffer_field(region, "extent", (int)d),
+                             buffer_field(region, "max", (int)d)};
         auto b = f.explicit_bounds.find(f.args[d]);
         if (is_output && b != f.explicit_bounds.end()) {
             // An output computes exactly its bound() region, which its buffer must hold.
@@ -194,13 +200,17 @@ Stmt produce(const FunctionContents &f, bool is_output) {
     return Block::make(Block::make(checks), s);
 }
 
-// Wraps `body` (the statements that consume g) in g's realization over the
-// region `body` needs.
-Stmt realize_around(const FunctionContents &g, const Stmt &body) {
-    auto boxes = boxes_required(body);
+// The region of g that `body` needs, as lets `<region>.min.d`, `.max.d` and
+// `.extent.d` around `inner` (with checks of explicit bounds first). The
+// region is widened as g's schedule needs (align_bounds, one split factor).
+// `touched` also counts g's own Provides (for storage that several
+// computations of g write into).
+Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string &region, bool touched,
+                 const std::function<Stmt()> &inner) {
+    auto boxes = touched ? boxes_touched(body) : boxes_required(body);
     auto found = boxes.find(g.name);
     if (found == boxes.end()) {
-        return body; // nothing consumes it any more
+        return Stmt(); // nothing consumes it any more
     }
     Box box = found->second;
     std::vector<Stmt> checks;
@@ -237,7 +247,6 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
             box[d].max = Select::make(GE::make(box[d].max, box[d].min), widened, box[d].max);
         }
     }
-    std::vector<Range> bounds;
     for (size_t d = 0; d < box.size(); d++) {
         if (!box[d].is_bounded()) {
             user_error << "Can't infer the region of Func '" << g.name << "' its consumers need: the "
@@ -245,20 +254,14 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
                        << "') is unbounded. Clamp the coordinates where it is called, or "
                        << "schedule it inline.";
         }
-        bounds.push_back({buffer_field(g.name, "min", (int)d), buffer_field(g.name, "extent", (int)d)});
     }
-    std::vector<Type> types;
-    for (const Expr &v : g.values) {
-        types.push_back(v.type());
-    }
-    Stmt s = Realize::make(g.name, types, bounds, Block::make(produce(g, false), body));
-    s = Block::make(Block::make(checks), s);
+    Stmt s = Block::make(Block::make(checks), inner());
     for (size_t d = box.size(); d-- > 0;) {
-        std::string prefix = g.name + ".";
+        std::string prefix = region + ".";
         std::string suffix = "." + std::to_string(d);
         // Empty (max < min) in the guarded tail of a split: nothing is read there.
         Expr extent =
-            Max::make(Add::make(Sub::make(buffer_field(g.name, "max", (int)d), buffer_field(g.name, "min", (int)d)),
+            Max::make(Add::make(Sub::make(buffer_field(region, "max", (int)d), buffer_field(region, "min", (int)d)),
                                 int32_const(1)),
                       int32_const(0));
         s = LetStmt::make(prefix + "extent" + suffix, extent, s);
@@ -268,10 +271,46 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
     return s;
 }
 
-// Puts g's realization at the top of the body of the loop `loop`.
+// Storage for g over `region` (g.min.d / g.extent.d) around `body`.
+Stmt realize(const FunctionContents &g, const Stmt &body) {
+    std::vector<Range> bounds;
+    for (size_t d = 0; d < g.args.size(); d++) {
+        bounds.push_back({buffer_field(g.name, "min", (int)d), buffer_field(g.name, "extent", (int)d)});
+    }
+    std::vector<Type> types;
+    for (const Expr &v : g.values) {
+        types.push_back(v.type());
+    }
+    return Realize::make(g.name, types, bounds, body);
+}
+
+// Wraps `body` (the statements that consume g) in g's realization over the
+// region `body` needs: storage and computation at one place.
+Stmt realize_around(const FunctionContents &g, const Stmt &body) {
+    Stmt s =
+        bind_region(g, body, g.name, false, [&] { return realize(g, Block::make(produce(g, false, g.name), body)); });
+    return s.defined() ? s : body;
+}
+
+// The computation of g (over the region `body` needs, named g.c.*) before
+// `body`, without storage: that is at an outer level (store_at/store_root).
+Stmt compute_around(const FunctionContents &g, const Stmt &body) {
+    std::string region = g.name + ".c";
+    Stmt s = bind_region(g, body, region, false, [&] { return Block::make(produce(g, false, region), body); });
+    return s.defined() ? s : body;
+}
+
+// Storage for g around `body`, covering every element that body's
+// computations of g write and its consumers read.
+Stmt store_around(const FunctionContents &g, const Stmt &body) {
+    Stmt s = bind_region(g, body, g.name, true, [&] { return realize(g, body); });
+    return s.defined() ? s : body;
+}
+
+// Replaces the body of the loop `loop` by wrap(body).
 class InjectAt : public IRMutator {
 public:
-    InjectAt(const FunctionContents &g, const std::string &loop) : g_(g), loop_(loop) {}
+    InjectAt(const std::string &loop, std::function<Stmt(const Stmt &)> wrap) : loop_(loop), wrap_(std::move(wrap)) {}
     bool found = false;
 
     using IRMutator::visit;
@@ -280,12 +319,52 @@ public:
             return IRMutator::visit(op);
         }
         found = true;
-        return For::make(op->name, op->min, op->extent, op->for_type, realize_around(g_, op->body));
+        return For::make(op->name, op->min, op->extent, op->for_type, wrap_(op->body));
+    }
+
+private:
+    std::string loop_;
+    std::function<Stmt(const Stmt &)> wrap_;
+};
+
+// The loop variable name of loop `dim` of Func `func` (a compute_at or
+// store_at level), checked.
+std::string level_loop(const Environment &env, const FunctionContents &g, const std::string &func,
+                       const std::string &dim, const char *what) {
+    auto consumer = env.find(func);
+    user_assert(consumer != env.end()) << "Func '" << g.name << "' is " << what << " Func '" << func
+                                       << "', which is not computed anywhere (it is inlined or not part of this "
+                                          "pipeline)";
+    for (const Dim &d : consumer->second->dims) {
+        if (d.name == dim) {
+            return loop_var_name(func, d.var);
+        }
+    }
+    user_error << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '" << func
+               << "', which has no such loop";
+}
+
+// Every Provide to g must be inside g's Realize (store_at outside compute_at).
+class CheckProvidesInsideRealization : public IRVisitor {
+public:
+    explicit CheckProvidesInsideRealization(const FunctionContents &g) : g_(g) {}
+    using IRVisitor::visit;
+    void visit(const Realize *op) override {
+        depth_ += op->name == g_.name;
+        IRVisitor::visit(op);
+        depth_ -= op->name == g_.name;
+    }
+    void visit(const Provide *op) override {
+        user_assert(op->name != g_.name || depth_ > 0)
+            << "Func '" << g_.name << "' is stored at loop '" << g_.store_at_var << "' of Func '" << g_.store_at_func
+            << "', which is not around the loop it is computed at ('" << g_.compute_at_var << "' of Func '"
+            << g_.compute_at_func << "'). Store it at that loop or further out.";
+        IRVisitor::visit(op);
     }
 
 private:
     const FunctionContents &g_;
-    const std::string &loop_;
+    int depth_ = 0;
 };
 
 // Every call to a realized Func must happen inside its realization: a
@@ -323,6 +402,14 @@ private:
     std::string producing_;
 };
 
+// Whether g's storage is at a different level from its computation.
+bool stored_apart(const FunctionContents &g) {
+    if (g.compute != ComputeLevel::At || g.store == ComputeLevel::Inlined) {
+        return false; // compute_root stores at the root; inline Funcs have no storage
+    }
+    return g.store == ComputeLevel::Root || g.store_at_func != g.compute_at_func || g.store_at_var != g.compute_at_var;
+}
+
 } // namespace
 
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
@@ -331,7 +418,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
     std::vector<Stmt> output_nests;
     for (const FunctionPtr &f : outputs) {
         output_names.insert(f->name);
-        output_nests.push_back(produce(*env.at(f->name), true));
+        output_nests.push_back(produce(*env.at(f->name), true, f->name));
     }
     Stmt s = Block::make(output_nests);
     // Consumers are placed before their producers, so each producer sees
@@ -341,25 +428,31 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             continue; // outputs are already there; inlined Funcs are gone
         }
         const FunctionContents &g = *env.at(*it);
-        if (g.compute == ComputeLevel::At) {
-            auto consumer = env.find(g.compute_at_func);
-            user_assert(consumer != env.end())
-                << "Func '" << g.name << "' is computed at Func '" << g.compute_at_func
-                << "', which is not computed anywhere (it is inlined or not part of this pipeline)";
-            std::string var;
-            for (const Dim &d : consumer->second->dims) {
-                if (d.name == g.compute_at_var) {
-                    var = d.var;
-                }
+        if (!stored_apart(g)) {
+            if (g.compute == ComputeLevel::At) {
+                InjectAt inject(level_loop(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
+                                [&](const Stmt &body) { return realize_around(g, body); });
+                s = inject.mutate(s);
+                internal_assert(inject.found);
+            } else {
+                s = realize_around(g, s);
             }
-            user_assert(!var.empty()) << "Func '" << g.name << "' is computed at loop '" << g.compute_at_var
-                                      << "' of Func '" << g.compute_at_func << "', which has no such loop";
-            InjectAt inject(g, loop_var_name(g.compute_at_func, var));
-            s = inject.mutate(s);
-            internal_assert(inject.found);
-        } else {
-            s = realize_around(g, s);
+            continue;
         }
+        // Computed at one loop, stored at an outer one (or at the root).
+        InjectAt compute(level_loop(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
+                         [&](const Stmt &body) { return compute_around(g, body); });
+        s = compute.mutate(s);
+        internal_assert(compute.found);
+        if (g.store == ComputeLevel::Root) {
+            s = store_around(g, s);
+        } else {
+            InjectAt store(level_loop(env, g, g.store_at_func, g.store_at_var, "stored at"),
+                           [&](const Stmt &body) { return store_around(g, body); });
+            s = store.mutate(s);
+            internal_assert(store.found);
+        }
+        CheckProvidesInsideRealization(g).include(s);
     }
     CheckCallsInsideRealizations(env).include(s);
     return s;
