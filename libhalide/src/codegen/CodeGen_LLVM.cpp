@@ -1156,7 +1156,7 @@ private:
             parallel_loop(op, mn, ext);
             return;
         }
-        // Serial, Unrolled and Vectorized loops all run as serial loops.
+        // Serial loops, and Vectorized ones left serial by VectorizeLoops.
         llvm::Type *ty = mn->getType();
         llvm::BasicBlock *pre = b_.GetInsertBlock();
         llvm::BasicBlock *loop = new_block(op->name + "_loop");
@@ -1178,8 +1178,8 @@ private:
         b_.SetInsertPoint(after);
     }
 
-    // Until the IR has vector types, a vectorized loop is a serial loop that
-    // asks LLVM's loop vectorizer for vectors as wide as the loop.
+    // A vectorized loop that VectorizeLoops could not widen (see there) is a
+    // serial loop that asks LLVM's loop vectorizer for vectors as wide as it.
     void request_vectorization(llvm::BranchInst *back_edge, const For *op) {
         llvm::SmallVector<llvm::Metadata *, 4> md;
         md.push_back(nullptr); // self reference, set below
