@@ -10,6 +10,7 @@
 #include <random>
 
 #include "Halide.h"
+#include "frontend/Function.h"
 
 using namespace Halide;
 
@@ -459,4 +460,17 @@ TEST(Errors, StoreAtInsideTheComputeLevel) {
         std::string msg = e.what();
         EXPECT_NE(msg.find("not around the loop it is computed at"), std::string::npos) << msg;
     }
+}
+
+// Names of destroyed Funcs leave the front end's registry (swept as it grows),
+// and a destroyed Func's name can be used again without a suffix.
+TEST(Pipeline, RegistryForgetsDestroyedFuncs) {
+    for (int i = 0; i < 6000; i++) {
+        Func f("temporary_" + std::to_string(i));
+        Var x;
+        f(x) = x + i;
+    }
+    EXPECT_LT(Internal::registered_name_count(), 4000u);
+    Func again("temporary_7");
+    EXPECT_EQ(again.name(), "temporary_7");
 }

@@ -2,7 +2,9 @@
 // from them when its last handle is destroyed.
 #include "Function.h"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 
 namespace Halide {
 namespace Internal {
@@ -14,6 +16,7 @@ struct Registry {
     std::map<std::string, std::weak_ptr<FunctionContents>> functions;
     std::map<std::string, std::weak_ptr<InputBufferContents>> buffers;
     std::map<std::string, std::weak_ptr<ParamContents>> params;
+    size_t sweep_at = 1024; // sweep expired entries when `names` grows this big
 };
 
 Registry &registry() {
@@ -27,10 +30,31 @@ template <typename T> std::shared_ptr<T> find(std::map<std::string, std::weak_pt
     return it == table.end() ? nullptr : it->second.lock();
 }
 
+template <typename T> void erase_expired(std::map<std::string, std::weak_ptr<T>> &table) {
+    for (auto it = table.begin(); it != table.end();) {
+        it = it->second.expired() ? table.erase(it) : std::next(it);
+    }
+}
+
+// Drops the entries of destroyed objects once the tables have doubled since
+// the last sweep, so a long-running process that creates many Funcs does
+// not grow them forever (amortized constant cost per registration).
+void sweep_locked(Registry &r) {
+    if (r.names.size() < r.sweep_at) {
+        return;
+    }
+    erase_expired(r.names);
+    erase_expired(r.functions);
+    erase_expired(r.buffers);
+    erase_expired(r.params);
+    r.sweep_at = std::max<size_t>(1024, 2 * r.names.size());
+}
+
 template <typename T> void add(std::map<std::string, std::weak_ptr<T>> &table, const std::shared_ptr<T> &p) {
     std::lock_guard<std::mutex> lock(registry().mutex);
     table[p->name] = p;
     registry().names[p->name] = std::static_pointer_cast<void>(p);
+    sweep_locked(registry());
 }
 
 } // namespace
@@ -65,6 +89,11 @@ void register_input_buffer(const InputBufferPtr &b) {
 void register_param(const ParamPtr &p) {
     add(registry().params, p);
 }
+size_t registered_name_count() {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    return registry().names.size();
+}
+
 FunctionPtr find_function(const std::string &name) {
     return find(registry().functions, name);
 }

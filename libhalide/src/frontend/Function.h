@@ -89,6 +89,8 @@ void register_param(const ParamPtr &p);
 FunctionPtr find_function(const std::string &name);
 InputBufferPtr find_input_buffer(const std::string &name);
 ParamPtr find_param(const std::string &name);
+// How many names the registry holds (live ones, and destroyed ones not yet swept).
+size_t registered_name_count();
 
 } // namespace Internal
 } // namespace Halide
