@@ -42,6 +42,24 @@ private:
     std::shared_ptr<Internal::ParamContents> p_;
 };
 
+namespace Internal {
+// One dimension of an ImageParam: its fields as expressions, which take
+// the values of the buffer passed when the pipeline runs.
+class Dimension {
+public:
+    Dimension(const std::string &buffer, int d) : buffer_(buffer), d_(d) {}
+    Expr min() const;
+    Expr extent() const;
+    Expr max() const;
+    Expr stride() const;
+
+private:
+    Expr field(const char *name) const;
+    std::string buffer_;
+    int d_;
+};
+} // namespace Internal
+
 class ImageParam {
 public:
     ImageParam() = default;
@@ -49,6 +67,9 @@ public:
     const std::string &name() const;
     Type type() const;
     int dimensions() const;
+    // dim(i).min(), .extent(), .max(), .stride(): usable in the algorithm
+    // (say, to clamp to the image) of a pipeline that reads this ImageParam.
+    Internal::Dimension dim(int i) const;
     // What the pipeline reads when it runs.
     template <typename T, int D> void set(const Buffer<T, D> &b) {
         set_raw(b.raw_buffer(), std::static_pointer_cast<void>(std::make_shared<Buffer<T, D>>(b)), b.type(),

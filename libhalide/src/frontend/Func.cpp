@@ -36,7 +36,8 @@ public:
 
     using IRVisitor::visit;
     void visit(const Variable *v) override {
-        if (!allowed_.count(v->name) && !lets_.count(v->name) && !find_param(v->name)) {
+        if (!allowed_.count(v->name) && !lets_.count(v->name) && !find_param(v->name) &&
+            input_buffer_of_field(v->name).empty()) {
             found.push_back(v->name);
         }
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <iterator>
 
 namespace Halide {
@@ -89,6 +90,24 @@ void register_input_buffer(const InputBufferPtr &b) {
 void register_param(const ParamPtr &p) {
     add(registry().params, p);
 }
+std::string input_buffer_of_field(const std::string &var) {
+    for (const char *field : {".min.", ".extent.", ".max.", ".stride."}) {
+        size_t at = var.rfind(field);
+        if (at == std::string::npos || at == 0) {
+            continue;
+        }
+        std::string dim = var.substr(at + std::strlen(field));
+        if (dim.empty() || dim.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        std::string buffer = var.substr(0, at);
+        if (find_input_buffer(buffer)) {
+            return buffer;
+        }
+    }
+    return std::string();
+}
+
 size_t registered_name_count() {
     std::lock_guard<std::mutex> lock(registry().mutex);
     return registry().names.size();

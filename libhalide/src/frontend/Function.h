@@ -89,6 +89,9 @@ void register_param(const ParamPtr &p);
 FunctionPtr find_function(const std::string &name);
 InputBufferPtr find_input_buffer(const std::string &name);
 ParamPtr find_param(const std::string &name);
+// If `var` names a field of a live input buffer ("<buffer>.min.0",
+// ".extent.", ".max.", ".stride."), that buffer's name; else empty.
+std::string input_buffer_of_field(const std::string &var);
 // How many names the registry holds (live ones, and destroyed ones not yet swept).
 size_t registered_name_count();
 

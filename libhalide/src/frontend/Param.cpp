@@ -90,6 +90,32 @@ int ImageParam::dimensions() const {
     return contents_->dimensions;
 }
 
+Internal::Dimension ImageParam::dim(int i) const {
+    user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
+    user_assert(i >= 0 && i < contents_->dimensions)
+        << "ImageParam '" << name() << "' has " << contents_->dimensions << " dimensions; there is no dim(" << i << ")";
+    return Internal::Dimension(name(), i);
+}
+
+namespace Internal {
+// The names add_image_checks binds from the buffer's fields.
+Expr Dimension::field(const char *name) const {
+    return Variable::make(Int(32), buffer_ + "." + name + "." + std::to_string(d_));
+}
+Expr Dimension::min() const {
+    return field("min");
+}
+Expr Dimension::extent() const {
+    return field("extent");
+}
+Expr Dimension::max() const {
+    return field("max");
+}
+Expr Dimension::stride() const {
+    return field("stride");
+}
+} // namespace Internal
+
 Expr ImageParam::call(const std::vector<Expr> &pos) const {
     user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
     return Internal::make_image_call(contents_->type, contents_->name, pos);

@@ -26,6 +26,11 @@ public:
             seen_.insert(op->name);
             params.push_back(op->name);
         }
+        // im.dim(d).extent() and friends make `im` an argument too.
+        std::string buffer = input_buffer_of_field(op->name);
+        if (!buffer.empty() && seen_.insert(buffer).second) {
+            buffers.push_back(buffer);
+        }
     }
 
 private:
