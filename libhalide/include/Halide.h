@@ -2,6 +2,7 @@
 #ifndef HALIDE_HALIDE_H
 #define HALIDE_HALIDE_H
 
+#include "Halide/Argument.h"
 #include "Halide/Buffer.h"
 #include "Halide/Error.h"
 #include "Halide/Expr.h"

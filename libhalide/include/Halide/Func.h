@@ -3,12 +3,15 @@
 #ifndef HALIDE_FUNC_H
 #define HALIDE_FUNC_H
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "Halide/Argument.h"
 #include "Halide/Buffer.h"
 #include "Halide/Expr.h"
+#include "Halide/Target.h"
 #include "Halide/Var.h"
 
 namespace Halide {
@@ -117,6 +120,26 @@ public:
     // For people: the lowered loop nest, LLVM IR and assembly of this
     // pipeline (compiled for the host, as the JIT does).
     std::string lowered_stmt();
+    // Ahead-of-time compilation: see Pipeline (these compile Pipeline(*this)).
+    void compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                    const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                           const Target &target = get_target_from_environment());
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                           const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                             const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                            const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 const Target &target = get_target_from_environment());
+    void compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                   const std::string &fn_name = "",
+                                   const Target &target = get_target_from_environment());
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name = "", const Target &target = get_target_from_environment());
     std::string llvm_ir();
     std::string assembly();
 

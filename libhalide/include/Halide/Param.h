@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "Halide/Argument.h"
 #include "Halide/Buffer.h"
 #include "Halide/Expr.h"
 
@@ -37,6 +38,7 @@ public:
     const std::string &name() const { return Internal::param_name(*p_); }
     Type type() const { return type_of<T>(); }
     operator Expr() const { return Internal::param_expr(*p_); }
+    operator Argument() const { return Argument(name(), Argument::InputScalar, type(), 0); }
 
 private:
     std::shared_ptr<Internal::ParamContents> p_;
@@ -75,6 +77,7 @@ public:
         set_raw(b.raw_buffer(), std::static_pointer_cast<void>(std::make_shared<Buffer<T, D>>(b)), b.type(),
                 b.dimensions());
     }
+    operator Argument() const { return Argument(name(), Argument::InputBuffer, type(), dimensions()); }
     template <typename... Args> Expr operator()(const Args &...pos) const { return call({Expr(pos)...}); }
     Expr operator()(const std::vector<Expr> &pos) const { return call(pos); }
 

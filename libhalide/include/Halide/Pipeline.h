@@ -3,13 +3,16 @@
 #ifndef HALIDE_PIPELINE_H
 #define HALIDE_PIPELINE_H
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "Halide/Argument.h"
 #include "Halide/Buffer.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "Halide/Target.h"
 
 namespace Halide {
 
@@ -55,6 +58,32 @@ public:
     std::string lowered_stmt();
     std::string llvm_ir();
     std::string assembly();
+
+    // Ahead-of-time compilation (docs/aot.md). `args` are the inputs in the
+    // order of the entry point's parameters; the outputs follow. `fn_name`
+    // names NAME, NAME_argv and NAME_metadata (default: the first output's
+    // name).
+    void compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                    const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                           const Target &target = get_target_from_environment());
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                           const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                             const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                            const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 const Target &target = get_target_from_environment());
+    // PREFIX.a and PREFIX.h.
+    void compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                   const std::string &fn_name = "",
+                                   const Target &target = get_target_from_environment());
+    // PREFIX.o and PREFIX.h.
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name = "", const Target &target = get_target_from_environment());
 
 private:
     friend class Func;

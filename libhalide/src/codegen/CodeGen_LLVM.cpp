@@ -8,6 +8,8 @@
 // the function returns.
 #include "codegen/CodeGen_LLVM.h"
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -42,6 +44,15 @@ void init_llvm_targets_once() {
         llvm::InitializeNativeTarget();
         llvm::InitializeNativeTargetAsmPrinter();
         llvm::InitializeNativeTargetAsmParser();
+        // The targets ahead-of-time compilation can cross-compile to.
+        LLVMInitializeX86TargetInfo();
+        LLVMInitializeX86Target();
+        LLVMInitializeX86TargetMC();
+        LLVMInitializeX86AsmPrinter();
+        LLVMInitializeAArch64TargetInfo();
+        LLVMInitializeAArch64Target();
+        LLVMInitializeAArch64TargetMC();
+        LLVMInitializeAArch64AsmPrinter();
     });
 }
 
@@ -201,38 +212,157 @@ public:
         ptr_ = llvm::PointerType::get(ctx, 0);
     }
 
-    void compile(const LoweredFunc &f) {
+    // NAME(args...) runs the pipeline; NAME_argv(void **) unpacks an argv
+    // array and calls it (ABI.md 4); NAME_metadata() describes the
+    // arguments (ABI.md 3) when `target_string` is given.
+    void compile(const LoweredFunc &f, const std::string *target_string) {
         func_name_ = f.name;
-        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, {ptr_}, false);
-        fn_ = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name + "_argv", &module_);
-        llvm::Argument *args = fn_->getArg(0);
-        args->setName("args");
+        std::vector<llvm::Type *> param_types;
+        for (const LoweredArgument &a : f.args) {
+            param_types.push_back(a.is_buffer() ? ptr_ : reg_type(a.type));
+        }
+        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, param_types, false);
+        fn_ = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name, &module_);
         b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
         bool have_uc = false;
         for (size_t i = 0; i < f.args.size(); i++) {
             const LoweredArgument &a = f.args[i];
-            llvm::Value *slot = b_.CreateConstInBoundsGEP1_64(ptr_, args, i);
-            llvm::Value *p = b_.CreateAlignedLoad(ptr_, slot, llvm::Align(8), a.name + ".argp");
+            llvm::Argument *v = fn_->getArg((unsigned)i);
             if (a.is_buffer()) {
-                push(a.name + ".buffer", p);
-                p->setName(a.name + ".buffer");
-            } else {
-                llvm::Type *mt = mem_type(a.type);
-                llvm::Value *v = b_.CreateAlignedLoad(mt, p, llvm::Align(a.type.bytes()), a.name);
-                push(a.name, from_memory(v, a.type));
-                if (a.name == kUserContext) {
-                    have_uc = true;
-                }
+                v->setName(a.name + ".buffer");
+                push(a.name + ".buffer", v);
+                continue;
             }
+            v->setName(a.name);
+            add_c_abi_attributes(fn_, (unsigned)i, a.type);
+            push(a.name, v);
+            have_uc = have_uc || a.name == kUserContext;
         }
         if (!have_uc) {
             push(kUserContext, llvm::ConstantPointerNull::get(ptr_));
         }
         codegen(f.body);
         b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+        emit_argv_wrapper(f);
+        if (target_string) {
+            emit_metadata(f, *target_string);
+        }
     }
 
 private:
+    // Narrow integers and bools are extended by the caller in the C ABI.
+    void add_c_abi_attributes(llvm::Function *fn, unsigned i, const Type &t) {
+        if ((t.is_int() || t.is_uint()) && t.bits < 32) {
+            fn->addParamAttr(i, t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt);
+        }
+    }
+
+    void emit_argv_wrapper(const LoweredFunc &f) {
+        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, {ptr_}, false);
+        llvm::Function *argv = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name + "_argv", &module_);
+        argv->getArg(0)->setName("args");
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", argv));
+        std::vector<llvm::Value *> values;
+        for (size_t i = 0; i < f.args.size(); i++) {
+            const LoweredArgument &a = f.args[i];
+            llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr_, argv->getArg(0), i);
+            llvm::Value *p = b.CreateAlignedLoad(ptr_, slot, llvm::Align(8), a.name + ".argp");
+            if (a.is_buffer()) {
+                values.push_back(p);
+                continue;
+            }
+            llvm::Value *v = b.CreateAlignedLoad(mem_type(a.type), p, llvm::Align(a.type.bytes()), a.name);
+            values.push_back(a.type.is_bool() ? b.CreateIsNotNull(v) : v);
+        }
+        llvm::CallInst *call = b.CreateCall(fn_, values);
+        for (size_t i = 0; i < f.args.size(); i++) {
+            const Type &t = f.args[i].type;
+            if (!f.args[i].is_buffer() && (t.is_int() || t.is_uint()) && t.bits < 32) {
+                call->addParamAttr((unsigned)i, t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt);
+            }
+        }
+        call->setTailCall();
+        b.CreateRet(call);
+    }
+
+    // halide_filter_metadata_t and its halide_filter_argument_t array, as
+    // constants, and NAME_metadata() returning a pointer to them.
+    void emit_metadata(const LoweredFunc &f, const std::string &target_string) {
+        llvm::Type *i16 = llvm::Type::getInt16Ty(ctx_);
+        llvm::StructType *type_ty = llvm::StructType::get(ctx_, {i8_, i8_, i16});
+        llvm::StructType *arg_ty =
+            llvm::StructType::get(ctx_, {ptr_, i32_, i32_, type_ty, ptr_, ptr_, ptr_, ptr_, ptr_});
+        llvm::Constant *null = llvm::ConstantPointerNull::get(ptr_);
+        std::vector<llvm::Constant *> args;
+        for (const LoweredArgument &a : f.args) {
+            int kind = a.kind == LoweredArgument::Scalar ? 0 : (a.kind == LoweredArgument::InputBuffer ? 1 : 2);
+            Type t = a.is_buffer() || !a.type.is_handle() ? a.type : Handle();
+            llvm::Constant *type = llvm::ConstantStruct::get(type_ty, {llvm::ConstantInt::get(i8_, (int)t.code),
+                                                                       llvm::ConstantInt::get(i8_, t.bits),
+                                                                       llvm::ConstantInt::get(i16, 1)});
+            llvm::Constant *estimates = null;
+            if (a.is_buffer()) {
+                // Upstream always gives buffers an estimates array (all unknown here).
+                auto *arr_ty = llvm::ArrayType::get(ptr_, 2 * std::max(a.dimensions, 1));
+                estimates = private_constant(llvm::ConstantAggregateZero::get(arr_ty), a.name + ".buffer_estimates");
+            }
+            args.push_back(llvm::ConstantStruct::get(
+                arg_ty, {string_constant(a.name), llvm::ConstantInt::get(i32_, kind),
+                         llvm::ConstantInt::get(i32_, a.dimensions), type, scalar_constant(a.scalar_def, a.type),
+                         scalar_constant(a.scalar_min, a.type), scalar_constant(a.scalar_max, a.type),
+                         scalar_constant(a.scalar_estimate, a.type), estimates}));
+        }
+        auto *args_ty = llvm::ArrayType::get(arg_ty, args.size());
+        llvm::Constant *arg_array = private_constant(llvm::ConstantArray::get(args_ty, args), "arguments");
+        llvm::StructType *md_ty = llvm::StructType::get(ctx_, {i32_, i32_, ptr_, ptr_, ptr_});
+        llvm::Constant *md = private_constant(
+            llvm::ConstantStruct::get(md_ty, {llvm::ConstantInt::get(i32_, 1),
+                                              llvm::ConstantInt::get(i32_, (int)f.args.size()), arg_array,
+                                              string_constant(target_string), string_constant(f.name)}),
+            "metadata");
+        llvm::FunctionType *ft = llvm::FunctionType::get(ptr_, {}, false);
+        llvm::Function *fn =
+            llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name + "_metadata", &module_);
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", fn));
+        b.CreateRet(md);
+    }
+
+    llvm::Constant *private_constant(llvm::Constant *value, const std::string &name) {
+        // Private names never clash with the exported NAME_* symbols.
+        auto *gv = new llvm::GlobalVariable(module_, value->getType(), true, llvm::GlobalValue::PrivateLinkage, value,
+                                            "." + func_name_ + "." + sanitize(name));
+        gv->setAlignment(llvm::Align(8));
+        return gv;
+    }
+
+    // A halide_scalar_value_t holding `value` (a constant of type t), or NULL.
+    llvm::Constant *scalar_constant(const Expr &value, const Type &t) {
+        if (!value.defined() || t.is_handle()) {
+            return llvm::ConstantPointerNull::get(ptr_);
+        }
+        uint64_t bits = 0;
+        if (const IntImm *i = value.as<IntImm>()) {
+            bits = (uint64_t)i->value;
+        } else if (const UIntImm *u = value.as<UIntImm>()) {
+            bits = u->value;
+        } else if (const FloatImm *f = value.as<FloatImm>()) {
+            if (t.bits == 32) {
+                float v = (float)f->value;
+                uint32_t b32;
+                std::memcpy(&b32, &v, 4);
+                bits = b32;
+            } else {
+                std::memcpy(&bits, &f->value, 8);
+            }
+        } else {
+            return llvm::ConstantPointerNull::get(ptr_);
+        }
+        if (t.bits < 64) { // the union's member is at offset 0: keep the low bytes only
+            bits &= (uint64_t(1) << (t.bits == 1 ? 8 : t.bits)) - 1;
+        }
+        return private_constant(llvm::ConstantInt::get(i64_, bits), "scalar");
+    }
+
     llvm::LLVMContext &ctx_;
     llvm::Module &module_;
     llvm::IRBuilder<> b_;
@@ -396,7 +526,7 @@ private:
         return b_.CreateIntCast(v, want, t.is_int());
     }
 
-    llvm::Value *string_constant(const std::string &s) {
+    llvm::Constant *string_constant(const std::string &s) {
         auto it = strings_.find(s);
         if (it != strings_.end()) {
             return it->second;
@@ -1305,7 +1435,7 @@ std::string verify(const llvm::Module &m) {
 
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
                                            const std::string &target_triple, const std::string &cpu,
-                                           const std::string &features) {
+                                           const std::string &features, const std::string &metadata_target) {
     init_llvm_targets_once();
     internal_assert(!f.name.empty()) << "codegen_llvm: the function has no name";
     internal_assert(f.body.defined()) << "codegen_llvm: " << f.name << " has no body";
@@ -1324,7 +1454,7 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMConte
     module->setDataLayout(tm->createDataLayout());
 
     CodeGen cg(ctx, *module);
-    cg.compile(f);
+    cg.compile(f, metadata_target.empty() ? nullptr : &metadata_target);
 
     std::string problem = verify(*module);
     internal_assert(problem.empty()) << "codegen_llvm produced invalid LLVM IR for " << f.name << ":\n" << problem;

@@ -1,6 +1,7 @@
-// Code generation: a LoweredFunc to an LLVM module holding its entry point
-// `int32_t NAME_argv(void **args)` (ABI.md section 4), optimized at O3 and
-// verified.
+// Code generation: a LoweredFunc to an LLVM module holding its entry points
+// `int NAME(args...)` and `int NAME_argv(void **args)` and, for ahead-of-time
+// compilation, `NAME_metadata()` (ABI.md sections 3 and 4); optimized at O3
+// and verified.
 #ifndef HALIDE_INTERNAL_CODEGEN_LLVM_H
 #define HALIDE_INTERNAL_CODEGEN_LLVM_H
 
@@ -20,10 +21,11 @@ namespace Internal {
 // Builds the module for `f` in `ctx`, for the given LLVM target triple, CPU
 // name and feature string ("+avx2,+fma,..."). Throws InternalError if the
 // IR is malformed (e.g. a Provide or a Func call reached codegen) or if the
-// generated module fails LLVM's verifier.
+// generated module fails LLVM's verifier. With a `metadata_target` (the
+// canonical target string), the module also defines NAME_metadata.
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
                                            const std::string &target_triple, const std::string &cpu,
-                                           const std::string &features);
+                                           const std::string &features, const std::string &metadata_target = "");
 
 } // namespace Internal
 } // namespace Halide

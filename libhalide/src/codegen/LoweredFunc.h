@@ -19,10 +19,15 @@ namespace Internal {
 // from it with the buffer_get_* intrinsics.
 struct LoweredArgument {
     enum Kind { Scalar, InputBuffer, OutputBuffer };
+    LoweredArgument() = default;
+    LoweredArgument(const std::string &name, Kind kind, const Type &type, int dimensions)
+        : name(name), kind(kind), type(type), dimensions(dimensions) {}
     std::string name;
     Kind kind = Scalar;
     Type type;
     int dimensions = 0;
+    // Constant default/range/estimate of a scalar for the metadata, if known.
+    Expr scalar_def, scalar_min, scalar_max, scalar_estimate;
     bool is_buffer() const { return kind != Scalar; }
 };
 

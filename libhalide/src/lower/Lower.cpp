@@ -34,7 +34,7 @@ std::string loop_var_name(const std::string &func, const std::string &var) {
     return func + ".s0." + var;
 }
 
-LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name) {
+LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name, const LowerOptions &options) {
     LoweredPipeline result;
     result.func.name = name;
 
@@ -53,6 +53,11 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
 
     // 5. Bind buffer fields; check types, dimensions, input regions, params.
     s = add_image_checks(s, result);
+
+    // 5b. Targets with no_asserts trust their callers.
+    if (options.no_asserts) {
+        s = strip_asserts(s);
+    }
 
     // 6. Bounds are all known now: drop the promises that informed them.
     s = strip_promises(s);

@@ -24,7 +24,13 @@ struct LoweredPipeline {
     std::vector<ArgumentSource> sources; // parallel to func.args
 };
 
-LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name);
+// Choices the target makes about lowering.
+struct LowerOptions {
+    bool no_asserts = false; // target feature no_asserts: drop every check
+};
+
+LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,
+                      const LowerOptions &options = LowerOptions());
 
 // Bumped by every change to any definition or schedule, so compiled
 // pipelines know when they are stale.

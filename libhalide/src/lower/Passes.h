@@ -36,6 +36,9 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
 // dimensions, the region read from inputs and scalar ranges.
 Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p);
 
+// StripAsserts.cpp: removes every AssertStmt (target feature no_asserts).
+Stmt strip_asserts(const Stmt &s);
+
 // StripPromises.cpp: drops promise_clamped wrappers once bounds are known.
 Stmt strip_promises(const Stmt &s);
 

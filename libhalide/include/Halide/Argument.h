@@ -1,0 +1,48 @@
+// Halide::Argument: one argument of an ahead-of-time compiled pipeline, in
+// the order the caller lists them (ABI.md section 4). Param<T> and
+// ImageParam convert to it, so `f.compile_to_file("f", {input, scale})`
+// reads as in upstream Halide.
+#ifndef HALIDE_ARGUMENT_H
+#define HALIDE_ARGUMENT_H
+
+#include <string>
+
+#include "Halide/Type.h"
+
+namespace Halide {
+
+struct Argument {
+    // Values as in halide_argument_kind_t (ABI.md section 3).
+    enum Kind { InputScalar = 0, InputBuffer = 1, OutputBuffer = 2 };
+
+    std::string name;
+    Kind kind = InputScalar;
+    int dimensions = 0;
+    Type type;
+
+    Argument() = default;
+    Argument(const std::string &name, Kind kind, const Type &type, int dimensions)
+        : name(name), kind(kind), dimensions(dimensions), type(type) {}
+
+    bool is_buffer() const { return kind != InputScalar; }
+    bool is_scalar() const { return kind == InputScalar; }
+    bool is_input() const { return kind != OutputBuffer; }
+    bool is_output() const { return kind == OutputBuffer; }
+};
+
+// What Pipeline::compile_to can write (upstream's emit names in comments).
+enum class OutputFileType {
+    assembly,         // .s
+    bitcode,          // .bc
+    c_header,         // .h
+    llvm_assembly,    // .ll
+    object,           // .o
+    static_library,   // .a
+    stmt,             // .stmt, the lowered loop nest
+    python_extension, // .py.cpp
+    shared_library,   // .so, linked by the compiler itself (not in upstream)
+};
+
+} // namespace Halide
+
+#endif

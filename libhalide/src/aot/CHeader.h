@@ -1,0 +1,21 @@
+// The C header of an ahead-of-time compiled pipeline: prototypes of NAME,
+// NAME_argv and NAME_metadata, valid C and C++ (ABI.md section 4).
+#ifndef HALIDE_INTERNAL_C_HEADER_H
+#define HALIDE_INTERNAL_C_HEADER_H
+
+#include <string>
+
+#include "codegen/LoweredFunc.h"
+
+namespace Halide {
+namespace Internal {
+
+std::string c_header(const LoweredFunc &f, const std::string &target_string);
+
+// `name` as a C identifier: '.' and other punctuation become '_'.
+std::string c_identifier(const std::string &name);
+
+} // namespace Internal
+} // namespace Halide
+
+#endif

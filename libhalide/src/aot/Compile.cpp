@@ -1,0 +1,245 @@
+// Ahead-of-time compilation: Pipeline::compile_to and its shorthands
+// (docs/aot.md). Lowers the pipeline as the JIT does, puts the arguments in
+// the caller's order (ABI.md 4), then writes each requested file.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "Halide/Func.h"
+#include "Halide/IRPrinter.h"
+#include "Halide/Pipeline.h"
+#include "aot/CHeader.h"
+#include "codegen/EmitModule.h"
+#include "lower/Lower.h"
+
+namespace Halide {
+
+using namespace Internal;
+
+namespace {
+
+const char *const kUserContext = "__user_context";
+
+void write_file(const std::string &path, const std::string &bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    user_assert(out.good()) << "Can't write '" << path << "': " << std::strerror(errno);
+    out.write(bytes.data(), (std::streamsize)bytes.size());
+    out.close();
+    user_assert(out.good()) << "Can't write '" << path << "': " << std::strerror(errno);
+}
+
+// A scalar constant (after casting to the parameter's type) for the metadata.
+Expr constant_of(const Expr &e, const Type &t) {
+    if (!e.defined()) {
+        return Expr();
+    }
+    if (const IntImm *i = e.as<IntImm>()) {
+        return t.is_float() ? FloatImm::make(t, (double)i->value) : e;
+    }
+    if (e.as<UIntImm>() || e.as<FloatImm>()) {
+        return e;
+    }
+    return Expr();
+}
+
+const char *kind_name(Argument::Kind k) {
+    return k == Argument::InputScalar ? "a scalar" : (k == Argument::InputBuffer ? "an input buffer" : "an output");
+}
+
+// The lowered function with its arguments in ABI order: user_context (if
+// the target asks for it), then `args` as listed, then the outputs.
+LoweredFunc arrange_arguments(const LoweredPipeline &lp, const std::vector<Argument> &args, const std::string &fn_name,
+                              const Target &t) {
+    LoweredFunc f = lp.func;
+    f.name = fn_name;
+    f.args.clear();
+    if (t.has_feature(Target::UserContext)) {
+        f.args.push_back({kUserContext, LoweredArgument::Scalar, Handle(), 0});
+    }
+    std::set<std::string> listed;
+    for (const Argument &a : args) {
+        user_assert(a.is_input()) << "compile_to: argument '" << a.name
+                                  << "' is an output; list only the inputs (the outputs come last by themselves)";
+        user_assert(listed.insert(a.name).second) << "compile_to: argument '" << a.name << "' is listed twice";
+        const LoweredArgument *used = nullptr;
+        const ArgumentSource *source = nullptr;
+        for (size_t i = 0; i < lp.func.args.size(); i++) {
+            if (lp.func.args[i].name == a.name) {
+                used = &lp.func.args[i];
+                source = &lp.sources[i];
+            }
+        }
+        LoweredArgument la;
+        if (used) {
+            user_assert(used->is_buffer() == a.is_buffer() && used->type == a.type &&
+                        (!a.is_buffer() || used->dimensions == a.dimensions))
+                << "compile_to: argument '" << a.name << "' is given as " << kind_name(a.kind) << " of type "
+                << type_to_string(a.type) << ", but the pipeline uses it as "
+                << (used->is_buffer() ? "a buffer" : "a scalar") << " of type " << type_to_string(used->type);
+            la = *used;
+            if (source && source->param) {
+                la.scalar_min = constant_of(source->param->min_value, la.type);
+                la.scalar_max = constant_of(source->param->max_value, la.type);
+            }
+        } else { // listed but not used: still an argument, as upstream does
+            la = {a.name, a.is_buffer() ? LoweredArgument::InputBuffer : LoweredArgument::Scalar, a.type, a.dimensions};
+        }
+        f.args.push_back(la);
+    }
+    std::vector<std::string> missing;
+    for (const LoweredArgument &a : lp.func.args) {
+        if (a.kind != LoweredArgument::OutputBuffer && !listed.count(a.name)) {
+            missing.push_back(a.name);
+        }
+    }
+    if (!missing.empty()) {
+        std::ostringstream names;
+        for (size_t i = 0; i < missing.size(); i++) {
+            names << (i ? ", " : "") << "'" << missing[i] << "'";
+        }
+        user_error << "compile_to: the pipeline '" << fn_name << "' uses " << names.str()
+                   << " but the argument list does not contain " << (missing.size() > 1 ? "them" : "it")
+                   << ". Pass every Param and ImageParam it reads.";
+    }
+    for (const LoweredArgument &a : lp.func.args) {
+        if (a.kind == LoweredArgument::OutputBuffer) {
+            f.args.push_back(a);
+        }
+    }
+    return f;
+}
+
+std::string base_name(const std::string &path) {
+    size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                          const std::string &fn_name, const Target &target) {
+    std::vector<Func> funcs = this->outputs();
+    user_assert(!funcs.empty()) << "Can't compile an empty Pipeline";
+    std::vector<FunctionPtr> outputs;
+    for (const Func &f : funcs) {
+        user_assert(f.defined()) << "Can't compile Func '" << f.name() << "' because it has not been defined";
+        outputs.push_back(f.function());
+    }
+    std::string name = fn_name.empty() ? funcs[0].name() : fn_name;
+    user_assert(c_identifier(name) == name)
+        << "compile_to: the function name '" << name << "' is not a C identifier (letters, digits and '_')";
+    user_assert(!target.has_unknowns()) << "compile_to: target '" << target.to_string() << "' is incomplete";
+    LowerOptions options;
+    options.no_asserts = target.has_feature(Target::NoAsserts);
+    LoweredPipeline lp = lower(outputs, name, options);
+    LoweredFunc f = arrange_arguments(lp, args, name, target);
+
+    EmitRequest request;
+    for (const auto &[kind, path] : output_files) {
+        request.object |= kind == OutputFileType::object || kind == OutputFileType::static_library;
+        request.assembly |= kind == OutputFileType::assembly;
+        request.bitcode |= kind == OutputFileType::bitcode;
+        request.llvm_assembly |= kind == OutputFileType::llvm_assembly;
+        user_assert(kind != OutputFileType::python_extension && kind != OutputFileType::shared_library)
+            << "compile_to: python_extension and shared_library outputs are not implemented yet";
+    }
+    EmittedModule m;
+    if (request.object || request.assembly || request.bitcode || request.llvm_assembly) {
+        m = emit_module(f, target, request);
+    }
+    for (const auto &[kind, path] : output_files) {
+        switch (kind) {
+        case OutputFileType::object: write_file(path, m.object); break;
+        case OutputFileType::assembly: write_file(path, m.assembly); break;
+        case OutputFileType::bitcode: write_file(path, m.bitcode); break;
+        case OutputFileType::llvm_assembly: write_file(path, m.llvm_assembly); break;
+        case OutputFileType::c_header: write_file(path, c_header(f, target.to_string())); break;
+        case OutputFileType::static_library: write_file(path, make_archive({{name + ".o", m.object}})); break;
+        case OutputFileType::stmt: {
+            std::ostringstream s;
+            s << "// " << name << " for " << target.to_string() << "\n" << f.body;
+            write_file(path, s.str());
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+void Pipeline::compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                                 const std::string &fn_name, const Target &target) {
+    compile_to({{OutputFileType::object, filename}}, args, fn_name, target);
+}
+void Pipeline::compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                                 const std::string &fn_name, const Target &target) {
+    compile_to({{OutputFileType::c_header, filename}}, args, fn_name, target);
+}
+void Pipeline::compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                   const std::string &fn_name, const Target &target) {
+    compile_to({{OutputFileType::assembly, filename}}, args, fn_name, target);
+}
+void Pipeline::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name, const Target &target) {
+    compile_to({{OutputFileType::bitcode, filename}}, args, fn_name, target);
+}
+void Pipeline::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                        const std::string &fn_name, const Target &target) {
+    compile_to({{OutputFileType::llvm_assembly, filename}}, args, fn_name, target);
+}
+void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                       const Target &target) {
+    compile_to({{OutputFileType::stmt, filename}}, args, "", target);
+}
+void Pipeline::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                         const std::string &fn_name, const Target &target) {
+    compile_to(
+        {{OutputFileType::static_library, filename_prefix + ".a"}, {OutputFileType::c_header, filename_prefix + ".h"}},
+        args, fn_name.empty() ? base_name(filename_prefix) : fn_name, target);
+}
+void Pipeline::compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                               const std::string &fn_name, const Target &target) {
+    compile_to({{OutputFileType::object, filename_prefix + ".o"}, {OutputFileType::c_header, filename_prefix + ".h"}},
+               args, fn_name.empty() ? base_name(filename_prefix) : fn_name, target);
+}
+
+// Func's versions compile the Pipeline of this one output.
+void Func::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                      const std::string &fn_name, const Target &target) {
+    Pipeline(*this).compile_to(output_files, args, fn_name, target);
+}
+void Func::compile_to_object(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                             const Target &target) {
+    Pipeline(*this).compile_to_object(filename, args, fn_name, target);
+}
+void Func::compile_to_header(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                             const Target &target) {
+    Pipeline(*this).compile_to_header(filename, args, fn_name, target);
+}
+void Func::compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                               const std::string &fn_name, const Target &target) {
+    Pipeline(*this).compile_to_assembly(filename, args, fn_name, target);
+}
+void Func::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                              const std::string &fn_name, const Target &target) {
+    Pipeline(*this).compile_to_bitcode(filename, args, fn_name, target);
+}
+void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                    const std::string &fn_name, const Target &target) {
+    Pipeline(*this).compile_to_llvm_assembly(filename, args, fn_name, target);
+}
+void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                   const Target &target) {
+    Pipeline(*this).compile_to_lowered_stmt(filename, args, target);
+}
+void Func::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                     const std::string &fn_name, const Target &target) {
+    Pipeline(*this).compile_to_static_library(filename_prefix, args, fn_name, target);
+}
+void Func::compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                           const std::string &fn_name, const Target &target) {
+    Pipeline(*this).compile_to_file(filename_prefix, args, fn_name, target);
+}
+
+} // namespace Halide

@@ -1,0 +1,35 @@
+// Ahead-of-time code generation: a LoweredFunc to the bytes of an object
+// file, assembly, LLVM bitcode or LLVM IR text, and archives of objects.
+#ifndef HALIDE_INTERNAL_EMIT_MODULE_H
+#define HALIDE_INTERNAL_EMIT_MODULE_H
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "Halide/Target.h"
+#include "codegen/LoweredFunc.h"
+
+namespace Halide {
+namespace Internal {
+
+struct EmittedModule {
+    std::string object, assembly, bitcode, llvm_assembly; // empty unless asked for
+};
+
+struct EmitRequest {
+    bool object = false, assembly = false, bitcode = false, llvm_assembly = false;
+};
+
+// Generates NAME, NAME_argv and NAME_metadata (with t's canonical string)
+// for target t and emits what `what` asks for.
+EmittedModule emit_module(const LoweredFunc &f, const Target &t, const EmitRequest &what);
+
+// A GNU-format static library holding `members` (file name, contents),
+// with a symbol table.
+std::string make_archive(const std::vector<std::pair<std::string, std::string>> &members);
+
+} // namespace Internal
+} // namespace Halide
+
+#endif

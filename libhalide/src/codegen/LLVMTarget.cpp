@@ -1,0 +1,60 @@
+// See LLVMTarget.h. The CPU is a generic x86-64 microarchitecture level
+// (v2/v3/v4) chosen from the features, plus the features themselves, so
+// code never uses an instruction the target string did not name (naming a
+// concrete CPU such as sapphirerapids would let LLVM use all of its
+// extensions).
+#include "codegen/LLVMTarget.h"
+
+#include <vector>
+
+#include "Halide/Error.h"
+
+namespace Halide {
+namespace Internal {
+
+LLVMTargetSpec llvm_target_for(const Target &t) {
+    user_assert(t.os == Target::Linux && t.bits == 64 && (t.arch == Target::X86 || t.arch == Target::ARM))
+        << "Ahead-of-time compilation supports x86-64-linux and arm-64-linux targets, not " << t.to_string();
+    LLVMTargetSpec spec;
+    std::vector<std::string> features;
+    auto add_if = [&](Target::Feature f, std::initializer_list<const char *> llvm) {
+        if (t.has_feature(f)) {
+            features.insert(features.end(), llvm.begin(), llvm.end());
+        }
+    };
+    if (t.arch == Target::X86) {
+        spec.triple = "x86_64-unknown-linux-gnu";
+        add_if(Target::SSE41, {"+sse4.1", "+ssse3", "+sse3", "+popcnt"});
+        add_if(Target::AVX, {"+avx"});
+        add_if(Target::AVX2, {"+avx2"});
+        add_if(Target::FMA, {"+fma"});
+        add_if(Target::F16C, {"+f16c"});
+        add_if(Target::AVX512, {"+avx512f", "+avx512cd"});
+        add_if(Target::AVX512_KNL, {"+avx512pf", "+avx512er"});
+        add_if(Target::AVX512_Skylake, {"+avx512bw", "+avx512dq", "+avx512vl"});
+        add_if(Target::AVX512_Cannonlake, {"+avx512ifma", "+avx512vbmi"});
+        add_if(Target::AVX512_SapphireRapids, {"+avx512bf16", "+avx512vnni"});
+        if (t.has_feature(Target::AVX512_Skylake)) {
+            spec.cpu = "x86-64-v4";
+        } else if (t.features_all_of({Target::AVX2, Target::FMA, Target::F16C})) {
+            spec.cpu = "x86-64-v3";
+        } else if (t.has_feature(Target::SSE41)) {
+            spec.cpu = "x86-64-v2";
+        } else {
+            spec.cpu = "x86-64";
+        }
+    } else {
+        spec.triple = "aarch64-unknown-linux-gnu";
+        spec.cpu = "generic";
+        features.push_back("+neon");
+        add_if(Target::ARMDotProd, {"+dotprod"});
+        add_if(Target::ARMFp16, {"+fullfp16"});
+    }
+    for (size_t i = 0; i < features.size(); i++) {
+        spec.features += (i ? "," : "") + features[i];
+    }
+    return spec;
+}
+
+} // namespace Internal
+} // namespace Halide

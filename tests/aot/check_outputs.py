@@ -1,0 +1,53 @@
+"""Checks the files aot_generate wrote that no program links: assembly, LLVM
+IR, bitcode, lowered statements and the AArch64 object.
+
+    check_outputs.py DIR
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+
+EM_X86_64, EM_AARCH64 = 62, 183
+
+
+def elf_machine(path: Path) -> tuple[int, int]:
+    """(e_type, e_machine) of a 64-bit little-endian ELF file."""
+    data = path.read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise SystemExit(f"{path} is not a 64-bit little-endian ELF file")
+    return struct.unpack_from("<HH", data, 16)
+
+
+def main() -> None:
+    d = Path(sys.argv[1])
+    problems: list[str] = []
+
+    def expect(ok: bool, what: str) -> None:
+        if not ok:
+            problems.append(what)
+
+    asm = (d / "brighter.s").read_text()
+    for symbol in ("brighter:", "brighter_argv:", "brighter_metadata:"):
+        expect(symbol in asm, f"brighter.s defines {symbol}")
+    expect("halide_do_par_for" in asm, "brighter.s calls halide_do_par_for")
+    ll = (d / "brighter.ll").read_text()
+    expect("define i32 @brighter(" in ll, "brighter.ll defines @brighter")
+    expect("define i32 @brighter_argv(ptr" in ll, "brighter.ll defines @brighter_argv")
+    expect((d / "brighter.bc").read_bytes()[:4] == b"BC\xc0\xde", "brighter.bc starts with the bitcode magic")
+    stmt = (d / "brighter.stmt").read_text()
+    expect("parallel for" in stmt and "ramp(" in stmt, "brighter.stmt shows the parallel, vectorized loop nest")
+    expect("assert(" in stmt, "brighter.stmt has its checks")
+    expect("assert(" not in (d / "brighter_no_asserts.stmt").read_text(), "no_asserts drops every check")
+    expect(elf_machine(d / "brighter.o") == (1, EM_X86_64), "brighter.o is an x86-64 relocatable object")
+    expect(elf_machine(d / "brighter_arm64.o") == (1, EM_AARCH64), "brighter_arm64.o is an AArch64 object")
+    expect((d / "brighter.a").read_bytes()[:8] == b"!<arch>\n", "brighter.a is an ar archive")
+    if problems:
+        raise SystemExit("not as expected:\n  " + "\n  ".join(problems))
+    print("all emitted files as expected")
+
+
+if __name__ == "__main__":
+    main()
