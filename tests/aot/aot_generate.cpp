@@ -14,6 +14,8 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "usage: %s OUTPUT_DIR\n", argv[0]);
         return 2;
     }
+    // The target upstream_generate.py uses too, for the side-by-side kernels.
+    const Target compare_target("x86-64-linux-sse41-no_runtime");
     const std::string dir = std::string(argv[1]) + "/";
     try {
         Target host = get_host_target();
@@ -35,6 +37,8 @@ int main(int argc, char **argv) {
                              {OutputFileType::bitcode, dir + "brighter.bc"},
                              {OutputFileType::stmt, dir + "brighter.stmt"}},
                             {input, scale, offset}, "brighter", host);
+        brighter.compile_to_static_library(dir + "brighter_ours", {input, scale, offset}, "brighter_ours",
+                                           compare_target);
         // The same pipeline for AArch64 (only the object's header is checked).
         brighter.compile_to_object(dir + "brighter_arm64.o", {input, scale, offset}, "brighter",
                                    Target("arm-64-linux"));
@@ -50,6 +54,7 @@ int main(int argc, char **argv) {
         blur_y.tile(x, y, xi, yi, 32, 8).vectorize(xi, 8).parallel(y);
         blur_x.compute_at(blur_y, x).vectorize(x, 8);
         blur_y.compile_to_static_library(dir + "blur", {image}, "blur", host);
+        blur_y.compile_to_static_library(dir + "blur_ours", {image}, "blur_ours", compare_target);
 
         // offset_uc: user_context is the first argument.
         ImageParam values(Int(32), 1, "values");

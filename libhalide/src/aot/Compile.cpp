@@ -133,6 +133,7 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
     user_assert(!target.has_unknowns()) << "compile_to: target '" << target.to_string() << "' is incomplete";
     LowerOptions options;
     options.no_asserts = target.has_feature(Target::NoAsserts);
+    options.no_bounds_query = target.has_feature(Target::NoBoundsQuery);
     LoweredPipeline lp = lower(outputs, name, options);
     LoweredFunc f = arrange_arguments(lp, args, name, target);
 

@@ -983,6 +983,35 @@ private:
     llvm::MDNode *tbaa_root_ = nullptr;
     std::map<std::string, llvm::MDNode *> tbaa_tags_;
 
+    // buffer_fill_query(buf, type word, dimensions, min0, extent0, min1, ...):
+    // the answer to a bounds query (ABI.md 9) written into the caller's
+    // halide_buffer_t: type (lanes 1), dimensions, flags 0 and per dimension
+    // {min, extent, dense stride, 0} in the caller's dim array.
+    void fill_bounds_query(const Call *op) {
+        llvm::Value *buf = codegen(op->args[0]);
+        llvm::Value *type = b_.CreateOr(codegen(op->args[1]), llvm::ConstantInt::get(i32_, 1u << 16));
+        int dims = (int)op->args[2].as<IntImm>()->value;
+        store_field(buf, kBufTypeOffset, type, 4);
+        store_field(buf, kBufDimensionsOffset, llvm::ConstantInt::get(i32_, dims), 4);
+        store_field(buf, kBufFlagsOffset, llvm::ConstantInt::get(i64_, 0), 8);
+        llvm::Value *dim = load_field(buf, kBufDimOffset, ptr_, 8);
+        llvm::Value *stride = llvm::ConstantInt::get(i32_, 1);
+        for (int d = 0; d < dims; d++) {
+            llvm::Value *min = to_i32(codegen(op->args[3 + 2 * d]), op->args[3 + 2 * d].type());
+            llvm::Value *extent = to_i32(codegen(op->args[4 + 2 * d]), op->args[4 + 2 * d].type());
+            store_field(dim, d * kDimSize + kDimMinOffset, min, 4);
+            store_field(dim, d * kDimSize + kDimExtentOffset, extent, 4);
+            store_field(dim, d * kDimSize + kDimStrideOffset, stride, 4);
+            store_field(dim, d * kDimSize + kDimStrideOffset + 4, llvm::ConstantInt::get(i32_, 0), 4);
+            stride = b_.CreateMul(stride, extent);
+        }
+    }
+
+    void store_field(llvm::Value *base, int offset, llvm::Value *v, int align) {
+        llvm::Value *addr = b_.CreateConstInBoundsGEP1_64(i8_, base, offset);
+        b_.CreateAlignedStore(v, addr, llvm::Align(align));
+    }
+
     // A field of type `ty` at byte `offset` of the struct at `base`.
     llvm::Value *load_field(llvm::Value *base, int offset, llvm::Type *ty, int align) {
         llvm::Value *addr = b_.CreateConstInBoundsGEP1_64(i8_, base, offset);
@@ -1149,6 +1178,10 @@ private:
         }
         if (n == "buffer_get_flags") {
             return fit(load_field(arg(0), kBufFlagsOffset, i64_, 8), op->type);
+        }
+        if (n == "buffer_fill_query") {
+            fill_bounds_query(op);
+            return llvm::ConstantInt::get(i32_, 0);
         }
         if (n == "buffer_is_bounds_query") {
             llvm::Value *buf = arg(0);

@@ -7,11 +7,16 @@
 //   assert scalar parameters lie in their ranges            (-9, -10)
 //   body
 //
+// Unless the target has no_bounds_query, all of that is the else branch of
+// `if (any buffer argument is a bounds query)`, whose then branch answers
+// the query (ABI.md 9) and returns without checking or computing anything.
+//
 // Types are compared on code and bits only (the low 16 bits of the type
 // word), so buffers made by Halide 14 (lanes = 1) and by newer tools
 // (reserved = 0) are both accepted.
 #include "Halide/Error.h"
 #include "analysis/Interval.h"
+#include "ir/Substitute.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -39,9 +44,131 @@ Expr uint32_const(uint32_t v) {
     return UIntImm::make(UInt(32), v);
 }
 
+// Binds name.host, name.min.d, name.extent.d, name.stride.d and name.max.d
+// of every buffer argument around s.
+Stmt bind_fields(const std::vector<LoweredArgument> &args, Stmt s) {
+    for (auto it = args.rbegin(); it != args.rend(); ++it) {
+        const LoweredArgument &a = *it;
+        if (!a.is_buffer()) {
+            continue;
+        }
+        Expr buf = Variable::make(Handle(), a.name + ".buffer");
+        for (int d = a.dimensions; d-- > 0;) {
+            std::string suffix = "." + std::to_string(d);
+            s = LetStmt::make(
+                a.name + ".max" + suffix,
+                Sub::make(Add::make(buffer_field(a.name, "min", d), buffer_field(a.name, "extent", d)), int32_const(1)),
+                s);
+            for (const char *field : {"stride", "extent", "min"}) {
+                Expr value = intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)});
+                if (d == 0 && std::string(field) == "stride") {
+                    value = int32_const(1); // checked (or, in a bounds query, answered) to be 1
+                }
+                s = LetStmt::make(a.name + "." + field + suffix, value, s);
+            }
+        }
+        s = LetStmt::make(a.name + ".host", intrinsic(Handle(), "buffer_get_host", {buf}), s);
+    }
+    return s;
+}
+
+Expr is_query(const std::string &buffer) {
+    return intrinsic(Bool(), "buffer_is_bounds_query", {Variable::make(Handle(), buffer + ".buffer")});
+}
+
+// The region an output really gets for a requested min/extent: exactly its
+// bound(), or widened to one split factor (shift-inwards splits) or rounded
+// up to a multiple of it (RoundUp), as its schedule needs.
+void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
+    const std::string &arg = f.args[(size_t)d];
+    auto b = f.explicit_bounds.find(arg);
+    if (b != f.explicit_bounds.end()) {
+        min = b->second.first;
+        extent = b->second.second;
+        return;
+    }
+    for (const SplitStep &step : f.splits) {
+        const IntImm *factor = step.factor.as<IntImm>();
+        if (step.kind != SplitStep::Split || step.old_var != arg || !factor) {
+            continue;
+        }
+        Expr k = int32_const(factor->value);
+        if (step.tail == TailKind::Auto || step.tail == TailKind::ShiftInwards) {
+            min = Add::make(min, Min::make(Sub::make(extent, k), int32_const(0)));
+            extent = Max::make(extent, k);
+        } else if (step.tail == TailKind::RoundUp) {
+            extent = Mul::make(Div::make(Add::make(extent, Sub::make(k, int32_const(1))), k), k);
+        }
+    }
+}
+
+// The answer to a bounds query (ABI.md 9): each query buffer gets the
+// kernel's type and dimensions and, per dimension, the region the pipeline
+// would read (inputs) or write (outputs), with dense strides.
+Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, Box> &required,
+                          const std::vector<FunctionPtr> &outputs) {
+    std::vector<std::pair<std::string, Expr>> lets;
+    std::map<std::string, Expr> adjusted;
+    for (const LoweredArgument &a : p.func.args) {
+        if (a.kind != LoweredArgument::OutputBuffer) {
+            continue;
+        }
+        const FunctionContents *f = nullptr;
+        for (const FunctionPtr &o : outputs) {
+            f = o->name == a.name ? o.get() : f;
+        }
+        internal_assert(f) << "no Func for output " << a.name;
+        for (int d = 0; d < a.dimensions; d++) {
+            Expr min = buffer_field(a.name, "min", d), extent = buffer_field(a.name, "extent", d);
+            output_region(*f, d, min, extent);
+            std::string q = a.name + ".query.", suffix = "." + std::to_string(d);
+            lets.emplace_back(q + "min" + suffix, min);
+            lets.emplace_back(q + "extent" + suffix, extent);
+            Expr qmin = var_int32(q + "min" + suffix), qext = var_int32(q + "extent" + suffix);
+            adjusted[a.name + ".min" + suffix] = qmin;
+            adjusted[a.name + ".extent" + suffix] = qext;
+            adjusted[a.name + ".max" + suffix] = Sub::make(Add::make(qmin, qext), int32_const(1));
+        }
+    }
+    std::vector<Stmt> fills;
+    for (const LoweredArgument &a : p.func.args) {
+        if (!a.is_buffer()) {
+            continue;
+        }
+        std::vector<Expr> args = {Variable::make(Handle(), a.name + ".buffer"), uint32_const(type_word(a.type)),
+                                  int32_const(a.dimensions)};
+        auto box = required.find(a.name);
+        for (int d = 0; d < a.dimensions; d++) {
+            std::string suffix = "." + std::to_string(d);
+            Expr min, extent;
+            if (a.kind == LoweredArgument::OutputBuffer) {
+                min = adjusted.at(a.name + ".min" + suffix);
+                extent = adjusted.at(a.name + ".extent" + suffix);
+            } else if (box != required.end()) {
+                min = substitute(adjusted, box->second[(size_t)d].min);
+                Expr max = substitute(adjusted, box->second[(size_t)d].max);
+                extent = Add::make(Sub::make(max, min), int32_const(1));
+            } else { // only its fields are used: keep what was asked for
+                min = buffer_field(a.name, "min", d);
+                extent = buffer_field(a.name, "extent", d);
+            }
+            args.push_back(min);
+            args.push_back(extent);
+        }
+        fills.push_back(
+            IfThenElse::make(is_query(a.name), Evaluate::make(intrinsic(Int(32), "buffer_fill_query", args))));
+    }
+    Stmt s = Block::make(fills);
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+        s = LetStmt::make(it->first, it->second, s);
+    }
+    return s;
+}
+
 } // namespace
 
-Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
+Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vector<FunctionPtr> &outputs,
+                      bool bounds_query) {
     auto required = boxes_required(body);
     std::vector<Stmt> early_checks, region_checks;
     Stmt s = body;
@@ -111,32 +238,32 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p) {
         check(param.max_value, false);
     }
 
-    s = Block::make(Block::make(region_checks), s);
-
-    // Bind the fields, innermost last.
-    for (auto it = p.func.args.rbegin(); it != p.func.args.rend(); ++it) {
-        const LoweredArgument &a = *it;
-        if (!a.is_buffer()) {
-            continue;
+    s = bind_fields(p.func.args, Block::make(Block::make(region_checks), s));
+    Stmt checked = Block::make(Block::make(early_checks), s);
+    // Before anything reads a buffer argument: it must be there at all.
+    std::vector<Stmt> null_checks;
+    for (const LoweredArgument &a : p.func.args) {
+        if (a.is_buffer()) {
+            null_checks.push_back(
+                AssertStmt::make(Cast::make(Bool(), Variable::make(Handle(), a.name + ".buffer")),
+                                 error_call("halide_error_buffer_argument_is_null", {StringImm::make(a.name)})));
         }
-        Expr buf = Variable::make(Handle(), a.name + ".buffer");
-        for (int d = a.dimensions; d-- > 0;) {
-            std::string suffix = "." + std::to_string(d);
-            s = LetStmt::make(
-                a.name + ".max" + suffix,
-                Sub::make(Add::make(buffer_field(a.name, "min", d), buffer_field(a.name, "extent", d)), int32_const(1)),
-                s);
-            for (const char *field : {"stride", "extent", "min"}) {
-                Expr value = intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)});
-                if (d == 0 && std::string(field) == "stride") {
-                    value = int32_const(1); // checked above
-                }
-                s = LetStmt::make(a.name + "." + field + suffix, value, s);
-            }
-        }
-        s = LetStmt::make(a.name + ".host", intrinsic(Handle(), "buffer_get_host", {buf}), s);
     }
-    return Block::make(Block::make(early_checks), s);
+    if (!bounds_query) {
+        return Block::make(Block::make(null_checks), checked);
+    }
+    Expr any_query;
+    for (const LoweredArgument &a : p.func.args) {
+        if (a.is_buffer()) {
+            Expr q = is_query(a.name);
+            any_query = any_query.defined() ? Or::make(any_query, q) : q;
+        }
+    }
+    if (!any_query.defined()) {
+        return Block::make(Block::make(null_checks), checked);
+    }
+    Stmt answers = bind_fields(p.func.args, bounds_query_answers(p, required, outputs));
+    return Block::make(Block::make(null_checks), IfThenElse::make(any_query, answers, checked));
 }
 
 } // namespace Internal

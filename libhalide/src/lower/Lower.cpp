@@ -52,7 +52,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     infer_arguments(s, outputs, result);
 
     // 5. Bind buffer fields; check types, dimensions, input regions, params.
-    s = add_image_checks(s, result);
+    s = add_image_checks(s, result, outputs, !options.no_bounds_query);
 
     // 5b. Targets with no_asserts trust their callers.
     if (options.no_asserts) {

@@ -26,7 +26,8 @@ struct LoweredPipeline {
 
 // Choices the target makes about lowering.
 struct LowerOptions {
-    bool no_asserts = false; // target feature no_asserts: drop every check
+    bool no_asserts = false;      // target feature no_asserts: drop every check
+    bool no_bounds_query = false; // target feature no_bounds_query: NULL hosts are not queries
 };
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,

@@ -34,7 +34,9 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
 
 // AddImageChecks.cpp: binds every buffer argument's fields and checks type,
 // dimensions, the region read from inputs and scalar ranges.
-Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p);
+// `bounds_query`: answer bounds queries (buffers with neither host nor device).
+Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p, const std::vector<FunctionPtr> &outputs,
+                      bool bounds_query);
 
 // StripAsserts.cpp: removes every AssertStmt (target feature no_asserts).
 Stmt strip_asserts(const Stmt &s);
