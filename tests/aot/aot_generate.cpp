@@ -41,7 +41,17 @@ int main(int argc, char **argv) {
                                            compare_target);
         // The same pipeline for AArch64 (only the object's header is checked).
         brighter.compile_to_object(dir + "brighter_arm64.o", {input, scale, offset}, "brighter",
-                                   Target("arm-64-linux"));
+                                   Target("arm-64-linux-no_runtime"));
+        // Shared libraries linked by the compiler itself: one with the
+        // runtime embedded, one without (it needs a runtime loaded first).
+        brighter.compile_to({{OutputFileType::shared_library, dir + "libbrighter_aot.so"}}, {input, scale, offset},
+                            "brighter", host);
+        brighter.compile_to({{OutputFileType::shared_library, dir + "libbrighter_aot_nort.so"}}, {input, scale, offset},
+                            "brighter", host.with_feature(Target::NoRuntime));
+        // A no_runtime kernel and the runtime on its own.
+        brighter.compile_to_static_library(dir + "brighter_nort", {input, scale, offset}, "brighter_nort",
+                                           host.with_feature(Target::NoRuntime));
+        compile_standalone_runtime(dir + "standalone_runtime.a", host);
         // No checks at all with no_asserts.
         brighter.compile_to_lowered_stmt(dir + "brighter_no_asserts.stmt", {input, scale, offset},
                                          host.with_feature(Target::NoAsserts));

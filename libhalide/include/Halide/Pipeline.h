@@ -92,6 +92,11 @@ private:
     std::shared_ptr<Internal::PipelineContents> contents_;
 };
 
+// The runtime alone (what kernels compiled with no_runtime call into), as an
+// object (FILE.o) or a static library (FILE.a). Upstream's
+// compile_standalone_runtime; the runtime exists for the host machine only.
+void compile_standalone_runtime(const std::string &filename, const Target &target);
+
 } // namespace Halide
 
 #endif

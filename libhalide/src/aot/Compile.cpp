@@ -12,6 +12,7 @@
 #include "Halide/Pipeline.h"
 #include "aot/CHeader.h"
 #include "codegen/EmitModule.h"
+#include "codegen/Linker.h"
 #include "lower/Lower.h"
 
 namespace Halide {
@@ -111,6 +112,30 @@ LoweredFunc arrange_arguments(const LoweredPipeline &lp, const std::vector<Argum
     return f;
 }
 
+// Whether kernels for t carry the runtime, which exists for the machine
+// libhalide runs on only.
+bool embeds_runtime(const Target &t) {
+    if (t.has_feature(Target::NoRuntime)) {
+        return false;
+    }
+    Target host = get_host_target();
+    user_assert(t.arch == host.arch && t.bits == host.bits && t.os == host.os)
+        << "The runtime embedded in kernels is built for " << host.to_string() << " only; compile for " << t.to_string()
+        << " with the no_runtime feature and link a runtime built for that machine.";
+    return true;
+}
+
+// The kernel object, then (if the target embeds it) the runtime's objects.
+std::vector<std::string> with_runtime(const std::string &kernel, const Target &t) {
+    std::vector<std::string> objects = {kernel};
+    if (embeds_runtime(t)) {
+        for (const auto &member : runtime_objects()) {
+            objects.push_back(member.second);
+        }
+    }
+    return objects;
+}
+
 std::string base_name(const std::string &path) {
     size_t slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -143,8 +168,9 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
         request.assembly |= kind == OutputFileType::assembly;
         request.bitcode |= kind == OutputFileType::bitcode;
         request.llvm_assembly |= kind == OutputFileType::llvm_assembly;
-        user_assert(kind != OutputFileType::python_extension && kind != OutputFileType::shared_library)
-            << "compile_to: python_extension and shared_library outputs are not implemented yet";
+        request.object |= kind == OutputFileType::shared_library;
+        user_assert(kind != OutputFileType::python_extension)
+            << "compile_to: the python_extension output is not implemented yet";
     }
     EmittedModule m;
     if (request.object || request.assembly || request.bitcode || request.llvm_assembly) {
@@ -152,12 +178,28 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
     }
     for (const auto &[kind, path] : output_files) {
         switch (kind) {
-        case OutputFileType::object: write_file(path, m.object); break;
+        case OutputFileType::object: {
+            std::vector<std::string> objects = with_runtime(m.object, target);
+            write_file(path, objects.size() == 1 ? m.object : link_relocatable(objects));
+            break;
+        }
+        case OutputFileType::shared_library:
+            write_file(path, link_shared_library(with_runtime(m.object, target), base_name(path)));
+            break;
         case OutputFileType::assembly: write_file(path, m.assembly); break;
         case OutputFileType::bitcode: write_file(path, m.bitcode); break;
         case OutputFileType::llvm_assembly: write_file(path, m.llvm_assembly); break;
         case OutputFileType::c_header: write_file(path, c_header(f, target.to_string())); break;
-        case OutputFileType::static_library: write_file(path, make_archive({{name + ".o", m.object}})); break;
+        case OutputFileType::static_library: {
+            std::vector<std::pair<std::string, std::string>> members = {{name + ".o", m.object}};
+            if (embeds_runtime(target)) {
+                for (const auto &member : runtime_objects()) {
+                    members.push_back(member);
+                }
+            }
+            write_file(path, make_archive(members));
+            break;
+        }
         case OutputFileType::stmt: {
             std::ostringstream s;
             s << "// " << name << " for " << target.to_string() << "\n" << f.body;
@@ -203,6 +245,22 @@ void Pipeline::compile_to_file(const std::string &filename_prefix, const std::ve
                                const std::string &fn_name, const Target &target) {
     compile_to({{OutputFileType::object, filename_prefix + ".o"}, {OutputFileType::c_header, filename_prefix + ".h"}},
                args, fn_name.empty() ? base_name(filename_prefix) : fn_name, target);
+}
+
+void compile_standalone_runtime(const std::string &filename, const Target &target) {
+    user_assert(!target.has_feature(Target::NoRuntime))
+        << "compile_standalone_runtime: the target " << target.to_string() << " says no_runtime";
+    embeds_runtime(target); // checks that the runtime exists for it
+    bool archive = filename.size() > 2 && filename.compare(filename.size() - 2, 2, ".a") == 0;
+    if (archive) {
+        write_file(filename, make_archive(runtime_objects()));
+        return;
+    }
+    std::vector<std::string> objects;
+    for (const auto &member : runtime_objects()) {
+        objects.push_back(member.second);
+    }
+    write_file(filename, link_relocatable(objects));
 }
 
 // Func's versions compile the Pipeline of this one output.
