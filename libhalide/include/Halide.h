@@ -7,6 +7,7 @@
 #include "Halide/Error.h"
 #include "Halide/Expr.h"
 #include "Halide/Func.h"
+#include "Halide/Generator.h"
 #include "Halide/IROperator.h"
 #include "Halide/Param.h"
 #include "Halide/Pipeline.h"

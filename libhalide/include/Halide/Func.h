@@ -77,7 +77,8 @@ public:
     // Computed (and stored) inside `f`'s loop over `var`, over the region
     // one iteration of that loop needs.
     Func &compute_at(const Func &f, const Var &var);
-    // Storage placement follows the compute level for now.
+    // Storage at the root, or at `f`'s loop over `var` (at or outside the
+    // compute level); by default it is where the Func is computed.
     Func &store_root();
     Func &store_at(const Func &f, const Var &var);
 

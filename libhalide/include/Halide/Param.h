@@ -10,6 +10,7 @@
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
 #include "Halide/Expr.h"
+#include "Halide/IROperator.h"
 
 namespace Halide {
 
@@ -20,6 +21,19 @@ const std::string &param_name(const ParamContents &p);
 Type param_type(const ParamContents &p);
 void set_param_value(ParamContents &p, const void *value, size_t bytes);
 void set_param_range(ParamContents &p, const Expr &min, const Expr &max);
+// The default and estimate ahead-of-time metadata reports (scalar_def, scalar_estimate).
+void set_param_default(ParamContents &p, const Expr &value);
+void set_param_estimate(ParamContents &p, const Expr &value);
+// A constant of C++ scalar type T.
+template <typename T> Expr scalar_constant(T v) {
+    if constexpr (std::is_floating_point<T>::value) {
+        return make_const(type_of<T>(), (double)v);
+    } else if constexpr (std::is_unsigned<T>::value) {
+        return make_const(type_of<T>(), (uint64_t)v);
+    } else {
+        return make_const(type_of<T>(), (int64_t)v);
+    }
+}
 Expr param_expr(const ParamContents &p);
 } // namespace Internal
 
@@ -35,6 +49,7 @@ public:
     }
     void set(T value) { Internal::set_param_value(*p_, &value, sizeof(T)); }
     void set_range(const Expr &min, const Expr &max) { Internal::set_param_range(*p_, min, max); }
+    void set_estimate(T value) { Internal::set_param_estimate(*p_, Internal::scalar_constant(value)); }
     const std::string &name() const { return Internal::param_name(*p_); }
     Type type() const { return type_of<T>(); }
     operator Expr() const { return Internal::param_expr(*p_); }
@@ -66,6 +81,7 @@ class ImageParam {
 public:
     ImageParam() = default;
     ImageParam(Type t, int dimensions, const std::string &name = "");
+    bool defined() const { return contents_ != nullptr; }
     const std::string &name() const;
     Type type() const;
     int dimensions() const;

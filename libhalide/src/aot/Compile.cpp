@@ -83,6 +83,8 @@ LoweredFunc arrange_arguments(const LoweredPipeline &lp, const std::vector<Argum
             if (source && source->param) {
                 la.scalar_min = constant_of(source->param->min_value, la.type);
                 la.scalar_max = constant_of(source->param->max_value, la.type);
+                la.scalar_def = constant_of(source->param->default_value, la.type);
+                la.scalar_estimate = constant_of(source->param->estimate, la.type);
             }
         } else { // listed but not used: still an argument, as upstream does
             la = {a.name, a.is_buffer() ? LoweredArgument::InputBuffer : LoweredArgument::Scalar, a.type, a.dimensions};

@@ -75,7 +75,8 @@ struct ParamContents {
     std::string name;
     Type type;
     halide_scalar_value_t value{};
-    Expr min_value, max_value; // optional range checks
+    Expr min_value, max_value;    // optional range checks
+    Expr default_value, estimate; // optional, for ahead-of-time metadata
 };
 using ParamPtr = std::shared_ptr<ParamContents>;
 

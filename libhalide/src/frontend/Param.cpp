@@ -66,6 +66,14 @@ void set_param_range(ParamContents &p, const Expr &min, const Expr &max) {
     p.max_value = max;
 }
 
+void set_param_default(ParamContents &p, const Expr &value) {
+    p.default_value = value;
+}
+
+void set_param_estimate(ParamContents &p, const Expr &value) {
+    p.estimate = value;
+}
+
 Expr param_expr(const ParamContents &p) {
     return Variable::make(p.type, p.name);
 }

@@ -1,0 +1,238 @@
+// The generator command line (ABI.md section 7), as upstream's GenGen:
+//
+//   GEN -g NAME -o DIR [-e KINDS] [-f FUNCTION] [-n BASE] target=T [k=v ...]
+//   GEN -r RUNTIME -o DIR [-e o|static_library] target=T
+//
+// Errors (unknown generator, parameter, emit kind, flag) are reported on
+// stderr with what was expected, and the exit code is 1.
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "Halide/Generator.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+const char *const kUsage =
+    "usage: %s -g GENERATOR -o OUTPUT_DIR [-e EMIT,...] [-f FUNCTION] [-n FILE_BASE] target=TARGET [param=value ...]\n"
+    "       %s -r RUNTIME_NAME -o OUTPUT_DIR [-e o|static_library] target=TARGET\n"
+    "\n"
+    "  -g  the registered generator to run\n"
+    "  -o  directory to write the files into\n"
+    "  -e  what to write (default c_header,static_library,registration): static_library, object (o),\n"
+    "      c_header (h), assembly, bitcode, llvm_assembly, stmt, registration\n"
+    "  -f  the function name (default: the generator name)\n"
+    "  -n  the file base name (default: the function name)\n"
+    "  -r  write a standalone runtime named RUNTIME_NAME instead\n"
+    "  target=  the target string (host, x86-64-linux-avx2, ...)\n"
+    "  param=value  GeneratorParams and defaults of scalar Inputs\n"
+    "\ngenerators: %s\n";
+
+struct Emit {
+    OutputFileType type;
+    const char *suffix;
+};
+
+// Upstream's emit names (ABI.md 7) that this compiler writes.
+const std::map<std::string, Emit> &emit_kinds() {
+    static const std::map<std::string, Emit> kinds = {
+        {"static_library", {OutputFileType::static_library, ".a"}},
+        {"object", {OutputFileType::object, ".o"}},
+        {"o", {OutputFileType::object, ".o"}},
+        {"c_header", {OutputFileType::c_header, ".h"}},
+        {"h", {OutputFileType::c_header, ".h"}},
+        {"assembly", {OutputFileType::assembly, ".s"}},
+        {"bitcode", {OutputFileType::bitcode, ".bc"}},
+        {"llvm_assembly", {OutputFileType::llvm_assembly, ".ll"}},
+        {"stmt", {OutputFileType::stmt, ".stmt"}},
+    };
+    return kinds;
+}
+
+// Upstream's emit names this compiler does not write (yet).
+const std::set<std::string> &unsupported_kinds() {
+    static const std::set<std::string> kinds = {
+        "c_source",
+        "cpp",
+        "cpp_stub",
+        "featurization",
+        "html",
+        "stmt_html",
+        "schedule",
+        "pytorch_wrapper",
+        "compiler_log",
+        "python_extension",
+        "py.c",
+        "function_info_header",
+        "hlpipe",
+        "device_code",
+        "conceptual_stmt",
+        "conceptual_stmt_html",
+    };
+    return kinds;
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            parts.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    parts.push_back(cur);
+    return parts;
+}
+
+std::string join(const std::vector<std::string> &v) {
+    std::string r;
+    for (const std::string &s : v) {
+        r += (r.empty() ? "" : ", ") + s;
+    }
+    return r.empty() ? "(none)" : r;
+}
+
+std::string registration_source(const std::string &function) {
+    return "// Registers " + function +
+           " with the host program (upstream's emit kind `registration`).\n"
+           "#include \"HalideRuntime.h\"\n\n"
+           "extern \"C\" {\n"
+           "int " +
+           function +
+           "_argv(void **args);\n"
+           "const struct halide_filter_metadata_t *" +
+           function +
+           "_metadata();\n"
+           "void halide_register_argv_and_metadata(int (*filter_argv_call)(void **),\n"
+           "                                       const struct halide_filter_metadata_t *filter_metadata,\n"
+           "                                       const char *const *extra_key_value_pairs);\n"
+           "}\n\n"
+           "namespace {\n"
+           "struct Registerer {\n"
+           "    Registerer() {\n"
+           "        static const char *const extra[] = {nullptr};\n"
+           "        halide_register_argv_and_metadata(::" +
+           function + "_argv, ::" + function +
+           "_metadata(), extra);\n"
+           "    }\n"
+           "} registerer;\n"
+           "} // namespace\n";
+}
+
+int run(int argc, char **argv) {
+    std::map<std::string, std::string> flags, params;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "-help" || a == "--help" || a == "-h") {
+            std::printf(kUsage, argv[0], argv[0], join(registered_generators()).c_str());
+            return 0;
+        }
+        if (a.size() == 2 && a[0] == '-') {
+            static const std::string known = "goefnrpdtsv";
+            user_assert(known.find(a[1]) != std::string::npos)
+                << "unknown flag '" << a << "' (run with -help for the usage)";
+            user_assert(i + 1 < argc) << "flag " << a << " needs a value";
+            flags[a] = argv[++i];
+            continue;
+        }
+        size_t eq = a.find('=');
+        user_assert(eq != std::string::npos && eq > 0)
+            << "unexpected argument '" << a << "': expected a flag (-g, -o, ...) or key=value";
+        params[a.substr(0, eq)] = a.substr(eq + 1);
+    }
+    user_assert(flags.count("-o")) << "no output directory: give -o DIR";
+    std::string dir = flags["-o"];
+    user_assert(params.count("target")) << "no target: give target=host or a target string such as x86-64-linux-avx2";
+    std::string target_string = params["target"];
+    params.erase("target");
+    user_assert(target_string.find(',') == std::string::npos)
+        << "several targets (" << target_string << ") make a multitarget library, which is not supported yet";
+    Target target(target_string);
+
+    std::vector<std::string> emits =
+        split(flags.count("-e") ? flags["-e"] : "c_header,static_library,registration", ',');
+    bool registration = false;
+    std::map<OutputFileType, std::string> files;
+    auto want = [&](const std::string &base) {
+        for (const std::string &e : emits) {
+            if (e.empty()) {
+                continue;
+            }
+            if (e == "registration") {
+                registration = true;
+                continue;
+            }
+            auto it = emit_kinds().find(e);
+            if (it == emit_kinds().end()) {
+                std::vector<std::string> names;
+                for (const auto &kv : emit_kinds()) {
+                    names.push_back(kv.first);
+                }
+                names.push_back("registration");
+                user_assert(!unsupported_kinds().count(e))
+                    << "emit kind '" << e << "' is not supported by this compiler; it writes: " << join(names);
+                user_error << "unknown emit kind '" << e << "'; known: " << join(names);
+            }
+            files[it->second.type] = dir + "/" + base + it->second.suffix;
+        }
+    };
+
+    if (flags.count("-r")) {
+        std::string name = flags["-r"];
+        want(name);
+        for (const auto &kv : files) {
+            user_assert(kv.first == OutputFileType::object || kv.first == OutputFileType::static_library)
+                << "-r writes a runtime: emit o or static_library";
+            compile_standalone_runtime(kv.second, target);
+        }
+        return 0;
+    }
+
+    user_assert(flags.count("-g")) << "no generator: give -g NAME (generators: " << join(registered_generators())
+                                   << ")";
+    std::string generator = flags["-g"];
+    std::string function = flags.count("-f") ? flags["-f"] : generator;
+    user_assert(function.find("::") == std::string::npos)
+        << "-f " << function << ": C++ namespaces in function names are not supported yet";
+    std::string base = flags.count("-n") ? flags["-n"] : function;
+    want(base);
+
+    std::unique_ptr<GeneratorBase> g = create_generator(generator);
+    g->set_target(target);
+    g->set_params(params);
+    if (!files.empty()) {
+        g->compile_to(files, function, target);
+    }
+    if (registration) {
+        std::FILE *f = std::fopen((dir + "/" + base + ".registration.cpp").c_str(), "w");
+        user_assert(f) << "Can't write " << dir << "/" << base << ".registration.cpp";
+        std::string text = registration_source(function);
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+    }
+    return 0;
+}
+
+} // namespace
+
+int generate_filter_main(int argc, char **argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s: %s\n", argc > 0 ? argv[0] : "generator", e.what());
+        return 1;
+    }
+}
+
+} // namespace Internal
+} // namespace Halide

@@ -1,0 +1,101 @@
+/* Calls kernels built by the generator executable (example_generators) from
+ * C and checks their values and metadata, including what the command line
+ * set: GeneratorParams, an alias's parameters, a scalar Input's default. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "add_buffers.h"
+#include "brighten.h"
+#include "brighten_f.h"
+
+static int failures = 0;
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            failures++;                                                                                                \
+            printf("FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond);                                                   \
+            printf(__VA_ARGS__);                                                                                       \
+            printf("\n");                                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+static halide_buffer_t buffer(void *host, int code, int bits, halide_dimension_t *dims, int n) {
+    halide_buffer_t b;
+    memset(&b, 0, sizeof b);
+    b.host = (uint8_t *)host;
+    b.type.code = (uint8_t)code;
+    b.type.bits = (uint8_t)bits;
+    b.type.lanes = 1;
+    b.dimensions = n;
+    b.dim = dims;
+    return b;
+}
+
+int main(void) {
+    enum { W = 21, H = 4 };
+    uint8_t in[H][W], out8[H][W];
+    float outf[H][W];
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            in[y][x] = (uint8_t)(x * 9 + y * 5);
+        }
+    }
+    halide_dimension_t d2[2] = {{0, W, 1, 0}, {0, H, W, 0}}, o2[2] = {{0, W, 1, 0}, {0, H, W, 0}};
+    halide_dimension_t f2[2] = {{0, W, 1, 0}, {0, H, W, 0}};
+    halide_buffer_t bin = buffer(in, halide_type_uint, 8, d2, 2);
+    halide_buffer_t bout = buffer(out8, halide_type_uint, 8, o2, 2);
+    halide_buffer_t bf = buffer(outf, halide_type_float, 32, f2, 2);
+
+    /* brighten: gain=2 and rounding=nearest from the command line. */
+    int rc = brighten(&bin, 1.3f, -7, &bout);
+    CHECK(rc == 0, "brighten returned %d", rc);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            float v = nearbyintf((float)in[y][x] * 1.3f * 2.0f + (float)-7);
+            uint8_t want = v <= 0 ? 0 : (v >= 255 ? 255 : (uint8_t)v);
+            CHECK(out8[y][x] == want, "brighten at %d,%d: %d, expected %d", x, y, out8[y][x], want);
+        }
+    }
+    const struct halide_filter_metadata_t *md = brighten_metadata();
+    CHECK(md->num_arguments == 4 && strcmp(md->arguments[1].name, "scale") == 0, "brighten's arguments");
+    const struct halide_filter_argument_t *scale = &md->arguments[1], *offset = &md->arguments[2];
+    CHECK(scale->scalar_def && scale->scalar_def->u.f32 == 2.5f, "scale's default (set by scale=2.5)");
+    CHECK(scale->scalar_min && scale->scalar_min->u.f32 == 0.0f && scale->scalar_max &&
+              scale->scalar_max->u.f32 == 10.0f,
+          "scale's range");
+    CHECK(offset->scalar_def && offset->scalar_def->u.i32 == 0 && offset->scalar_min == NULL, "offset's default");
+    CHECK(strcmp(md->arguments[3].name, "output") == 0 && md->arguments[3].type.code == halide_type_uint,
+          "output is uint8");
+
+    /* brighten_float: the alias sets output_type=float32; built with no_runtime. */
+    rc = brighten_f(&bin, 0.5f, 3, &bf);
+    CHECK(rc == 0, "brighten_f returned %d", rc);
+    CHECK(outf[2][7] == (float)in[2][7] * 0.5f + 3.0f, "brighten_f value %f", outf[2][7]);
+    CHECK(brighten_f_metadata()->arguments[3].type.code == halide_type_float &&
+              brighten_f_metadata()->arguments[3].type.bits == 32,
+          "brighten_f's output is float32");
+    CHECK(strstr(brighten_f_metadata()->target, "no_runtime") != NULL, "brighten_f target %s",
+          brighten_f_metadata()->target);
+
+    /* add_buffers: types and dimensions from a.type=int16 a.dim=1 ... */
+    int16_t a[10], b[10], s[10];
+    for (int i = 0; i < 10; i++) {
+        a[i] = (int16_t)(i * 1000);
+        b[i] = (int16_t)(-i * 7);
+    }
+    halide_dimension_t da[1] = {{0, 10, 1, 0}}, db[1] = {{0, 10, 1, 0}}, ds[1] = {{0, 10, 1, 0}};
+    halide_buffer_t ba = buffer(a, halide_type_int, 16, da, 1), bb = buffer(b, halide_type_int, 16, db, 1);
+    halide_buffer_t bs = buffer(s, halide_type_int, 16, ds, 1);
+    rc = add_buffers(&ba, &bb, &bs);
+    CHECK(rc == 0 && s[9] == 9000 - 63, "add_buffers returned %d, s[9] = %d", rc, s[9]);
+    CHECK(add_buffers_metadata()->arguments[0].dimensions == 1 && add_buffers_metadata()->arguments[0].type.bits == 16,
+          "add_buffers' a is int16, 1-D");
+
+    if (failures) {
+        printf("%d checks failed\n", failures);
+        return 1;
+    }
+    printf("generator kernels as expected\n");
+    return 0;
+}
