@@ -52,6 +52,13 @@ int main(int argc, char **argv) {
         brighter.compile_to_static_library(dir + "brighter_nort", {input, scale, offset}, "brighter_nort",
                                            host.with_feature(Target::NoRuntime));
         compile_standalone_runtime(dir + "standalone_runtime.a", host);
+        // Explicit x86 feature sets: the instructions follow the target string.
+        brighter.compile_to_assembly(dir + "brighter_sse41.s", {input, scale, offset}, "brighter",
+                                     Target("x86-64-linux-sse41-no_runtime"));
+        brighter.compile_to_assembly(dir + "brighter_avx2.s", {input, scale, offset}, "brighter",
+                                     Target("x86-64-linux-avx2-fma-no_runtime"));
+        brighter.compile_to_assembly(dir + "brighter_avx512.s", {input, scale, offset}, "brighter",
+                                     Target("x86-64-linux-avx512_skylake-no_runtime"));
         // No checks at all with no_asserts.
         brighter.compile_to_lowered_stmt(dir + "brighter_no_asserts.stmt", {input, scale, offset},
                                          host.with_feature(Target::NoAsserts));

@@ -44,6 +44,14 @@ def main() -> None:
     expect(elf_machine(d / "brighter.o") == (1, EM_X86_64), "brighter.o is an x86-64 relocatable object")
     expect(elf_machine(d / "brighter_arm64.o") == (1, EM_AARCH64), "brighter_arm64.o is an AArch64 object")
     expect((d / "brighter.a").read_bytes()[:8] == b"!<arch>\n", "brighter.a is an ar archive")
+    # Instruction sets follow the target string: 16 uint8 lanes are one xmm
+    # register with sse41; avx2 widens the float math to ymm, avx512 to zmm.
+    sse41 = (d / "brighter_sse41.s").read_text()
+    avx2 = (d / "brighter_avx2.s").read_text()
+    avx512 = (d / "brighter_avx512.s").read_text()
+    expect("%xmm" in sse41 and "%ymm" not in sse41 and "%zmm" not in sse41, "sse41 code uses xmm registers only")
+    expect("%ymm" in avx2 and "%zmm" not in avx2, "avx2 code uses ymm registers and no zmm")
+    expect("%zmm" in avx512 or "{%k" in avx512, "avx512_skylake code uses AVX-512 (zmm or mask registers)")
     if problems:
         raise SystemExit("not as expected:\n  " + "\n  ".join(problems))
     print("all emitted files as expected")
