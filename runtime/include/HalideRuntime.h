@@ -451,6 +451,11 @@ extern void halide_set_custom_parallel_runtime(halide_do_par_for_t do_par_for, h
 /* n = 0 restores the default (HL_NUM_THREADS, else the CPU count); n < 0 is an
  * error. Returns the previous count. */
 extern int halide_set_num_threads(int n);
+
+/* Whether this CPU has every instruction-set feature in `features` (a bitset
+ * of Target::Feature numbers, `count` 64-bit words); multitarget kernels
+ * call it to pick a variant. HL_DISABLE_FEATURES=a,b masks features. */
+extern int halide_can_use_target_features(int count, const uint64_t *features);
 extern int halide_get_num_threads(void);
 extern void halide_shutdown_thread_pool(void);
 

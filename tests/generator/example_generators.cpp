@@ -55,8 +55,27 @@ public:
     }
 };
 
+// Its values say which target it was built for (3: avx512_skylake, 2: avx2,
+// 1: otherwise), so a multitarget build shows which variant ran.
+class WhichTarget : public Halide::Generator<WhichTarget> {
+public:
+    Input<Buffer<int32_t>> input{"input", 1};
+    Output<Buffer<int32_t>> output{"output", 1};
+
+    void generate() {
+        Target t = get_target();
+        int level = t.has_feature(Target::AVX512_Skylake) ? 3 : (t.has_feature(Target::AVX2) ? 2 : 1);
+        output(x) = input(x) * 10 + level;
+        output.vectorize(x, natural_vector_size<int32_t>());
+    }
+
+private:
+    Var x{"x"};
+};
+
 } // namespace
 
 HALIDE_REGISTER_GENERATOR(Brighten, brighten)
+HALIDE_REGISTER_GENERATOR(WhichTarget, which_target)
 HALIDE_REGISTER_GENERATOR_ALIAS(brighten_float, brighten, {{"output_type", "float32"}, {"parallel", "false"}})
 HALIDE_REGISTER_GENERATOR(AddBuffers, add_buffers)

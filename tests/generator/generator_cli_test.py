@@ -41,7 +41,9 @@ def main() -> None:
     fails(["-g", "brighten", *base, "-e", "python_extension"], "'python_extension' is not supported")
     fails(["-g", "brighten", "target=host"], "no output directory")
     fails(["-g", "brighten", "-o", out], "no target")
-    fails(["-g", "brighten", "-o", out, "target=x86-64-linux,x86-64-linux-avx2"], "multitarget")
+    fails(["-g", "brighten", "-o", out, "target=x86-64-linux-avx2,arm-64-linux"], "must share architecture")
+    fails(["-g", "brighten", "-o", out, "-e", "o", "target=x86-64-linux-avx2,x86-64-linux"],
+          "static_library and a c_header only")
     fails(["-g", "brighten", *base, "-x", "1"], "unknown flag '-x'")
     fails(["-g", "add_buffers", *base], "Input 'a' has no type", "a.type")
     fails(["-g", "brighten", "-o", out, "target=sparc-64-linux"], "sparc")

@@ -81,6 +81,10 @@ public:
     void compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                    const std::string &fn_name = "",
                                    const Target &target = get_target_from_environment());
+    // PREFIX.a and PREFIX.h holding one variant per target and a wrapper
+    // that runs the first one this CPU supports (the last is the fallback).
+    void compile_to_multitarget_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets);
     // PREFIX.o and PREFIX.h.
     void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                          const std::string &fn_name = "", const Target &target = get_target_from_environment());

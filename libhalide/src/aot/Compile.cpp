@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "Halide/IRPrinter.h"
 #include "Halide/Pipeline.h"
 #include "aot/CHeader.h"
+#include "aot/Compile.h"
 #include "codegen/EmitModule.h"
 #include "codegen/Linker.h"
 #include "lower/Lower.h"
@@ -145,16 +147,18 @@ std::string base_name(const std::string &path) {
 
 } // namespace
 
-void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
-                          const std::string &fn_name, const Target &target) {
-    std::vector<Func> funcs = this->outputs();
+namespace Internal {
+
+// The pipeline lowered for ahead-of-time compilation, arguments in ABI order.
+LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, const std::string &name,
+                          const Target &target) {
+    std::vector<Func> funcs = p.outputs();
     user_assert(!funcs.empty()) << "Can't compile an empty Pipeline";
     std::vector<FunctionPtr> outputs;
     for (const Func &f : funcs) {
         user_assert(f.defined()) << "Can't compile Func '" << f.name() << "' because it has not been defined";
         outputs.push_back(f.function());
     }
-    std::string name = fn_name.empty() ? funcs[0].name() : fn_name;
     user_assert(c_identifier(name) == name)
         << "compile_to: the function name '" << name << "' is not a C identifier (letters, digits and '_')";
     user_assert(!target.has_unknowns()) << "compile_to: target '" << target.to_string() << "' is incomplete";
@@ -162,7 +166,68 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
     options.no_asserts = target.has_feature(Target::NoAsserts);
     options.no_bounds_query = target.has_feature(Target::NoBoundsQuery);
     LoweredPipeline lp = lower(outputs, name, options);
-    LoweredFunc f = arrange_arguments(lp, args, name, target);
+    return arrange_arguments(lp, args, name, target);
+}
+
+void compile_multitarget(const std::map<OutputFileType, std::string> &output_files, const std::string &name,
+                         const std::vector<Target> &targets,
+                         const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant) {
+    user_assert(!targets.empty()) << "A multitarget build needs at least one target";
+    const Target &base = targets.back();
+    for (const Target &t : targets) {
+        user_assert(t.arch == base.arch && t.bits == base.bits && t.os == base.os)
+            << "The targets of a multitarget library must share architecture and OS: " << t.to_string() << " vs "
+            << base.to_string();
+    }
+    for (const auto &[kind, path] : output_files) {
+        user_assert(kind == OutputFileType::static_library || kind == OutputFileType::c_header)
+            << "A multitarget build writes a static_library and a c_header only, not " << path;
+    }
+    std::vector<std::pair<std::string, std::string>> members;
+    std::vector<std::string> functions;
+    LoweredFunc signature;
+    for (const Target &t : targets) {
+        std::string variant = name + "_" + c_identifier(t.to_string());
+        Target vt = t.with_feature(Target::NoRuntime);
+        LoweredFunc f = lower_variant(vt, variant);
+        EmitRequest object;
+        object.object = true;
+        members.emplace_back(variant + ".o", emit_module(f, vt, object).object);
+        functions.push_back(variant);
+        signature = f;
+    }
+    // The wrapper: the base target's code, described as upstream describes it.
+    signature.name = name;
+    Target described = base.with_feature(Target::NoRuntime).with_feature(Target::NoBoundsQuery);
+    members.emplace_back(name + ".o",
+                         emit_multitarget_wrapper(signature, functions, targets, base, described.to_string()));
+    if (embeds_runtime(base)) {
+        for (const auto &member : runtime_objects()) {
+            members.push_back(member);
+        }
+    }
+    for (const auto &[kind, path] : output_files) {
+        write_file(path, kind == OutputFileType::c_header ? c_header(signature, described.to_string())
+                                                          : make_archive(members));
+    }
+}
+
+} // namespace Internal
+
+void Pipeline::compile_to_multitarget_static_library(const std::string &filename_prefix,
+                                                     const std::vector<Argument> &args,
+                                                     const std::vector<Target> &targets) {
+    std::string name = base_name(filename_prefix);
+    compile_multitarget(
+        {{OutputFileType::static_library, filename_prefix + ".a"}, {OutputFileType::c_header, filename_prefix + ".h"}},
+        name, targets,
+        [&](const Target &t, const std::string &variant) { return lower_for_aot(*this, args, variant, t); });
+}
+
+void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
+                          const std::string &fn_name, const Target &target) {
+    std::string name = fn_name.empty() ? outputs().at(0).name() : fn_name;
+    LoweredFunc f = lower_for_aot(*this, args, name, target);
 
     EmitRequest request;
     for (const auto &[kind, path] : output_files) {

@@ -249,6 +249,65 @@ public:
         }
     }
 
+    // A multitarget wrapper: NAME(args...) calls the first variant whose
+    // features halide_can_use_target_features accepts, else the last one;
+    // NAME_argv and NAME_metadata as for a single kernel.
+    void compile_dispatcher(const LoweredFunc &f, const std::vector<MultitargetVariant> &variants,
+                            const std::string &target_string) {
+        func_name_ = f.name;
+        std::vector<llvm::Type *> param_types;
+        for (const LoweredArgument &a : f.args) {
+            param_types.push_back(a.is_buffer() ? ptr_ : reg_type(a.type));
+        }
+        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, param_types, false);
+        fn_ = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name, &module_);
+        for (size_t i = 0; i < f.args.size(); i++) {
+            if (!f.args[i].is_buffer()) {
+                add_c_abi_attributes(fn_, (unsigned)i, f.args[i].type);
+            }
+        }
+        b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+        std::vector<llvm::Value *> args;
+        for (llvm::Argument &a : fn_->args()) {
+            args.push_back(&a);
+        }
+        llvm::FunctionCallee can_use = runtime_fn("halide_can_use_target_features", i32_, {i32_, ptr_});
+        for (size_t v = 0; v < variants.size(); v++) {
+            llvm::Function *callee =
+                llvm::Function::Create(ft, llvm::Function::ExternalLinkage, variants[v].function, &module_);
+            for (size_t i = 0; i < f.args.size(); i++) {
+                if (!f.args[i].is_buffer()) {
+                    add_c_abi_attributes(callee, (unsigned)i, f.args[i].type);
+                }
+            }
+            auto call_variant = [&] {
+                llvm::CallInst *c = b_.CreateCall(callee, args);
+                c->setAttributes(callee->getAttributes());
+                c->setTailCall();
+                b_.CreateRet(c);
+            };
+            if (v + 1 == variants.size()) {
+                call_variant(); // the base target: always usable
+                break;
+            }
+            std::vector<llvm::Constant *> words;
+            for (uint64_t w : variants[v].feature_words) {
+                words.push_back(llvm::ConstantInt::get(i64_, w));
+            }
+            auto *arr_ty = llvm::ArrayType::get(i64_, words.size());
+            llvm::Constant *bits =
+                private_constant(llvm::ConstantArray::get(arr_ty, words), variants[v].function + ".features");
+            llvm::Value *ok = b_.CreateCall(can_use, {llvm::ConstantInt::get(i32_, (int)words.size()), bits});
+            llvm::BasicBlock *yes = new_block(variants[v].function), *no = new_block("next_variant");
+            b_.CreateCondBr(b_.CreateICmpNE(ok, llvm::ConstantInt::get(i32_, 0)), yes, no);
+            b_.SetInsertPoint(yes);
+            call_variant();
+            b_.SetInsertPoint(no);
+        }
+        emit_argv_wrapper(f);
+        emit_metadata(f, target_string);
+    }
+
 private:
     // Narrow integers and bools are extended by the caller in the C ABI.
     void add_c_abi_attributes(llvm::Function *fn, unsigned i, const Type &t) {
@@ -1465,6 +1524,28 @@ std::string verify(const llvm::Module &m) {
 }
 
 } // namespace
+
+std::unique_ptr<llvm::Module> codegen_multitarget_wrapper(const LoweredFunc &f,
+                                                          const std::vector<MultitargetVariant> &variants,
+                                                          llvm::LLVMContext &ctx, const std::string &target_triple,
+                                                          const std::string &cpu, const std::string &features,
+                                                          const std::string &metadata_target) {
+    init_llvm_targets_once();
+    std::string err;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(target_triple, err);
+    internal_assert(target) << "no LLVM target for " << target_triple << ": " << err;
+    llvm::TargetOptions options;
+    std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+        target_triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Default));
+    auto module = std::make_unique<llvm::Module>(f.name, ctx);
+    module->setTargetTriple(target_triple);
+    module->setDataLayout(tm->createDataLayout());
+    CodeGen cg(ctx, *module);
+    cg.compile_dispatcher(f, variants, metadata_target);
+    std::string problem = verify(*module);
+    internal_assert(problem.empty()) << "invalid multitarget wrapper for " << f.name << ":\n" << problem;
+    return module;
+}
 
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
                                            const std::string &target_triple, const std::string &cpu,

@@ -5,8 +5,10 @@
 #ifndef HALIDE_INTERNAL_CODEGEN_LLVM_H
 #define HALIDE_INTERNAL_CODEGEN_LLVM_H
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "codegen/LoweredFunc.h"
 
@@ -26,6 +28,21 @@ namespace Internal {
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMContext &ctx,
                                            const std::string &target_triple, const std::string &cpu,
                                            const std::string &features, const std::string &metadata_target = "");
+
+// One variant of a multitarget kernel: its function and the features it
+// needs (Target::Feature bits, 64 per word).
+struct MultitargetVariant {
+    std::string function;
+    std::vector<uint64_t> feature_words;
+};
+
+// The multitarget wrapper NAME / NAME_argv / NAME_metadata over `variants`
+// (the last one is the fallback), with f's signature.
+std::unique_ptr<llvm::Module> codegen_multitarget_wrapper(const LoweredFunc &f,
+                                                          const std::vector<MultitargetVariant> &variants,
+                                                          llvm::LLVMContext &ctx, const std::string &target_triple,
+                                                          const std::string &cpu, const std::string &features,
+                                                          const std::string &metadata_target);
 
 } // namespace Internal
 } // namespace Halide

@@ -59,6 +59,36 @@ EmittedModule emit_module(const LoweredFunc &f, const Target &t, const EmitReque
     return out;
 }
 
+std::string emit_multitarget_wrapper(const LoweredFunc &f, const std::vector<std::string> &variant_functions,
+                                     const std::vector<Target> &variant_targets, const Target &base,
+                                     const std::string &metadata_target) {
+    LLVMTargetSpec spec = llvm_target_for(base);
+    std::vector<MultitargetVariant> variants;
+    for (size_t i = 0; i < variant_functions.size(); i++) {
+        MultitargetVariant v;
+        v.function = variant_functions[i];
+        const auto &bits = variant_targets[i].get_features_bitset();
+        v.feature_words.assign((bits.size() + 63) / 64, 0);
+        for (size_t k = 0; k < bits.size(); k++) {
+            if (bits[k]) {
+                v.feature_words[k / 64] |= uint64_t(1) << (k % 64);
+            }
+        }
+        variants.push_back(v);
+    }
+    llvm::LLVMContext ctx;
+    std::unique_ptr<llvm::Module> m =
+        codegen_multitarget_wrapper(f, variants, ctx, spec.triple, spec.cpu, spec.features, metadata_target);
+    std::string err;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(spec.triple, err);
+    internal_assert(target) << "no LLVM target for " << spec.triple << ": " << err;
+    llvm::TargetOptions options;
+    std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(spec.triple, spec.cpu, spec.features, options,
+                                                                        llvm::Reloc::PIC_, std::nullopt,
+                                                                        llvm::CodeGenOptLevel::Default));
+    return emit_with(*tm, *m, llvm::CodeGenFileType::ObjectFile);
+}
+
 std::string make_archive(const std::vector<std::pair<std::string, std::string>> &members) {
     std::vector<llvm::NewArchiveMember> news;
     for (const auto &[name, bytes] : members) {

@@ -25,6 +25,12 @@ struct EmitRequest {
 // for target t and emits what `what` asks for.
 EmittedModule emit_module(const LoweredFunc &f, const Target &t, const EmitRequest &what);
 
+// The object of a multitarget wrapper (CodeGen_LLVM.h) for `base`'s
+// architecture, its metadata naming `metadata_target`.
+std::string emit_multitarget_wrapper(const LoweredFunc &f, const std::vector<std::string> &variant_functions,
+                                     const std::vector<Target> &variant_targets, const Target &base,
+                                     const std::string &metadata_target);
+
 // A GNU-format static library holding `members` (file name, contents),
 // with a symbol table.
 std::string make_archive(const std::vector<std::pair<std::string, std::string>> &members);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "Halide/Generator.h"
+#include "aot/Compile.h"
 
 namespace Halide {
 namespace Internal {
@@ -155,9 +156,11 @@ int run(int argc, char **argv) {
     user_assert(params.count("target")) << "no target: give target=host or a target string such as x86-64-linux-avx2";
     std::string target_string = params["target"];
     params.erase("target");
-    user_assert(target_string.find(',') == std::string::npos)
-        << "several targets (" << target_string << ") make a multitarget library, which is not supported yet";
-    Target target(target_string);
+    std::vector<Target> targets;
+    for (const std::string &t : split(target_string, ',')) {
+        targets.emplace_back(t);
+    }
+    Target target = targets.back();
 
     std::vector<std::string> emits =
         split(flags.count("-e") ? flags["-e"] : "c_header,static_library,registration", ',');
@@ -207,11 +210,23 @@ int run(int argc, char **argv) {
     std::string base = flags.count("-n") ? flags["-n"] : function;
     want(base);
 
-    std::unique_ptr<GeneratorBase> g = create_generator(generator);
-    g->set_target(target);
-    g->set_params(params);
-    if (!files.empty()) {
-        g->compile_to(files, function, target);
+    if (targets.size() > 1) {
+        // A multitarget library: the generator runs once per target (its
+        // code may depend on the target), each a variant of one library.
+        compile_multitarget(files, function, targets, [&](const Target &t, const std::string &variant) {
+            std::unique_ptr<GeneratorBase> g = create_generator(generator);
+            g->set_target(t);
+            g->set_params(params);
+            Pipeline p = g->build_pipeline();
+            return lower_for_aot(p, g->arguments(), variant, t);
+        });
+    } else {
+        std::unique_ptr<GeneratorBase> g = create_generator(generator);
+        g->set_target(target);
+        g->set_params(params);
+        if (!files.empty()) {
+            g->compile_to(files, function, target);
+        }
     }
     if (registration) {
         std::FILE *f = std::fopen((dir + "/" + base + ".registration.cpp").c_str(), "w");

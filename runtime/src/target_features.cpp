@@ -1,0 +1,156 @@
+// halide_can_use_target_features: called by multitarget kernels (ABI.md 5)
+// to pick the variant this CPU can run. `features` is a bitset of Halide 14
+// Target::Feature numbers (bit k is features[k >> 6] >> (k & 63)); only the
+// x86 instruction-set features are checked, the others (no_runtime,
+// user_context, ...) say nothing about the CPU.
+//
+// HL_DISABLE_FEATURES=avx2,avx512_skylake (comma-separated feature names)
+// makes features count as absent: a way to run, and test, the variants a
+// weaker CPU would get.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "HalideRuntime.h"
+
+namespace {
+
+struct CpuFeature {
+    int number; // Halide 14's Target::Feature
+    const char *name;
+    bool (*present)();
+};
+
+// CPU features from cpuid (not __builtin_cpu_supports: its data lives in
+// libgcc's static part, which kernels linked without gcc do not have).
+struct Cpuid {
+    unsigned leaf1_ecx = 0, leaf7_ebx = 0, leaf7_ecx = 0, leaf7_1_eax = 0, ext_ecx = 0;
+    unsigned long long xcr0 = 0;
+    Cpuid() {
+#if defined(__x86_64__) || defined(__i386__)
+        unsigned a, b, c, d;
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            leaf1_ecx = c;
+        }
+        if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+            leaf7_ebx = b;
+            leaf7_ecx = c;
+        }
+        if (__get_cpuid_count(7, 1, &a, &b, &c, &d)) {
+            leaf7_1_eax = a;
+        }
+        if (__get_cpuid(0x80000001u, &a, &b, &c, &d)) {
+            ext_ecx = c;
+        }
+        if (leaf1_ecx & (1u << 27)) { // OSXSAVE: the OS says which register state it saves
+            unsigned lo, hi;
+            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            xcr0 = ((unsigned long long)hi << 32) | lo;
+        }
+#endif
+    }
+};
+
+bool has(const char *what) {
+    static const Cpuid cpu;
+    const bool ymm = (cpu.xcr0 & 0x6) == 0x6, zmm = ymm && (cpu.xcr0 & 0xe0) == 0xe0;
+    struct Bit {
+        const char *name;
+        unsigned word;
+        int bit;
+        bool state;
+    };
+    const Bit bits[] = {
+        {"sse4.1", cpu.leaf1_ecx, 19, true},     {"avx", cpu.leaf1_ecx, 28, ymm},
+        {"fma", cpu.leaf1_ecx, 12, ymm},         {"f16c", cpu.leaf1_ecx, 29, ymm},
+        {"fma4", cpu.ext_ecx, 16, ymm},          {"avx2", cpu.leaf7_ebx, 5, ymm},
+        {"avx512f", cpu.leaf7_ebx, 16, zmm},     {"avx512dq", cpu.leaf7_ebx, 17, zmm},
+        {"avx512ifma", cpu.leaf7_ebx, 21, zmm},  {"avx512pf", cpu.leaf7_ebx, 26, zmm},
+        {"avx512er", cpu.leaf7_ebx, 27, zmm},    {"avx512cd", cpu.leaf7_ebx, 28, zmm},
+        {"avx512bw", cpu.leaf7_ebx, 30, zmm},    {"avx512vl", cpu.leaf7_ebx, 31, zmm},
+        {"avx512vbmi", cpu.leaf7_ecx, 1, zmm},   {"avx512vnni", cpu.leaf7_ecx, 11, zmm},
+        {"avx512bf16", cpu.leaf7_1_eax, 5, zmm},
+    };
+    for (const Bit &b : bits) {
+        if (!std::strcmp(b.name, what)) {
+            return b.state && ((b.word >> b.bit) & 1);
+        }
+    }
+    return false;
+}
+
+bool all(std::initializer_list<const char *> what) {
+    for (const char *w : what) {
+        if (!has(w)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The same requirements as the compiler's host detection (Target.cpp).
+const CpuFeature kFeatures[] = {
+    {4, "sse41", [] { return has("sse4.1"); }},
+    {5, "avx", [] { return has("avx"); }},
+    {6, "avx2", [] { return has("avx2"); }},
+    {7, "fma", [] { return has("fma"); }},
+    {8, "fma4", [] { return has("fma4"); }},
+    {9, "f16c", [] { return has("f16c"); }},
+    {40, "avx512",
+     [] {
+         return all({"avx512f", "avx512cd"});
+     }},
+    {41, "avx512_knl",
+     [] {
+         return all({"avx512f", "avx512cd", "avx512pf", "avx512er"});
+     }},
+    {42, "avx512_skylake",
+     [] {
+         return all({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"});
+     }},
+    {43, "avx512_cannonlake",
+     [] {
+         return all({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma", "avx512vbmi"});
+     }},
+    {44, "avx512_sapphirerapids",
+     [] {
+         return all({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512bf16", "avx512vnni"});
+     }},
+};
+
+bool disabled(const char *name) {
+    const char *list = std::getenv("HL_DISABLE_FEATURES");
+    if (!list) {
+        return false;
+    }
+    size_t n = std::strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = std::strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : std::strlen(p);
+        if (len == n && !std::strncmp(p, name, n)) {
+            return true;
+        }
+        p += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+} // namespace
+
+extern "C" int halide_can_use_target_features(int count, const uint64_t *features) {
+    for (const CpuFeature &f : kFeatures) {
+        int word = f.number >> 6;
+        if (word >= count || !features || !((features[word] >> (f.number & 63)) & 1)) {
+            continue;
+        }
+        if (!f.present() || disabled(f.name)) {
+            return 0;
+        }
+    }
+    return 1;
+}
