@@ -35,7 +35,8 @@ int main(int argc, char **argv) {
                              {OutputFileType::assembly, dir + "brighter.s"},
                              {OutputFileType::llvm_assembly, dir + "brighter.ll"},
                              {OutputFileType::bitcode, dir + "brighter.bc"},
-                             {OutputFileType::stmt, dir + "brighter.stmt"}},
+                             {OutputFileType::stmt, dir + "brighter.stmt"},
+                             {OutputFileType::python_extension, dir + "brighter.py.cpp"}},
                             {input, scale, offset}, "brighter", host);
         brighter.compile_to_static_library(dir + "brighter_ours", {input, scale, offset}, "brighter_ours",
                                            compare_target);

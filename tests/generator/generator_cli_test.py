@@ -38,7 +38,7 @@ def main() -> None:
     fails(["-g", "brighten", *base, "parallel=yes"], "give true or false")
     fails(["-g", "brighten", *base, "output_type=uint7"], "'uint7' is not a type name")
     fails(["-g", "brighten", *base, "-e", "exe"], "unknown emit kind 'exe'")
-    fails(["-g", "brighten", *base, "-e", "python_extension"], "'python_extension' is not supported")
+    fails(["-g", "brighten", *base, "-e", "pytorch_wrapper"], "'pytorch_wrapper' is not supported")
     fails(["-g", "brighten", "target=host"], "no output directory")
     fails(["-g", "brighten", "-o", out], "no target")
     fails(["-g", "brighten", "-o", out, "target=x86-64-linux-avx2,arm-64-linux"], "must share architecture")

@@ -45,3 +45,53 @@ def test_compiler_shared_library_runs(hlr, rng, library):
     with pytest.raises(hlr.HalideError) as info:
         k(a[:, :50], 1.0, 0, output_shape=a.shape)
     assert info.value.code == -4
+
+
+@pytest.fixture(scope="module")
+def extension():
+    """The python_extension output of tests/aot (brighter.py.cpp) built into a module."""
+    import importlib
+    import sys
+
+    if not list(AOT.glob("brighter.cpython-*.so")):
+        pytest.fail(f"the brighter extension module was not built in {AOT}")
+    sys.path.insert(0, str(AOT))
+    try:
+        return importlib.import_module("brighter")
+    finally:
+        sys.path.remove(str(AOT))
+
+
+def test_python_extension_runs_with_positional_and_keyword_arguments(extension, rng):
+    a = rng.integers(0, 256, size=(19, 33), dtype=np.uint8)
+    out = np.zeros_like(a)
+    assert extension.brighter(a, 2.5, -30, out) is None
+    np.testing.assert_array_equal(out, brighter_reference(a, 2.5, -30))
+    out2 = np.zeros_like(a)
+    extension.brighter(offset=4, brighter=out2, scale=0.5, input=a)
+    np.testing.assert_array_equal(out2, brighter_reference(a, 0.5, 4))
+
+
+def test_python_extension_errors_are_exceptions(extension, hlr):
+    a = np.zeros((8, 16), np.uint8)
+    out = np.zeros((8, 16), np.uint8)
+    with pytest.raises(ValueError, match="argument 'input' has 3 dimensions, expected 2"):
+        extension.brighter(np.zeros((2, 8, 16), np.uint8), 1.0, 0, out)
+    with pytest.raises(TypeError, match="argument 'brighter' has elements of type float32, expected uint8"):
+        extension.brighter(a, 1.0, 0, np.zeros((8, 16), np.float32))
+    with pytest.raises(OverflowError, match="offset"):
+        extension.brighter(a, 1.0, 2**40, out)
+    with pytest.raises(TypeError):
+        extension.brighter(a, 1.0)
+    out.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        extension.brighter(a, 1.0, 0, out)
+    # Failures inside the kernel: its error code and the runtime's message.
+    with pytest.raises(extension.HalideError) as info:
+        extension.brighter(a, 11.0, 0, np.zeros((8, 16), np.uint8))
+    assert info.value.code == -10
+    assert "scale" in str(info.value)
+    with pytest.raises(extension.HalideError) as info:
+        extension.brighter(a[:, :10], 1.0, 0, np.zeros((8, 16), np.uint8))
+    assert info.value.code == -4
+    assert issubclass(extension.HalideError, RuntimeError)

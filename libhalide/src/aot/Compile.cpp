@@ -13,6 +13,7 @@
 #include "Halide/Pipeline.h"
 #include "aot/CHeader.h"
 #include "aot/Compile.h"
+#include "aot/PythonExtension.h"
 #include "codegen/EmitModule.h"
 #include "codegen/Linker.h"
 #include "lower/Lower.h"
@@ -236,8 +237,6 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
         request.bitcode |= kind == OutputFileType::bitcode;
         request.llvm_assembly |= kind == OutputFileType::llvm_assembly;
         request.object |= kind == OutputFileType::shared_library;
-        user_assert(kind != OutputFileType::python_extension)
-            << "compile_to: the python_extension output is not implemented yet";
     }
     EmittedModule m;
     if (request.object || request.assembly || request.bitcode || request.llvm_assembly) {
@@ -257,6 +256,7 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
         case OutputFileType::bitcode: write_file(path, m.bitcode); break;
         case OutputFileType::llvm_assembly: write_file(path, m.llvm_assembly); break;
         case OutputFileType::c_header: write_file(path, c_header(f, target.to_string())); break;
+        case OutputFileType::python_extension: write_file(path, python_extension_source(f)); break;
         case OutputFileType::static_library: {
             std::vector<std::pair<std::string, std::string>> members = {{name + ".o", m.object}};
             if (embeds_runtime(target)) {

@@ -28,7 +28,7 @@ const char *const kUsage =
     "  -g  the registered generator to run\n"
     "  -o  directory to write the files into\n"
     "  -e  what to write (default c_header,static_library,registration): static_library, object (o),\n"
-    "      c_header (h), assembly, bitcode, llvm_assembly, stmt, registration\n"
+    "      c_header (h), assembly, bitcode, llvm_assembly, stmt, python_extension (py.c), registration\n"
     "  -f  the function name (default: the generator name)\n"
     "  -n  the file base name (default: the function name)\n"
     "  -r  write a standalone runtime named RUNTIME_NAME instead\n"
@@ -53,6 +53,8 @@ const std::map<std::string, Emit> &emit_kinds() {
         {"bitcode", {OutputFileType::bitcode, ".bc"}},
         {"llvm_assembly", {OutputFileType::llvm_assembly, ".ll"}},
         {"stmt", {OutputFileType::stmt, ".stmt"}},
+        {"python_extension", {OutputFileType::python_extension, ".py.cpp"}},
+        {"py.c", {OutputFileType::python_extension, ".py.cpp"}},
     };
     return kinds;
 }
@@ -60,22 +62,9 @@ const std::map<std::string, Emit> &emit_kinds() {
 // Upstream's emit names this compiler does not write (yet).
 const std::set<std::string> &unsupported_kinds() {
     static const std::set<std::string> kinds = {
-        "c_source",
-        "cpp",
-        "cpp_stub",
-        "featurization",
-        "html",
-        "stmt_html",
-        "schedule",
-        "pytorch_wrapper",
-        "compiler_log",
-        "python_extension",
-        "py.c",
-        "function_info_header",
-        "hlpipe",
-        "device_code",
-        "conceptual_stmt",
-        "conceptual_stmt_html",
+        "c_source",  "cpp",         "cpp_stub",        "featurization",        "html",
+        "stmt_html", "schedule",    "pytorch_wrapper", "compiler_log",         "function_info_header",
+        "hlpipe",    "device_code", "conceptual_stmt", "conceptual_stmt_html",
     };
     return kinds;
 }
