@@ -7,6 +7,8 @@
 
 #include "blur.h"
 #include "brighter.h"
+#include "brighter_dbg.h"
+#include "brighter_nbq.h"
 #include "offset_uc.h"
 
 static int failures = 0;
@@ -177,8 +179,39 @@ static void test_user_context(void) {
     CHECK(last_error_context == &marker, "the error handler got user_context %p", last_error_context);
 }
 
+static char printed[4096];
+static void record_print(void *user_context, const char *msg) {
+    (void)user_context;
+    strncat(printed, msg, sizeof printed - strlen(printed) - 1);
+}
+
+static void test_target_flags(void) {
+    uint8_t in[2][16] = {{0}}, out[2][16];
+    halide_dimension_t din[2] = {{0, 16, 1, 0}, {0, 2, 16, 0}}, dout[2] = {{0, 16, 1, 0}, {0, 2, 16, 0}};
+    halide_buffer_t bin = make_buffer(in, halide_type_uint, 8, din, 2);
+    halide_buffer_t bout = make_buffer(out, halide_type_uint, 8, dout, 2);
+
+    /* no_bounds_query: a buffer without memory is host_is_null (-34), not a query. */
+    halide_buffer_t query = bin;
+    query.host = NULL;
+    int rc = brighter_nbq(&query, 1.0f, 0, &bout);
+    CHECK(rc == -34, "no_bounds_query with a NULL host returned %d", rc);
+    rc = brighter(&query, 1.0f, 0, &bout);
+    CHECK(rc == 0 && query.host == NULL, "without no_bounds_query it is a bounds query (%d)", rc);
+
+    /* debug: entry and exit are reported through halide_print. */
+    halide_print_t old = halide_set_custom_print(record_print);
+    printed[0] = 0;
+    rc = brighter_dbg(&bin, 1.0f, 0, &bout);
+    halide_set_custom_print(old);
+    CHECK(rc == 0, "brighter_dbg returned %d", rc);
+    CHECK(strstr(printed, "Entering Pipeline brighter_dbg") && strstr(printed, "Exiting Pipeline brighter_dbg"),
+          "debug output: '%s'", printed);
+}
+
 int main(void) {
     halide_set_error_handler(record_error);
+    test_target_flags();
     test_brighter();
     test_blur();
     test_user_context();

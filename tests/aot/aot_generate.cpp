@@ -60,6 +60,11 @@ int main(int argc, char **argv) {
                                      Target("x86-64-linux-avx2-fma-no_runtime"));
         brighter.compile_to_assembly(dir + "brighter_avx512.s", {input, scale, offset}, "brighter",
                                      Target("x86-64-linux-avx512_skylake-no_runtime"));
+        // no_bounds_query (a buffer without memory is an error) and debug.
+        brighter.compile_to_static_library(dir + "brighter_nbq", {input, scale, offset}, "brighter_nbq",
+                                           host.with_feature(Target::NoBoundsQuery));
+        brighter.compile_to_static_library(dir + "brighter_dbg", {input, scale, offset}, "brighter_dbg",
+                                           host.with_feature(Target::Debug));
         // No checks at all with no_asserts.
         brighter.compile_to_lowered_stmt(dir + "brighter_no_asserts.stmt", {input, scale, offset},
                                          host.with_feature(Target::NoAsserts));

@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 import pytest
-from conftest import fixture_path, run_python
+from conftest import BUILD, fixture_path, run_python
 
 
 def test_eight_threads_ten_thousand_calls(load, hlr):
@@ -68,10 +68,12 @@ print(len(os.listdir('/proc/self/task')) - before)
 
 @pytest.mark.nosanitize
 def test_one_thread_pool_for_many_kernels(upstream_kernels):
-    """Kernels that each embed a runtime (our fixtures and an upstream Halide
-    14 kernel) all run on the one pool that halide.runtime loaded."""
+    """Kernels that each embed a runtime (our fixtures, a kernel our compiler
+    linked itself and an upstream Halide 14 kernel) all run on the one pool
+    that halide.runtime loaded."""
     libs = [str(fixture_path(n)) for n in ("brighten", "blur_x", "fail")]
     up = upstream_kernels["up_brighten"]["library"]
+    ours = str(BUILD / "tests" / "aot" / "libbrighter_aot.so")
     code = f"""
 import os, numpy as np, halide.runtime as hlr
 def threads(): return len(os.listdir('/proc/self/task'))
@@ -79,12 +81,14 @@ hlr.set_num_threads(3)
 base = threads()
 b, bx, f = (hlr.load(p) for p in {libs!r})
 u = hlr.load({up!r})
+o = hlr.load({ours!r})
 img = np.zeros((64, 64), np.uint8)
 for _ in range(3):
     b(img, 1, output_shape=img.shape)
     bx(hlr.Buffer(np.zeros((64, 66), np.uint16)).translated(0, -1), output_shape=(64, 64))
     f(0, 0, np.zeros(1024, np.int32))
     u(img, 2, output_shape=img.shape)
+    o(img, 1.5, 2, output_shape=img.shape)
 print(threads() - base)
 """
     proc = run_python(code, env={"HL_NUM_THREADS": "3"})

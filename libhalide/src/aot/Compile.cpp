@@ -166,6 +166,7 @@ LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, 
     LowerOptions options;
     options.no_asserts = target.has_feature(Target::NoAsserts);
     options.no_bounds_query = target.has_feature(Target::NoBoundsQuery);
+    options.debug = target.has_feature(Target::Debug);
     LoweredPipeline lp = lower(outputs, name, options);
     return arrange_arguments(lp, args, name, target);
 }

@@ -250,7 +250,16 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         }
     }
     if (!bounds_query) {
-        return Block::make(Block::make(null_checks), checked);
+        // Without bounds queries a buffer without memory is an error, not a question.
+        std::vector<Stmt> host_checks;
+        for (const LoweredArgument &a : p.func.args) {
+            if (a.is_buffer()) {
+                Expr host = intrinsic(Handle(), "buffer_get_host", {Variable::make(Handle(), a.name + ".buffer")});
+                host_checks.push_back(AssertStmt::make(
+                    Cast::make(Bool(), host), error_call("halide_error_host_is_null", {StringImm::make(a.name)})));
+            }
+        }
+        return Block::make({Block::make(null_checks), Block::make(host_checks), checked});
     }
     Expr any_query;
     for (const LoweredArgument &a : p.func.args) {

@@ -54,6 +54,15 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     // 5. Bind buffer fields; check types, dimensions, input regions, params.
     s = add_image_checks(s, result, outputs, !options.no_bounds_query);
 
+    // 5a. Targets with debug say when the pipeline starts and ends.
+    if (options.debug) {
+        auto say = [&](const char *what) {
+            return Evaluate::make(
+                Call::make(Int(32), "print", {StringImm::make(what), StringImm::make(name)}, Call::Intrinsic));
+        };
+        s = Block::make({say("Entering Pipeline"), s, say("Exiting Pipeline")});
+    }
+
     // 5b. Targets with no_asserts trust their callers.
     if (options.no_asserts) {
         s = strip_asserts(s);

@@ -28,6 +28,7 @@ struct LoweredPipeline {
 struct LowerOptions {
     bool no_asserts = false;      // target feature no_asserts: drop every check
     bool no_bounds_query = false; // target feature no_bounds_query: NULL hosts are not queries
+    bool debug = false;           // target feature debug: report entry and exit through halide_print
 };
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,
