@@ -1,6 +1,7 @@
 /* Calls the kernels that aot_generate compiled ahead of time, from C, through
  * their plain entry points and _argv, and checks their metadata and error
  * codes. Linked with the kernels' static libraries and the runtime. */
+#include "test_check.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,17 +12,6 @@
 #include "brighter_nbq.h"
 #include "offset_uc.h"
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            failures++;                                                                                                \
-            printf("FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond);                                                   \
-            printf(__VA_ARGS__);                                                                                       \
-            printf("\n");                                                                                              \
-        }                                                                                                              \
-    } while (0)
-
 /* Errors are reported here instead of aborting; the kernel's return code
  * says what went wrong. */
 static void *last_error_context;
@@ -29,18 +19,6 @@ static char last_error[1024];
 static void record_error(void *user_context, const char *msg) {
     last_error_context = user_context;
     snprintf(last_error, sizeof last_error, "%s", msg);
-}
-
-static halide_buffer_t make_buffer(void *host, halide_type_code_t code, int bits, halide_dimension_t *dims, int n) {
-    halide_buffer_t b;
-    memset(&b, 0, sizeof b);
-    b.host = (uint8_t *)host;
-    b.type.code = (uint8_t)code;
-    b.type.bits = (uint8_t)bits;
-    b.type.lanes = 1;
-    b.dimensions = n;
-    b.dim = dims;
-    return b;
 }
 
 static uint8_t saturate_u8(float v) {
@@ -215,10 +193,5 @@ int main(void) {
     test_brighter();
     test_blur();
     test_user_context();
-    if (failures) {
-        printf("%d checks failed\n", failures);
-        return 1;
-    }
-    printf("all AOT checks passed\n");
-    return 0;
+    return finish("all AOT checks passed");
 }

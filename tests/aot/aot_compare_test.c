@@ -3,6 +3,7 @@
  * no_runtime, running on our runtime): the metadata, the values computed,
  * the error codes returned through _argv and the answers to bounds queries
  * must be the same. */
+#include "test_check.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -11,17 +12,6 @@
 #include "blur_up.h"
 #include "brighter_ours.h"
 #include "brighter_up.h"
-
-static int failures = 0;
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            failures++;                                                                                                \
-            printf("FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond);                                                   \
-            printf(__VA_ARGS__);                                                                                       \
-            printf("\n");                                                                                              \
-        }                                                                                                              \
-    } while (0)
 
 static void quiet(void *uc, const char *msg) {
     (void)uc;
@@ -59,18 +49,6 @@ static void compare_metadata(const char *what, metadata_fn ours_fn, metadata_fn 
         CHECK((a->buffer_estimates == NULL) == (b->buffer_estimates == NULL), "%s: %s buffer_estimates presence", what,
               a->name);
     }
-}
-
-static halide_buffer_t make_buffer(void *host, int code, int bits, halide_dimension_t *dims, int n) {
-    halide_buffer_t b;
-    memset(&b, 0, sizeof b);
-    b.host = (uint8_t *)host;
-    b.type.code = (uint8_t)code;
-    b.type.bits = (uint8_t)bits;
-    b.type.lanes = 1;
-    b.dimensions = n;
-    b.dim = dims;
-    return b;
 }
 
 static void test_brighter(void) {
@@ -191,10 +169,5 @@ int main(void) {
     test_brighter();
     compare_queries("brighter", brighter_ours_argv, brighter_up_argv, 1, halide_type_uint, 8, 5, 30, 2, 7);
     test_blur();
-    if (failures) {
-        printf("%d checks failed\n", failures);
-        return 1;
-    }
-    printf("our kernels match upstream Halide 14's\n");
-    return 0;
+    return finish("our kernels match upstream Halide 14's");
 }

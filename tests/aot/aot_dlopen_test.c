@@ -5,22 +5,12 @@
  *   - libbrighter_aot_nort.so has no runtime: dlopen must refuse it while no
  *     runtime is loaded.
  *   aot_dlopen_test DIR */
+#include "test_check.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "HalideRuntime.h"
-
-static int failures = 0;
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            failures++;                                                                                                \
-            printf("FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond);                                                   \
-            printf(__VA_ARGS__);                                                                                       \
-            printf("\n");                                                                                              \
-        }                                                                                                              \
-    } while (0)
 
 static int errors_seen = 0;
 static void count_error(void *uc, const char *msg) {
@@ -73,17 +63,8 @@ int main(int argc, char **argv) {
         }
     }
     halide_dimension_t din[2] = {{0, W, 1, 0}, {0, H, W, 0}}, dout[2] = {{0, W, 1, 0}, {0, H, W, 0}};
-    halide_buffer_t bin, bout;
-    memset(&bin, 0, sizeof bin);
-    bin.host = &in[0][0];
-    bin.type.code = halide_type_uint;
-    bin.type.bits = 8;
-    bin.type.lanes = 1;
-    bin.dimensions = 2;
-    bin.dim = din;
-    bout = bin;
-    bout.host = &out[0][0];
-    bout.dim = dout;
+    halide_buffer_t bin = make_buffer(&in[0][0], halide_type_uint, 8, din, 2);
+    halide_buffer_t bout = make_buffer(&out[0][0], halide_type_uint, 8, dout, 2);
     float scale = 3.0f;
     int32_t offset = -40;
     void *args[4] = {&bin, &scale, &offset, &bout};
@@ -99,10 +80,5 @@ int main(int argc, char **argv) {
     scale = 20.0f; /* above its range: the embedded runtime's handler hears of it */
     rc = fn(args);
     CHECK(rc == -10 && errors_seen == 1, "scale too large returned %d with %d errors reported", rc, errors_seen);
-    if (failures) {
-        printf("%d checks failed\n", failures);
-        return 1;
-    }
-    printf("the compiler's shared libraries load and run\n");
-    return 0;
+    return finish("the compiler's shared libraries load and run");
 }

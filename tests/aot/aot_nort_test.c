@@ -1,5 +1,6 @@
 /* A kernel compiled with no_runtime, linked with the runtime compiled on its
  * own (compile_standalone_runtime) and nothing else from this project. */
+#include "test_check.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -13,17 +14,8 @@ int main(void) {
         }
     }
     halide_dimension_t din[2] = {{0, 17, 1, 0}, {0, 3, 17, 0}}, dout[2] = {{0, 17, 1, 0}, {0, 3, 17, 0}};
-    halide_buffer_t bin, bout;
-    memset(&bin, 0, sizeof bin);
-    bin.host = &in[0][0];
-    bin.type.code = halide_type_uint;
-    bin.type.bits = 8;
-    bin.type.lanes = 1;
-    bin.dimensions = 2;
-    bin.dim = din;
-    bout = bin;
-    bout.host = &out[0][0];
-    bout.dim = dout;
+    halide_buffer_t bin = make_buffer(&in[0][0], halide_type_uint, 8, din, 2);
+    halide_buffer_t bout = make_buffer(&out[0][0], halide_type_uint, 8, dout, 2);
     int rc = brighter_nort(&bin, 0.5f, 100, &bout);
     int bad = rc != 0;
     for (int y = 0; y < 3; y++) {

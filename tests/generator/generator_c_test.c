@@ -1,6 +1,7 @@
 /* Calls kernels built by the generator executable (example_generators) from
  * C and checks their values and metadata, including what the command line
  * set: GeneratorParams, an alias's parameters, a scalar Input's default. */
+#include "test_check.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,29 +9,6 @@
 #include "add_buffers.h"
 #include "brighten.h"
 #include "brighten_f.h"
-
-static int failures = 0;
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            failures++;                                                                                                \
-            printf("FAILED %s:%d: %s: ", __FILE__, __LINE__, #cond);                                                   \
-            printf(__VA_ARGS__);                                                                                       \
-            printf("\n");                                                                                              \
-        }                                                                                                              \
-    } while (0)
-
-static halide_buffer_t buffer(void *host, int code, int bits, halide_dimension_t *dims, int n) {
-    halide_buffer_t b;
-    memset(&b, 0, sizeof b);
-    b.host = (uint8_t *)host;
-    b.type.code = (uint8_t)code;
-    b.type.bits = (uint8_t)bits;
-    b.type.lanes = 1;
-    b.dimensions = n;
-    b.dim = dims;
-    return b;
-}
 
 int main(void) {
     enum { W = 21, H = 4 };
@@ -43,9 +21,9 @@ int main(void) {
     }
     halide_dimension_t d2[2] = {{0, W, 1, 0}, {0, H, W, 0}}, o2[2] = {{0, W, 1, 0}, {0, H, W, 0}};
     halide_dimension_t f2[2] = {{0, W, 1, 0}, {0, H, W, 0}};
-    halide_buffer_t bin = buffer(in, halide_type_uint, 8, d2, 2);
-    halide_buffer_t bout = buffer(out8, halide_type_uint, 8, o2, 2);
-    halide_buffer_t bf = buffer(outf, halide_type_float, 32, f2, 2);
+    halide_buffer_t bin = make_buffer(in, halide_type_uint, 8, d2, 2);
+    halide_buffer_t bout = make_buffer(out8, halide_type_uint, 8, o2, 2);
+    halide_buffer_t bf = make_buffer(outf, halide_type_float, 32, f2, 2);
 
     /* brighten: gain=2 and rounding=nearest from the command line. */
     int rc = brighten(&bin, 1.3f, -7, &bout);
@@ -85,17 +63,12 @@ int main(void) {
         b[i] = (int16_t)(-i * 7);
     }
     halide_dimension_t da[1] = {{0, 10, 1, 0}}, db[1] = {{0, 10, 1, 0}}, ds[1] = {{0, 10, 1, 0}};
-    halide_buffer_t ba = buffer(a, halide_type_int, 16, da, 1), bb = buffer(b, halide_type_int, 16, db, 1);
-    halide_buffer_t bs = buffer(s, halide_type_int, 16, ds, 1);
+    halide_buffer_t ba = make_buffer(a, halide_type_int, 16, da, 1), bb = make_buffer(b, halide_type_int, 16, db, 1);
+    halide_buffer_t bs = make_buffer(s, halide_type_int, 16, ds, 1);
     rc = add_buffers(&ba, &bb, &bs);
     CHECK(rc == 0 && s[9] == 9000 - 63, "add_buffers returned %d, s[9] = %d", rc, s[9]);
     CHECK(add_buffers_metadata()->arguments[0].dimensions == 1 && add_buffers_metadata()->arguments[0].type.bits == 16,
           "add_buffers' a is int16, 1-D");
 
-    if (failures) {
-        printf("%d checks failed\n", failures);
-        return 1;
-    }
-    printf("generator kernels as expected\n");
-    return 0;
+    return finish("generator kernels as expected");
 }

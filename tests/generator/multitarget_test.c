@@ -2,6 +2,7 @@
  * best variant this CPU supports, minus the features HL_DISABLE_FEATURES
  * masks (meson runs this test with several masks). The expected variant is
  * worked out here from the CPU directly. */
+#include "test_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +41,8 @@ int main(void) {
         in[i] = i - 7;
     }
     halide_dimension_t din = {0, 40, 1, 0}, dout = {0, 40, 1, 0};
-    halide_buffer_t bin, bout;
-    memset(&bin, 0, sizeof bin);
-    bin.host = (uint8_t *)in;
-    bin.type.code = halide_type_int;
-    bin.type.bits = 32;
-    bin.type.lanes = 1;
-    bin.dimensions = 1;
-    bin.dim = &din;
-    bout = bin;
-    bout.host = (uint8_t *)out;
-    bout.dim = &dout;
+    halide_buffer_t bin = make_buffer((uint8_t *)in, halide_type_int, 32, &din, 1);
+    halide_buffer_t bout = make_buffer((uint8_t *)out, halide_type_int, 32, &dout, 1);
     int rc = which_target(&bin, &bout);
     int bad = rc != 0;
     for (int i = 0; i < 40; i++) {

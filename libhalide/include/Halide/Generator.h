@@ -326,20 +326,22 @@ private:
 
 } // namespace Internal
 
+namespace Internal {
+// The element type a Buffer<T> declares; no type (bits 0) for Buffer<>.
+template <typename T> Type declared_type() {
+    if constexpr (std::is_void<T>::value) {
+        return Type();
+    } else {
+        return type_of<T>();
+    }
+}
+} // namespace Internal
+
 template <typename T, int D> class Input<Buffer<T, D>> : public Internal::InputBufferBase {
 public:
-    explicit Input(const std::string &name) : InputBufferBase(name, static_type(), D) {}
-    Input(const std::string &name, int dims) : InputBufferBase(name, static_type(), dims) {}
+    explicit Input(const std::string &name) : InputBufferBase(name, Internal::declared_type<T>(), D) {}
+    Input(const std::string &name, int dims) : InputBufferBase(name, Internal::declared_type<T>(), dims) {}
     Input(const std::string &name, const Type &t, int dims) : InputBufferBase(name, t, dims) {}
-
-private:
-    static Type static_type() {
-        if constexpr (std::is_void<T>::value) {
-            return Type();
-        } else {
-            return type_of<T>();
-        }
-    }
 };
 
 template <typename T> class Input : public Internal::InputScalar<T> {
@@ -351,18 +353,9 @@ public:
 
 template <typename T, int D> class Output<Buffer<T, D>> : public Internal::OutputBufferBase {
 public:
-    explicit Output(const std::string &name) : OutputBufferBase(name, static_type(), D) {}
-    Output(const std::string &name, int dims) : OutputBufferBase(name, static_type(), dims) {}
+    explicit Output(const std::string &name) : OutputBufferBase(name, Internal::declared_type<T>(), D) {}
+    Output(const std::string &name, int dims) : OutputBufferBase(name, Internal::declared_type<T>(), dims) {}
     Output(const std::string &name, const Type &t, int dims) : OutputBufferBase(name, t, dims) {}
-
-private:
-    static Type static_type() {
-        if constexpr (std::is_void<T>::value) {
-            return Type();
-        } else {
-            return type_of<T>();
-        }
-    }
 };
 
 template <typename T> class Generator : public Internal::GeneratorBase {

@@ -1102,29 +1102,17 @@ private:
     // instructions, for vectors too). nearbyint rounds half to even, as
     // roundeven does, in the default rounding mode code runs in.
     static llvm::Intrinsic::ID math_intrinsic(const std::string &name) {
+        static const std::map<std::string, llvm::Intrinsic::ID> intrinsics = {
+            {"sqrt", llvm::Intrinsic::sqrt},           {"floor", llvm::Intrinsic::floor},
+            {"ceil", llvm::Intrinsic::ceil},           {"trunc", llvm::Intrinsic::trunc},
+            {"nearbyint", llvm::Intrinsic::roundeven}, {"fabs", llvm::Intrinsic::fabs},
+        };
         std::string base = name;
         if (!base.empty() && base.back() == 'f') {
-            base.pop_back();
+            base.pop_back(); // sqrtf is sqrt on float32
         }
-        if (base == "sqrt") {
-            return llvm::Intrinsic::sqrt;
-        }
-        if (base == "floor") {
-            return llvm::Intrinsic::floor;
-        }
-        if (base == "ceil") {
-            return llvm::Intrinsic::ceil;
-        }
-        if (base == "trunc") {
-            return llvm::Intrinsic::trunc;
-        }
-        if (base == "nearbyint") {
-            return llvm::Intrinsic::roundeven;
-        }
-        if (base == "fabs") {
-            return llvm::Intrinsic::fabs;
-        }
-        return llvm::Intrinsic::not_intrinsic;
+        auto it = intrinsics.find(base);
+        return it == intrinsics.end() ? llvm::Intrinsic::not_intrinsic : it->second;
     }
 
     llvm::Value *call_extern(const Call *op) {

@@ -194,17 +194,15 @@ std::vector<std::string> Prover::learn(const Expr &c) {
 }
 
 bool Prover::prove_le(const Expr &a, const Expr &b) const {
-    if (!is_index_type(a.type()) || a.type() != b.type()) {
-        return false;
-    }
-    Linear l;
-    l.add(a, 1);
-    l.add(b, -1);
-    int work = 0;
-    return l.ok && at_most(l, 0, kBudget, &work);
+    return prove_difference_at_most(a, b, 0);
 }
 
 bool Prover::prove_lt(const Expr &a, const Expr &b) const {
+    return prove_difference_at_most(a, b, -1);
+}
+
+// a - b <= target?
+bool Prover::prove_difference_at_most(const Expr &a, const Expr &b, int64_t target) const {
     if (!is_index_type(a.type()) || a.type() != b.type()) {
         return false;
     }
@@ -212,7 +210,7 @@ bool Prover::prove_lt(const Expr &a, const Expr &b) const {
     l.add(a, 1);
     l.add(b, -1);
     int work = 0;
-    return l.ok && at_most(l, -1, kBudget, &work);
+    return l.ok && at_most(l, target, kBudget, &work);
 }
 
 std::optional<int64_t> Prover::constant_difference(const Expr &a, const Expr &b) const {

@@ -51,6 +51,7 @@ private:
     const Knowledge *find(const std::string &name) const;
 
     struct Linear; // sum of coefficient * term, plus a constant
+    bool prove_difference_at_most(const Expr &a, const Expr &b, int64_t target) const;
     bool at_most(const Linear &l, int64_t target, int budget, int *work) const;
     std::optional<int64_t> constant_bound(const Expr &e, bool upper, int depth) const;
 };
