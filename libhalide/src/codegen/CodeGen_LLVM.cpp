@@ -217,25 +217,15 @@ public:
     // arguments (ABI.md 3) when `target_string` is given.
     void compile(const LoweredFunc &f, const std::string *target_string) {
         func_name_ = f.name;
-        std::vector<llvm::Type *> param_types;
-        for (const LoweredArgument &a : f.args) {
-            param_types.push_back(a.is_buffer() ? ptr_ : reg_type(a.type));
-        }
-        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, param_types, false);
-        fn_ = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name, &module_);
+        fn_ = declare_entry(f, f.name);
         b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
         bool have_uc = false;
         for (size_t i = 0; i < f.args.size(); i++) {
             const LoweredArgument &a = f.args[i];
             llvm::Argument *v = fn_->getArg((unsigned)i);
-            if (a.is_buffer()) {
-                v->setName(a.name + ".buffer");
-                push(a.name + ".buffer", v);
-                continue;
-            }
-            v->setName(a.name);
-            add_c_abi_attributes(fn_, (unsigned)i, a.type);
-            push(a.name, v);
+            std::string symbol = a.is_buffer() ? a.name + ".buffer" : a.name;
+            v->setName(symbol);
+            push(symbol, v);
             have_uc = have_uc || a.name == kUserContext;
         }
         if (!have_uc) {
@@ -255,17 +245,7 @@ public:
     void compile_dispatcher(const LoweredFunc &f, const std::vector<MultitargetVariant> &variants,
                             const std::string &target_string) {
         func_name_ = f.name;
-        std::vector<llvm::Type *> param_types;
-        for (const LoweredArgument &a : f.args) {
-            param_types.push_back(a.is_buffer() ? ptr_ : reg_type(a.type));
-        }
-        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, param_types, false);
-        fn_ = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, f.name, &module_);
-        for (size_t i = 0; i < f.args.size(); i++) {
-            if (!f.args[i].is_buffer()) {
-                add_c_abi_attributes(fn_, (unsigned)i, f.args[i].type);
-            }
-        }
+        fn_ = declare_entry(f, f.name);
         b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
         std::vector<llvm::Value *> args;
         for (llvm::Argument &a : fn_->args()) {
@@ -273,13 +253,7 @@ public:
         }
         llvm::FunctionCallee can_use = runtime_fn("halide_can_use_target_features", i32_, {i32_, ptr_});
         for (size_t v = 0; v < variants.size(); v++) {
-            llvm::Function *callee =
-                llvm::Function::Create(ft, llvm::Function::ExternalLinkage, variants[v].function, &module_);
-            for (size_t i = 0; i < f.args.size(); i++) {
-                if (!f.args[i].is_buffer()) {
-                    add_c_abi_attributes(callee, (unsigned)i, f.args[i].type);
-                }
-            }
+            llvm::Function *callee = declare_entry(f, variants[v].function);
             auto call_variant = [&] {
                 llvm::CallInst *c = b_.CreateCall(callee, args);
                 c->setAttributes(callee->getAttributes());
@@ -309,6 +283,22 @@ public:
     }
 
 private:
+    // `int name(args...)` with f's parameters, C ABI attributes included.
+    llvm::Function *declare_entry(const LoweredFunc &f, const std::string &name) {
+        std::vector<llvm::Type *> param_types;
+        for (const LoweredArgument &a : f.args) {
+            param_types.push_back(a.is_buffer() ? ptr_ : reg_type(a.type));
+        }
+        llvm::FunctionType *ft = llvm::FunctionType::get(i32_, param_types, false);
+        llvm::Function *fn = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, name, &module_);
+        for (size_t i = 0; i < f.args.size(); i++) {
+            if (!f.args[i].is_buffer()) {
+                add_c_abi_attributes(fn, (unsigned)i, f.args[i].type);
+            }
+        }
+        return fn;
+    }
+
     // Narrow integers and bools are extended by the caller in the C ABI.
     void add_c_abi_attributes(llvm::Function *fn, unsigned i, const Type &t) {
         if ((t.is_int() || t.is_uint()) && t.bits < 32) {
