@@ -474,3 +474,29 @@ TEST(Pipeline, RegistryForgetsDestroyedFuncs) {
     Func again("temporary_7");
     EXPECT_EQ(again.name(), "temporary_7");
 }
+
+// A Func, ImageParam or Param used in a definition may go out of scope
+// before the pipeline is compiled, as in helper functions and generate().
+Func blurred_twice(const ImageParam &in) {
+    Var x("x");
+    Func step("step"), again("again");
+    Param<int32_t> bias("bias");
+    bias.set(3);
+    step(x) = in(x) + in(x + 1) + bias;
+    again(x) = step(x) * 2;
+    return again; // step and bias are destroyed here
+}
+
+TEST(Pipeline, IntermediateFuncsAndParamsOutliveTheirHandles) {
+    ImageParam in(Int(32), 1, "in");
+    Runtime::Buffer<int32_t> data(12);
+    for (int i = 0; i < 12; i++) {
+        data(i) = i * i;
+    }
+    in.set(Buffer<int32_t>(data));
+    Func f = blurred_twice(in);
+    Buffer<int32_t> out = f.realize({11});
+    for (int i = 0; i < 11; i++) {
+        EXPECT_EQ(out(i), (data(i) + data(i + 1) + 3) * 2) << i;
+    }
+}

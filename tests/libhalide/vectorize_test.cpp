@@ -118,18 +118,38 @@ TEST(Vectorize, BoolValuesThroughMemory) {
     }
 }
 
-// A guarded tail makes the body conditional per lane: the loop stays serial
-// (and correct) instead of being widened.
-TEST(Vectorize, GuardedTailFallsBackToASerialLoop) {
+// A guarded tail (GuardWithIf) vectorizes: whole vectors where every lane
+// is inside, lane by lane in the last one; any width works, even less than
+// one vector.
+TEST(Vectorize, GuardedTailRunsWholeVectorsThenLanes) {
+    for (int width : {13, 5, 16}) {
+        Func f;
+        Var x;
+        f(x) = x * x - 3;
+        f.vectorize(x, 8, TailStrategy::GuardWithIf);
+        std::string stmt = f.lowered_stmt();
+        EXPECT_TRUE(has(stmt, "ramp(")) << stmt;
+        Buffer<int32_t> out = f.realize({width});
+        for (int i = 0; i < width; i++) {
+            EXPECT_EQ(out(i), i * i - 3) << i << " of " << width;
+        }
+    }
+}
+
+// A per-lane condition that is not a guard keeps the loop serial.
+TEST(Vectorize, OtherPerLaneBranchesFallBackToASerialLoop) {
+    ImageParam in(Int(32), 1);
+    Buffer<int32_t> data = ramp_input(40);
+    in.set(data);
     Func f;
     Var x;
-    f(x) = x * x - 3;
-    f.vectorize(x, 8, TailStrategy::GuardWithIf);
+    f(x) = print_when(in(x) > 500, in(x), "big");
+    f.vectorize(x, 8);
     std::string stmt = f.lowered_stmt();
     EXPECT_FALSE(has(stmt, "ramp(")) << stmt;
-    Buffer<int32_t> out = f.realize({13});
-    for (int i = 0; i < 13; i++) {
-        EXPECT_EQ(out(i), i * i - 3) << i;
+    Buffer<int32_t> out = f.realize({40});
+    for (int i = 0; i < 40; i++) {
+        EXPECT_EQ(out(i), data(i)) << i;
     }
 }
 

@@ -53,6 +53,40 @@ private:
     std::multiset<std::string> lets_;
 };
 
+// The Funcs, input buffers and Params a definition refers to: the defined
+// Func keeps them alive, so a Func, ImageParam or Param that goes out of
+// scope after being used (in a helper function, in generate()) is still
+// there when the pipeline is compiled. Definitions only refer to earlier
+// Funcs, so these references never form a cycle.
+class ReferencedObjects : public IRVisitor {
+public:
+    std::vector<std::shared_ptr<void>> found;
+
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Halide) {
+            keep(find_function(op->name));
+        } else if (op->call_type == Call::Image) {
+            keep(find_input_buffer(op->name));
+        }
+    }
+    void visit(const Variable *op) override {
+        keep(find_param(op->name));
+        std::string buffer = input_buffer_of_field(op->name);
+        if (!buffer.empty()) {
+            keep(find_input_buffer(buffer));
+        }
+    }
+
+private:
+    template <typename T> void keep(const std::shared_ptr<T> &p) {
+        if (p) {
+            found.push_back(std::static_pointer_cast<void>(p));
+        }
+    }
+};
+
 } // namespace
 
 FuncRef::FuncRef(FunctionPtr f, std::vector<Expr> args) : f_(std::move(f)), args_(std::move(args)) {}
@@ -78,8 +112,11 @@ FuncRef &FuncRef::operator=(const Expr &value) {
         user_error << "Undefined variable '" << free.found[0] << "' in the definition of Func '" << f_->name
                    << "': it is not one of its arguments";
     }
+    ReferencedObjects refs;
+    refs.include(value);
     f_->args = names;
     f_->values = {value};
+    f_->referenced = std::move(refs.found);
     f_->dims.clear();
     for (const std::string &n : names) {
         f_->dims.push_back({n, n, ForType::Serial});

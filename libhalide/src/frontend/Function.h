@@ -56,6 +56,9 @@ struct FunctionContents {
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
     std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order
+    // The Funcs, input buffers and Params the definition calls or reads, kept
+    // alive by it (the IR names them; the registry holds weak pointers).
+    std::vector<std::shared_ptr<void>> referenced;
 
     bool defined() const { return !values.empty(); }
 };

@@ -28,7 +28,8 @@ const char *const kUsage =
     "  -g  the registered generator to run\n"
     "  -o  directory to write the files into\n"
     "  -e  what to write (default c_header,static_library,registration): static_library, object (o),\n"
-    "      c_header (h), assembly, bitcode, llvm_assembly, stmt, python_extension (py.c), registration\n"
+    "      c_header (h), assembly, bitcode, llvm_assembly, stmt, python_extension (py.c), registration,\n"
+    "      shared_library (a .so linked by the compiler itself)\n"
     "  -f  the function name (default: the generator name)\n"
     "  -n  the file base name (default: the function name)\n"
     "  -r  write a standalone runtime named RUNTIME_NAME instead\n"
@@ -54,6 +55,7 @@ const std::map<std::string, Emit> &emit_kinds() {
         {"llvm_assembly", {OutputFileType::llvm_assembly, ".ll"}},
         {"stmt", {OutputFileType::stmt, ".stmt"}},
         {"python_extension", {OutputFileType::python_extension, ".py.cpp"}},
+        {"shared_library", {OutputFileType::shared_library, ".so"}}, // ours: upstream has no such emit kind
         {"py.c", {OutputFileType::python_extension, ".py.cpp"}},
     };
     return kinds;

@@ -7,13 +7,16 @@
 // broadcast; ramps stay ramps under + - * by scalars, so a Load or Store
 // whose index is ramp(base, 1, n) is one dense vector access in codegen.
 //
-// Bodies whose meaning would change per lane in ways this pass does not
-// model (a branch or assert on a per-lane condition, an allocation, a
-// print, a store to a lane-independent place, a vector inside an already
-// vectorized loop) stay serial loops, which codegen still offers to LLVM's
-// loop vectorizer. A schedule therefore never changes results.
+// A guard on the lanes (x < extent, from a GuardWithIf tail) becomes a
+// branch: the whole vector when every lane passes, else lane by lane.
+// Bodies whose meaning would change per lane in other ways this pass does
+// not model (another per-lane branch or assert, an allocation, a print, a
+// store to a lane-independent place, a vector inside an already vectorized
+// loop) stay serial loops, which codegen still offers to LLVM's loop
+// vectorizer. A schedule therefore never changes results.
 #include "Halide/IRMutator.h"
 #include "Halide/Simplify.h"
+#include "ir/Substitute.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -254,13 +257,52 @@ private:
         return Store::make(op->name, widen(value), index);
     }
 
+    // A per-lane condition (the guard of a GuardWithIf tail, x < extent):
+    // when every lane passes, which is all vectors but the last, run the
+    // widened body; otherwise run the lanes one by one, as the serial loop
+    // would have.
     Stmt visit(const IfThenElse *op) override {
         Expr c = mutate(op->condition);
-        if (is_vector(c)) {
+        if (!is_vector(c)) {
+            return IRMutator::visit(op);
+        }
+        Expr all = all_lanes(c);
+        bool vector_lets = false;
+        for (const auto &l : lets_) {
+            vector_lets = vector_lets || l.second;
+        }
+        if (!all.defined() || op->else_case.defined() || vector_lets) {
             failed = true;
             return self_stmt(op);
         }
-        return IRMutator::visit(op);
+        Stmt vector_case = mutate(op->then_case);
+        std::string lane = var_ + ".lane";
+        Expr scalar_var = Add::make(Variable::make(Int(32), var_), Variable::make(Int(32), lane));
+        Stmt one_lane = substitute({{var_, scalar_var}}, Stmt(self_stmt(op)));
+        Stmt lane_by_lane =
+            For::make(lane, IntImm::make(Int(32), 0), IntImm::make(Int(32), lanes_), ForType::Serial, one_lane);
+        return IfThenElse::make(all, vector_case, lane_by_lane);
+    }
+
+    // A scalar condition that holds iff every lane of `c` does, for
+    // conjunctions of ramp < scalar and ramp <= scalar (rising ramps), or
+    // undefined.
+    Expr all_lanes(const Expr &c) const {
+        if (const And *a = c.as<And>()) {
+            Expr x = all_lanes(a->a), y = all_lanes(a->b);
+            return x.defined() && y.defined() ? And::make(x, y) : Expr();
+        }
+        const LT *lt = c.as<LT>();
+        const LE *le = c.as<LE>();
+        Expr lhs = lt ? lt->a : (le ? le->a : Expr()), rhs = lt ? lt->b : (le ? le->b : Expr());
+        const Ramp *r = lhs.defined() ? lhs.as<Ramp>() : nullptr;
+        const IntImm *stride = r ? r->stride.as<IntImm>() : nullptr;
+        Expr bound = rhs.defined() ? scalar_of(rhs) : Expr();
+        if (!stride || stride->value < 0 || !bound.defined()) {
+            return Expr();
+        }
+        Expr last = Add::make(r->base, IntImm::make(r->base.type(), stride->value * (lanes_ - 1)));
+        return lt ? LT::make(last, bound) : LE::make(last, bound);
     }
 
     Stmt visit(const AssertStmt *op) override {
