@@ -23,6 +23,7 @@ public:
     Output<Buffer<>> output{"output", 2};
 
     void generate() {
+        scale.set_estimate(2.0f);
         Expr value = cast<float>(input(x, y)) * scale * gain + cast<float>(offset);
         if (rounding == Rounding::Nearest) {
             value = round(value);

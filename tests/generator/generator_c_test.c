@@ -42,7 +42,9 @@ int main(void) {
     CHECK(scale->scalar_min && scale->scalar_min->u.f32 == 0.0f && scale->scalar_max &&
               scale->scalar_max->u.f32 == 10.0f,
           "scale's range");
+    CHECK(scale->scalar_estimate && scale->scalar_estimate->u.f32 == 2.0f, "scale's estimate (set_estimate)");
     CHECK(offset->scalar_def && offset->scalar_def->u.i32 == 0 && offset->scalar_min == NULL, "offset's default");
+    CHECK(offset->scalar_estimate == NULL, "offset has no estimate");
     CHECK(strcmp(md->arguments[3].name, "output") == 0 && md->arguments[3].type.code == halide_type_uint,
           "output is uint8");
 
