@@ -11,7 +11,9 @@
 #include "Halide/IROperator.h"
 #include "Halide/Param.h"
 #include "Halide/Pipeline.h"
+#include "Halide/Realization.h"
 #include "Halide/Target.h"
+#include "Halide/Tuple.h"
 #include "Halide/Type.h"
 #include "Halide/Var.h"
 

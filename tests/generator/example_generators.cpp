@@ -74,9 +74,25 @@ private:
     Var x{"x"};
 };
 
+// A Tuple output: one buffer per value, named negative.0 and negative.1.
+class Negative : public Halide::Generator<Negative> {
+public:
+    Input<Buffer<uint8_t>> input{"input", 2};
+    Output<Buffer<>> negative{"negative", {UInt(8), Float(32)}, 2};
+
+    void generate() {
+        negative(x, y) = Tuple(cast<uint8_t>(255 - input(x, y)), cast<float>(input(x, y)) / 255.0f);
+        negative.vectorize(x, 8, TailStrategy::GuardWithIf);
+    }
+
+private:
+    Var x{"x"}, y{"y"};
+};
+
 } // namespace
 
 HALIDE_REGISTER_GENERATOR(Brighten, brighten)
+HALIDE_REGISTER_GENERATOR(Negative, negative)
 HALIDE_REGISTER_GENERATOR(WhichTarget, which_target)
 HALIDE_REGISTER_GENERATOR_ALIAS(brighten_float, brighten, {{"output_type", "float32"}, {"parallel", "false"}})
 HALIDE_REGISTER_GENERATOR(AddBuffers, add_buffers)

@@ -9,8 +9,15 @@
 #include "add_buffers.h"
 #include "brighten.h"
 #include "brighten_f.h"
+#include "negative.h"
+
+static void quiet(void *user_context, const char *msg) {
+    (void)user_context;
+    (void)msg;
+}
 
 int main(void) {
+    halide_set_error_handler(quiet);
     enum { W = 21, H = 4 };
     uint8_t in[H][W], out8[H][W];
     float outf[H][W];
@@ -71,6 +78,29 @@ int main(void) {
     CHECK(rc == 0 && s[9] == 9000 - 63, "add_buffers returned %d, s[9] = %d", rc, s[9]);
     CHECK(add_buffers_metadata()->arguments[0].dimensions == 1 && add_buffers_metadata()->arguments[0].type.bits == 16,
           "add_buffers' a is int16, 1-D");
+
+    /* negative: a Tuple output, one buffer per value. */
+    uint8_t neg[H][W];
+    float frac[H][W];
+    halide_dimension_t n2[2] = {{0, W, 1, 0}, {0, H, W, 0}}, r2[2] = {{0, W, 1, 0}, {0, H, W, 0}};
+    halide_buffer_t bneg = make_buffer(neg, halide_type_uint, 8, n2, 2);
+    halide_buffer_t bfrac = make_buffer(frac, halide_type_float, 32, r2, 2);
+    rc = negative(&bin, &bneg, &bfrac);
+    CHECK(rc == 0, "negative returned %d", rc);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            CHECK(neg[y][x] == 255 - in[y][x] && frac[y][x] == (float)in[y][x] / 255.0f, "negative at %d,%d", x, y);
+        }
+    }
+    const struct halide_filter_metadata_t *nmd = negative_metadata();
+    CHECK(nmd->num_arguments == 3 && strcmp(nmd->arguments[1].name, "negative.0") == 0 &&
+              strcmp(nmd->arguments[2].name, "negative.1") == 0 && nmd->arguments[2].kind == 2 &&
+              nmd->arguments[2].type.code == halide_type_float,
+          "negative's outputs are negative.0 (uint8) and negative.1 (float32)");
+    /* The buffers of a Tuple must share their region. */
+    r2[0].extent = W - 1;
+    rc = negative(&bin, &bneg, &bfrac);
+    CHECK(rc == -8, "Tuple buffers of different sizes returned %d", rc);
 
     return finish("generator kernels as expected");
 }

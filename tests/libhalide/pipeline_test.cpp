@@ -500,3 +500,52 @@ TEST(Pipeline, IntermediateFuncsAndParamsOutliveTheirHandles) {
         EXPECT_EQ(out(i), (data(i) + data(i + 1) + 3) * 2) << i;
     }
 }
+
+// Tuples: several values per point, read back by index, as an inlined
+// producer, as a computed one, and as an output (one buffer per value).
+TEST(Tuples, ProducedConsumedAndRealized) {
+    Var x("x"), y("y");
+    for (int schedule = 0; schedule < 3; schedule++) {
+        Func f("f"), g("g");
+        f(x, y) = Tuple(x + y * 10, cast<float>(x) * 0.5f);
+        g(x, y) = f(x, y)[0] * 2 + cast<int32_t>(f(x + 1, y)[1] * 4.0f);
+        if (schedule == 1) {
+            f.compute_root().vectorize(x, 4);
+        } else if (schedule == 2) {
+            g.split(y, y, Var("yi"), 2);
+            f.compute_at(g, y);
+        }
+        Buffer<int32_t> out = g.realize({9, 5});
+        for (int j = 0; j < 5; j++) {
+            for (int i = 0; i < 9; i++) {
+                EXPECT_EQ(out(i, j), (i + j * 10) * 2 + (i + 1) * 2) << i << "," << j << " schedule " << schedule;
+            }
+        }
+    }
+    Func h("h");
+    h(x, y) = Tuple(cast<uint8_t>(x * 3 + y), cast<double>(y) - Expr(0.25));
+    h.vectorize(x, 4);
+    Realization r = h.realize({10, 3});
+    ASSERT_EQ(r.size(), 2u);
+    Buffer<uint8_t> first = r[0];
+    Buffer<double> second = r[1];
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 10; i++) {
+            EXPECT_EQ(first(i, j), uint8_t(i * 3 + j));
+            EXPECT_EQ(second(i, j), j - 0.25);
+        }
+    }
+}
+
+TEST(Errors, TupleFuncCalledWithoutAnIndex) {
+    Func f("f");
+    Var x("x");
+    f(x) = Tuple(x, x * 2);
+    try {
+        Expr e = f(x);
+        FAIL() << "expected an error";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("f(...)[i]"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(f(x)[2], CompileError);
+}

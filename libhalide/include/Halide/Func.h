@@ -11,7 +11,9 @@
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
 #include "Halide/Expr.h"
+#include "Halide/Realization.h"
 #include "Halide/Target.h"
+#include "Halide/Tuple.h"
 #include "Halide/Var.h"
 
 namespace Halide {
@@ -34,8 +36,12 @@ public:
     FuncRef(std::shared_ptr<Internal::FunctionContents> f, std::vector<Expr> args);
     // Defines the Func: every argument must be a distinct Var.
     FuncRef &operator=(const Expr &value);
+    FuncRef &operator=(const Tuple &values);
     FuncRef &operator=(const FuncRef &other);
+    // A call of a single-valued Func.
     operator Expr() const;
+    // Value i of a Func defined with a Tuple.
+    Expr operator[](int i) const;
 
     // Update definitions arrive with a later milestone.
     FuncRef &operator+=(const Expr &);
@@ -44,6 +50,8 @@ public:
     FuncRef &operator/=(const Expr &);
 
 private:
+    void define(const std::vector<Expr> &values);
+    Expr call(int value_index) const;
     std::shared_ptr<Internal::FunctionContents> f_;
     std::vector<Expr> args_;
 };
@@ -63,6 +71,8 @@ public:
     Expr value() const;
     Type type() const;
     std::vector<Type> output_types() const;
+    // How many values it computes (> 1 when defined with a Tuple).
+    int outputs() const;
 
     template <typename... Args> FuncRef operator()(const Args &...args) const {
         return (*this)(std::vector<Expr>{Expr(args)...});
@@ -114,7 +124,9 @@ public:
     Func &unroll(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
 
     // JIT-compiles (cached until the pipeline changes) and runs.
-    Buffer<> realize(std::vector<int32_t> sizes);
+    // The Func over `sizes`: one buffer, or one per value of a Tuple.
+    Realization realize(std::vector<int32_t> sizes);
+    void realize(const Realization &dst);
     template <typename T, int D> void realize(Buffer<T, D> dst) { realize_into(dst.raw_buffer()); }
     void compile_jit();
 

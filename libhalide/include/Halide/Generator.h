@@ -313,6 +313,8 @@ template <typename T> void InputScalar<T>::set_param_default_for(Param<T> &p, co
 class OutputBufferBase : public GeneratorIOBase, public Func {
 public:
     OutputBufferBase(const std::string &name, Type type, int dims);
+    // A Tuple output: one buffer per type (NAME.0, NAME.1, ...).
+    OutputBufferBase(const std::string &name, const std::vector<Type> &types, int dims);
     void init() override;
     Argument argument() const override;
     Func output_func() const override { return *this; }
@@ -320,7 +322,7 @@ public:
     using Func::operator();
 
 private:
-    Type type_;
+    std::vector<Type> types_; // empty: decided by generate()
     int dims_;
 };
 
@@ -356,6 +358,7 @@ public:
     explicit Output(const std::string &name) : OutputBufferBase(name, Internal::declared_type<T>(), D) {}
     Output(const std::string &name, int dims) : OutputBufferBase(name, Internal::declared_type<T>(), dims) {}
     Output(const std::string &name, const Type &t, int dims) : OutputBufferBase(name, t, dims) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dims) : OutputBufferBase(name, types, dims) {}
 };
 
 template <typename T> class Generator : public Internal::GeneratorBase {

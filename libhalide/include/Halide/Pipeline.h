@@ -1,5 +1,4 @@
-// Halide::Pipeline: one or more output Funcs compiled and run together, and
-// Halide::Realization, the buffers a run produces.
+// Halide::Pipeline: one or more output Funcs compiled and run together.
 #ifndef HALIDE_PIPELINE_H
 #define HALIDE_PIPELINE_H
 
@@ -12,6 +11,7 @@
 #include "Halide/Buffer.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "Halide/Realization.h"
 #include "Halide/Target.h"
 
 namespace Halide {
@@ -19,24 +19,6 @@ namespace Halide {
 namespace Internal {
 struct PipelineContents;
 }
-
-// The outputs of one run, in the pipeline's output order.
-class Realization {
-public:
-    explicit Realization(std::vector<Buffer<>> buffers) : buffers_(std::move(buffers)) {}
-    size_t size() const { return buffers_.size(); }
-    Buffer<> &operator[](size_t i) { return buffers_.at(i); }
-    const Buffer<> &operator[](size_t i) const { return buffers_.at(i); }
-    // A single-output Realization converts to its Buffer.
-    template <typename T, int D> operator Buffer<T, D>() const {
-        user_assert(buffers_.size() == 1)
-            << "A Realization of " << buffers_.size() << " buffers can't be converted to one Buffer";
-        return buffers_[0];
-    }
-
-private:
-    std::vector<Buffer<>> buffers_;
-};
 
 class Pipeline {
 public:

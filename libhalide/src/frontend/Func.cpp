@@ -92,7 +92,19 @@ private:
 FuncRef::FuncRef(FunctionPtr f, std::vector<Expr> args) : f_(std::move(f)), args_(std::move(args)) {}
 
 FuncRef &FuncRef::operator=(const Expr &value) {
-    user_assert(value.defined()) << "Func '" << f_->name << "' is defined with an undefined expression";
+    define({value});
+    return *this;
+}
+
+FuncRef &FuncRef::operator=(const Tuple &values) {
+    define(values.as_vector());
+    return *this;
+}
+
+void FuncRef::define(const std::vector<Expr> &values) {
+    for (const Expr &value : values) {
+        user_assert(value.defined()) << "Func '" << f_->name << "' is defined with an undefined expression";
+    }
     user_assert(!f_->defined()) << "Func '" << f_->name
                                 << "' is already defined; update definitions are not supported yet";
     std::vector<std::string> names;
@@ -107,22 +119,25 @@ FuncRef &FuncRef::operator=(const Expr &value) {
         names.push_back(v->name);
     }
     FreeVariables free(seen);
-    free.include(value);
+    for (const Expr &value : values) {
+        free.include(value);
+    }
     if (!free.found.empty()) {
         user_error << "Undefined variable '" << free.found[0] << "' in the definition of Func '" << f_->name
                    << "': it is not one of its arguments";
     }
     ReferencedObjects refs;
-    refs.include(value);
+    for (const Expr &value : values) {
+        refs.include(value);
+    }
     f_->args = names;
-    f_->values = {value};
+    f_->values = values;
     f_->referenced = std::move(refs.found);
     f_->dims.clear();
     for (const std::string &n : names) {
         f_->dims.push_back({n, n, ForType::Serial});
     }
     bump_pipeline_epoch();
-    return *this;
 }
 
 FuncRef &FuncRef::operator=(const FuncRef &other) {
@@ -130,6 +145,20 @@ FuncRef &FuncRef::operator=(const FuncRef &other) {
 }
 
 FuncRef::operator Expr() const {
+    user_assert(!f_->defined() || f_->values.size() == 1)
+        << "Func '" << f_->name << "' has " << f_->values.size() << " values (a Tuple): call it with an index, "
+        << f_->name << "(...)[i]";
+    return call(0);
+}
+
+Expr FuncRef::operator[](int i) const {
+    user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
+    user_assert(i >= 0 && (size_t)i < f_->values.size())
+        << "Func '" << f_->name << "' has " << f_->values.size() << " value(s); there is no value " << i;
+    return call(i);
+}
+
+Expr FuncRef::call(int value_index) const {
     user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
     user_assert(args_.size() == f_->args.size())
         << "Func '" << f_->name << "' has " << f_->args.size() << " arguments but is called with " << args_.size();
@@ -141,7 +170,7 @@ FuncRef::operator Expr() const {
             a = Cast::make(Int(32), a);
         }
     }
-    return Call::make(f_->values[0].type(), f_->name, std::move(args), Call::Halide);
+    return Call::make(f_->values[(size_t)value_index].type(), f_->name, std::move(args), Call::Halide, value_index);
 }
 
 [[noreturn]] static void unsupported_update(const std::string &name) {
@@ -196,7 +225,16 @@ Type Func::type() const {
 }
 
 std::vector<Type> Func::output_types() const {
-    return {type()};
+    user_assert(defined()) << "Func '" << name() << "' has no value: it has not been defined";
+    std::vector<Type> types;
+    for (const Expr &v : f_->values) {
+        types.push_back(v.type());
+    }
+    return types;
+}
+
+int Func::outputs() const {
+    return defined() ? (int)f_->values.size() : 0;
 }
 
 FuncRef Func::operator()(std::vector<Expr> args) const {
@@ -489,8 +527,12 @@ void Func::realize_into(halide_buffer_t *dst) {
     pipeline().run({dst});
 }
 
-Buffer<> Func::realize(std::vector<int32_t> sizes) {
-    return pipeline().realize(std::move(sizes))[0];
+void Func::realize(const Realization &dst) {
+    pipeline().realize(dst);
+}
+
+Realization Func::realize(std::vector<int32_t> sizes) {
+    return pipeline().realize(std::move(sizes));
 }
 
 std::string Func::lowered_stmt() {

@@ -98,9 +98,13 @@ void Pipeline::realize(const Realization &dst) {
 void Pipeline::run(const std::vector<halide_buffer_t *> &outputs) {
     compile_jit();
     PipelineContents &c = *contents_;
-    user_assert(outputs.size() == c.outputs.size())
-        << "Pipeline '" << c.outputs[0].name() << "' has " << c.outputs.size() << " outputs but realize() was given "
-        << outputs.size() << " buffers";
+    size_t buffers = 0;
+    for (const Func &f : c.outputs) {
+        buffers += (size_t)f.outputs();
+    }
+    user_assert(outputs.size() == buffers)
+        << "Pipeline '" << c.outputs[0].name() << "' computes " << buffers << " output buffers (one per output Func "
+        << "and Tuple value) but realize() was given " << outputs.size();
     const LoweredPipeline &lp = c.lowered;
     std::vector<void *> args;
     for (const ArgumentSource &s : lp.sources) {
@@ -126,7 +130,9 @@ Realization Pipeline::realize(std::vector<int32_t> sizes) {
         user_assert((int)sizes.size() == f.dimensions())
             << "Func '" << f.name() << "' has " << f.dimensions() << " dimensions but realize() was given "
             << sizes.size() << " sizes";
-        buffers.emplace_back(f.type(), std::vector<int>(sizes.begin(), sizes.end()), f.name());
+        for (const Type &t : f.output_types()) {
+            buffers.emplace_back(t, std::vector<int>(sizes.begin(), sizes.end()), f.name());
+        }
     }
     Realization r(buffers);
     realize(r);

@@ -251,21 +251,31 @@ void set_default_of_param(const std::string &name, const Expr &value) {
 }
 
 OutputBufferBase::OutputBufferBase(const std::string &name, Type type, int dims)
-    : GeneratorIOBase(name, false), Func(name), type_(type), dims_(dims) {
+    : OutputBufferBase(name, type.bits ? std::vector<Type>{type} : std::vector<Type>{}, dims) {}
+
+OutputBufferBase::OutputBufferBase(const std::string &name, const std::vector<Type> &types, int dims)
+    : GeneratorIOBase(name, false), Func(name), types_(types), dims_(dims) {
     user_assert(Func::name() == name) << "Output '" << name << "' has the name of another live Func";
 }
 
 void OutputBufferBase::init() {}
 
 Argument OutputBufferBase::argument() const {
-    user_assert(defined()) << "Output '" << GeneratorIOBase::name() << "' was not defined by generate()";
-    user_assert(type_.bits == 0 || type() == type_)
-        << "Output '" << GeneratorIOBase::name() << "' is declared as " << type_name_of(type_)
-        << " but generate() defined it as " << type_name_of(type());
-    user_assert(dims_ < 0 || dimensions() == dims_)
-        << "Output '" << GeneratorIOBase::name() << "' is declared with " << dims_
-        << " dimensions but generate() defined it with " << dimensions();
-    return Argument(GeneratorIOBase::name(), Argument::OutputBuffer, type(), dimensions());
+    const std::string &n = GeneratorIOBase::name();
+    user_assert(defined()) << "Output '" << n << "' was not defined by generate()";
+    std::vector<Type> got = output_types();
+    auto names = [](const std::vector<Type> &ts) {
+        std::string r;
+        for (const Type &t : ts) {
+            r += (r.empty() ? "" : ", ") + type_name_of(t);
+        }
+        return r;
+    };
+    user_assert(types_.empty() || got == types_) << "Output '" << n << "' is declared as (" << names(types_)
+                                                 << ") but generate() defined it as (" << names(got) << ")";
+    user_assert(dims_ < 0 || dimensions() == dims_) << "Output '" << n << "' is declared with " << dims_
+                                                    << " dimensions but generate() defined it with " << dimensions();
+    return Argument(n, Argument::OutputBuffer, got[0], dimensions());
 }
 
 // ---------------------------------------------------------------- registry

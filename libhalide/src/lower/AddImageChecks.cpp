@@ -72,6 +72,55 @@ Stmt bind_fields(const std::vector<LoweredArgument> &args, Stmt s) {
     return s;
 }
 
+// A Func defined with a Tuple writes one buffer per value (f.0, f.1, ...):
+// its loops run over f.min.d / f.extent.d, which are those of f.0, and the
+// other buffers must have the same region.
+Stmt alias_tuple_outputs(const std::vector<FunctionPtr> &outputs, Stmt s) {
+    for (const FunctionPtr &f : outputs) {
+        if (f->values.size() < 2) {
+            continue;
+        }
+        std::vector<Stmt> checks;
+        for (size_t v = 1; v < f->values.size(); v++) {
+            std::string other = f->name + "." + std::to_string(v);
+            for (int d = 0; d < (int)f->args.size(); d++) {
+                for (const char *field : {"min", "extent"}) {
+                    Expr mine = buffer_field(other, field, d), first = buffer_field(f->name + ".0", field, d);
+                    std::string what = other + "." + field + "." + std::to_string(d);
+                    std::string want = f->name + ".0." + field + "." + std::to_string(d);
+                    checks.push_back(
+                        AssertStmt::make(EQ::make(mine, first),
+                                         error_call("halide_error_constraint_violated",
+                                                    {StringImm::make(what), mine, StringImm::make(want), first})));
+                }
+            }
+        }
+        s = Block::make(Block::make(checks), s);
+        for (int d = (int)f->args.size(); d-- > 0;) {
+            for (const char *field : {"max", "stride", "extent", "min"}) {
+                s = LetStmt::make(f->name + "." + field + "." + std::to_string(d),
+                                  buffer_field(f->name + ".0", field, d), s);
+            }
+        }
+    }
+    return s;
+}
+
+// The Func an output buffer argument belongs to (f for f, or f.i).
+const FunctionContents *output_func(const std::vector<FunctionPtr> &outputs, const std::string &buffer) {
+    for (const FunctionPtr &o : outputs) {
+        if (o->name == buffer) {
+            return o.get();
+        }
+        for (size_t v = 0; o->values.size() > 1 && v < o->values.size(); v++) {
+            if (buffer == o->name + "." + std::to_string(v)) {
+                return o.get();
+            }
+        }
+    }
+    return nullptr;
+}
+
 Expr is_query(const std::string &buffer) {
     return intrinsic(Bool(), "buffer_is_bounds_query", {Variable::make(Handle(), buffer + ".buffer")});
 }
@@ -113,10 +162,7 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
         if (a.kind != LoweredArgument::OutputBuffer) {
             continue;
         }
-        const FunctionContents *f = nullptr;
-        for (const FunctionPtr &o : outputs) {
-            f = o->name == a.name ? o.get() : f;
-        }
+        const FunctionContents *f = output_func(outputs, a.name);
         internal_assert(f) << "no Func for output " << a.name;
         for (int d = 0; d < a.dimensions; d++) {
             Expr min = buffer_field(a.name, "min", d), extent = buffer_field(a.name, "extent", d);
@@ -125,9 +171,14 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
             lets.emplace_back(q + "min" + suffix, min);
             lets.emplace_back(q + "extent" + suffix, extent);
             Expr qmin = var_int32(q + "min" + suffix), qext = var_int32(q + "extent" + suffix);
-            adjusted[a.name + ".min" + suffix] = qmin;
-            adjusted[a.name + ".extent" + suffix] = qext;
-            adjusted[a.name + ".max" + suffix] = Sub::make(Add::make(qmin, qext), int32_const(1));
+            // The Func's own names too (a Tuple's loops use f.*, from its first buffer).
+            for (const std::string &n : {a.name, f->name}) {
+                if (!adjusted.count(n + ".min" + suffix)) {
+                    adjusted[n + ".min" + suffix] = qmin;
+                    adjusted[n + ".extent" + suffix] = qext;
+                    adjusted[n + ".max" + suffix] = Sub::make(Add::make(qmin, qext), int32_const(1));
+                }
+            }
         }
     }
     std::vector<Stmt> fills;
@@ -238,7 +289,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         check(param.max_value, false);
     }
 
-    s = bind_fields(p.func.args, Block::make(Block::make(region_checks), s));
+    s = bind_fields(p.func.args, alias_tuple_outputs(outputs, Block::make(Block::make(region_checks), s)));
     Stmt checked = Block::make(Block::make(early_checks), s);
     // Before anything reads a buffer argument: it must be there at all.
     std::vector<Stmt> null_checks;

@@ -1,5 +1,6 @@
 // See Passes.h: the arguments of the entry point. Input buffers and scalar
-// parameters in the order the pipeline first uses them, then the outputs.
+// parameters in the order the pipeline first uses them, then the outputs
+// (a Func defined with a Tuple has one buffer per value).
 #include <set>
 
 #include "Halide/Error.h"
@@ -57,13 +58,16 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
         src.param = p;
         result.sources.push_back(src);
     }
-    for (size_t i = 0; i < outputs.size(); i++) {
-        const FunctionPtr &f = outputs[i];
-        user_assert(f->values.size() == 1) << "Func '" << f->name << "': Tuple outputs are not supported yet";
-        result.func.args.push_back({f->name, LoweredArgument::OutputBuffer, f->values[0].type(), (int)f->args.size()});
-        ArgumentSource src;
-        src.output_index = (int)i;
-        result.sources.push_back(src);
+    // One buffer per output value: f, or f.0, f.1, ... for a Tuple (upstream's names).
+    int index = 0;
+    for (const FunctionPtr &f : outputs) {
+        for (size_t v = 0; v < f->values.size(); v++) {
+            std::string name = f->values.size() == 1 ? f->name : f->name + "." + std::to_string(v);
+            result.func.args.push_back({name, LoweredArgument::OutputBuffer, f->values[v].type(), (int)f->args.size()});
+            ArgumentSource src;
+            src.output_index = index++;
+            result.sources.push_back(src);
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 // See Passes.h. A Realize becomes an Allocate with dense strides (dimension
-// 0 innermost); Provide and calls become Store and Load at
+// 0 innermost), one per value of a Tuple (name.0, name.1, ...); Provide and
+// calls become Store and Load at
 //   sum over d of (coordinate_d - name.min.d) * name.stride.d
 // For buffer arguments, name.min/stride were bound by add_image_checks.
 #include <algorithm>
+#include <set>
 
 #include "Halide/IRMutator.h"
 #include "lower/Passes.h"
@@ -27,12 +29,17 @@ public:
     using IRMutator::visit;
 
     Stmt visit(const Realize *op) override {
+        realized_.insert(op->name);
         Stmt body = mutate(op->body);
+        realized_.erase(realized_.find(op->name));
         std::vector<Expr> extents;
         for (const Range &r : op->bounds) {
             extents.push_back(r.extent);
         }
-        body = Allocate::make(op->name, op->types[0], extents, body);
+        // One allocation per value (a Tuple's values share the shape and strides).
+        for (size_t i = op->types.size(); i-- > 0;) {
+            body = Allocate::make(buffer_name(op->name, (int)i), op->types[i], extents, body);
+        }
         // Dense strides in storage order (reorder_storage), dimension order by default.
         std::vector<int> order;
         const FunctionContents &f = *env_.at(op->name);
@@ -55,7 +62,13 @@ public:
 
     Stmt visit(const Provide *op) override {
         std::vector<Expr> coords = mutate_exprs(op->args);
-        return Store::make(op->name, mutate(op->values[0]), flat_index(op->name, coords));
+        std::vector<Stmt> stores;
+        for (size_t i = 0; i < op->values.size(); i++) {
+            std::string buffer = buffer_name(op->name, (int)i);
+            stores.push_back(
+                Store::make(buffer, mutate(op->values[i]), flat_index(index_fields(op->name, buffer), coords)));
+        }
+        return Block::make(stores);
     }
 
     Expr visit(const Call *op) override {
@@ -63,10 +76,24 @@ public:
             return IRMutator::visit(op);
         }
         std::vector<Expr> coords = mutate_exprs(op->args);
-        return Load::make(op->type, op->name, flat_index(op->name, coords));
+        std::string buffer = op->call_type == Call::Halide ? buffer_name(op->name, op->value_index) : op->name;
+        return Load::make(op->type, buffer, flat_index(index_fields(op->name, buffer), coords));
     }
 
 private:
+    // The flat buffer of value i of Func `name`: name, or name.i for a Tuple.
+    std::string buffer_name(const std::string &name, int i) const {
+        auto f = env_.find(name);
+        bool tuple = f != env_.end() && f->second->values.size() > 1;
+        return tuple ? name + "." + std::to_string(i) : name;
+    }
+    // Whose min/stride fields index `buffer`: a realization's (shared by its
+    // values), or each output buffer's own.
+    std::string index_fields(const std::string &func, const std::string &buffer) const {
+        return realized_.count(func) ? func : buffer;
+    }
+
+    std::multiset<std::string> realized_;
     const Environment &env_;
 };
 
