@@ -6,8 +6,11 @@ IR, bitcode, lowered statements and the AArch64 object.
 
 from __future__ import annotations
 
+import shutil
 import struct
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 EM_X86_64, EM_AARCH64 = 62, 183
@@ -52,6 +55,18 @@ def main() -> None:
     expect("%xmm" in sse41 and "%ymm" not in sse41 and "%zmm" not in sse41, "sse41 code uses xmm registers only")
     expect("%ymm" in avx2 and "%zmm" not in avx2, "avx2 code uses ymm registers and no zmm")
     expect("%zmm" in avx512 or "{%k" in avx512, "avx512_skylake code uses AVX-512 (zmm or mask registers)")
+    # Each text and bitcode output is accepted by its consumer: LLVM's
+    # assembler and disassembler, and the GNU assembler.
+    llvm_bin = Path("/usr/lib/llvm-19/bin")
+    with tempfile.TemporaryDirectory() as tmp:
+        consumers = [
+            ([str(llvm_bin / "llvm-as"), str(d / "brighter.ll"), "-o", f"{tmp}/a.bc"], "llvm-as accepts brighter.ll"),
+            ([str(llvm_bin / "llvm-dis"), str(d / "brighter.bc"), "-o", f"{tmp}/a.ll"], "llvm-dis reads brighter.bc"),
+            ([shutil.which("as") or "as", str(d / "brighter.s"), "-o", f"{tmp}/a.o"], "as assembles brighter.s"),
+        ]
+        for cmd, what in consumers:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            expect(r.returncode == 0, f"{what}: {r.stderr.strip()[:300]}")
     if problems:
         raise SystemExit("not as expected:\n  " + "\n  ".join(problems))
     print("all emitted files as expected")
