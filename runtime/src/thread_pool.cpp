@@ -60,7 +60,7 @@ private:
         }
         return done();
     }
-    static constexpr int kSpinRounds = 256;
+    static constexpr int kSpinRounds = 4096;
 
     std::mutex mutex_;
     std::atomic<uint64_t> pushes_{0}; // jobs ever pushed, to notice new work while spinning
