@@ -768,3 +768,18 @@ TEST(Runtime, DeviceCallsOnHostBuffers) {
 }
 
 } // namespace
+
+// halide_can_use_target_features: non-CPU feature bits say nothing, a
+// feature masked by HL_DISABLE_FEATURES is absent.
+TEST(TargetFeatures, MaskedFeaturesAreAbsent) {
+    uint64_t none[2] = {0, 0};
+    EXPECT_EQ(halide_can_use_target_features(2, none), 1);
+    uint64_t no_runtime[2] = {uint64_t(1) << 31, 0}; // Target::NoRuntime
+    EXPECT_EQ(halide_can_use_target_features(2, no_runtime), 1);
+    uint64_t sse41[2] = {uint64_t(1) << 4, 0}; // Target::SSE41, on every x86-64 CPU of this kind
+    setenv("HL_DISABLE_FEATURES", "avx2,sse41", 1);
+    EXPECT_EQ(halide_can_use_target_features(2, sse41), 0);
+    setenv("HL_DISABLE_FEATURES", "avx2", 1);
+    EXPECT_EQ(halide_can_use_target_features(2, sse41), __builtin_cpu_supports("sse4.1") ? 1 : 0);
+    unsetenv("HL_DISABLE_FEATURES");
+}
