@@ -93,6 +93,10 @@ static void test_brighter(void) {
         CHECK((a->buffer_estimates != NULL) == (kinds[i] != halide_argument_kind_input_scalar),
               "argument %s buffer_estimates %p", a->name, (const void *)a->buffer_estimates);
     }
+    const int64_t *const *est = md->arguments[0].buffer_estimates;
+    CHECK(est && est[0] && *est[0] == 0 && est[1] && *est[1] == 1024 && est[2] && *est[2] == 0 && est[3] &&
+              *est[3] == 768,
+          "input's estimates (set_estimates)");
     const struct halide_filter_argument_t *s = &md->arguments[1];
     CHECK(s->scalar_min && s->scalar_min->u.f32 == 0.0f, "scale's min");
     CHECK(s->scalar_max && s->scalar_max->u.f32 == 10.0f, "scale's max");

@@ -29,6 +29,8 @@ int main(int argc, char **argv) {
         Func brighter("brighter");
         brighter(x, y) = u8_sat(cast<float>(input(x, y)) * scale + offset);
         brighter.vectorize(x, 16).parallel(y);
+        input.set_estimates({{0, 1024}, {0, 768}});
+        brighter.set_estimates({{0, 1024}, {0, 768}});
         brighter.compile_to({{OutputFileType::static_library, dir + "brighter.a"},
                              {OutputFileType::c_header, dir + "brighter.h"},
                              {OutputFileType::object, dir + "brighter.o"},

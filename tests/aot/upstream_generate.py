@@ -21,6 +21,8 @@ def brighter():
     f = hl.Func("brighter")
     f[x, y] = hl.u8_sat(hl.cast(hl.Float(32), inp[x, y]) * scale + offset)
     f.vectorize(x, 16).parallel(y)
+    inp.set_estimates([hl.Range(0, 1024), hl.Range(0, 768)])
+    f.set_estimates([hl.Range(0, 1024), hl.Range(0, 768)])
     return f, [inp, scale, offset]
 
 

@@ -6,10 +6,16 @@
 #define HALIDE_ARGUMENT_H
 
 #include <string>
+#include <vector>
 
+#include "Halide/IR.h"
 #include "Halide/Type.h"
 
 namespace Halide {
+
+// A box: per dimension, a min and an extent (as in set_estimates).
+using Range = Internal::Range;
+using Region = std::vector<Range>;
 
 struct Argument {
     // Values as in halide_argument_kind_t (ABI.md section 3).

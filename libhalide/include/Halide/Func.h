@@ -95,6 +95,9 @@ public:
     // The region of `var` this Func is computed over is exactly
     // [min, min + extent): a consumer needing more is a runtime error.
     Func &bound(const Var &var, const Expr &min, const Expr &extent);
+    // The region this output is expected to cover (constants), reported in
+    // ahead-of-time metadata (buffer_estimates) for tools such as autoschedulers.
+    Func &set_estimates(const Region &estimates);
     // Rounds the region computed over `var` out to multiples of `modulus`
     // (offset by `remainder`).
     Func &align_bounds(const Var &var, const Expr &modulus, const Expr &remainder = 0);

@@ -270,6 +270,11 @@ public:
     template <typename... Args> Expr operator()(const Args &...pos) const { return param()(pos...); }
     Expr operator()(const std::vector<Expr> &pos) const { return param()(pos); }
     Dimension dim(int i) const { return param().dim(i); }
+    // The expected region, for the metadata (call it in generate()).
+    void set_estimates(const Region &estimates) {
+        param(); // checks that generate() is running
+        param_.set_estimates(estimates);
+    }
     int dimensions() const { return param().dimensions(); }
     Type type() const { return param().type(); }
 

@@ -82,6 +82,9 @@ public:
     ImageParam() = default;
     ImageParam(Type t, int dimensions, const std::string &name = "");
     bool defined() const { return contents_ != nullptr; }
+    // The region this input is expected to cover (constants), reported in
+    // ahead-of-time metadata (buffer_estimates).
+    ImageParam &set_estimates(const Region &estimates);
     const std::string &name() const;
     Type type() const;
     int dimensions() const;

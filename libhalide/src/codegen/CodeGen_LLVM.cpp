@@ -351,9 +351,16 @@ private:
                                                                        llvm::ConstantInt::get(i16, 1)});
             llvm::Constant *estimates = null;
             if (a.is_buffer()) {
-                // Upstream always gives buffers an estimates array (all unknown here).
-                auto *arr_ty = llvm::ArrayType::get(ptr_, 2 * std::max(a.dimensions, 1));
-                estimates = private_constant(llvm::ConstantAggregateZero::get(arr_ty), a.name + ".buffer_estimates");
+                // Upstream always gives buffers an estimates array: per
+                // dimension a pointer to the min and to the extent, or NULL.
+                std::vector<llvm::Constant *> entries;
+                for (int d = 0; d < std::max(a.dimensions, 1); d++) {
+                    bool known = (size_t)d < a.buffer_estimates.size();
+                    entries.push_back(known ? int64_constant(a.buffer_estimates[(size_t)d].min) : null);
+                    entries.push_back(known ? int64_constant(a.buffer_estimates[(size_t)d].extent) : null);
+                }
+                auto *arr_ty = llvm::ArrayType::get(ptr_, entries.size());
+                estimates = private_constant(llvm::ConstantArray::get(arr_ty, entries), a.name + ".buffer_estimates");
             }
             args.push_back(llvm::ConstantStruct::get(
                 arg_ty, {string_constant(a.name), llvm::ConstantInt::get(i32_, kind),
@@ -382,6 +389,15 @@ private:
                                             "." + func_name_ + "." + sanitize(name));
         gv->setAlignment(llvm::Align(8));
         return gv;
+    }
+
+    // An int64_t holding `value` if it is an integer constant, else NULL.
+    llvm::Constant *int64_constant(const Expr &value) {
+        const IntImm *i = value.defined() ? value.as<IntImm>() : nullptr;
+        if (!i) {
+            return llvm::ConstantPointerNull::get(ptr_);
+        }
+        return private_constant(llvm::ConstantInt::get(i64_, (uint64_t)i->value), "estimate");
     }
 
     // A halide_scalar_value_t holding `value` (a constant of type t), or NULL.

@@ -28,6 +28,8 @@ struct LoweredArgument {
     int dimensions = 0;
     // Constant default/range/estimate of a scalar for the metadata, if known.
     Expr scalar_def, scalar_min, scalar_max, scalar_estimate;
+    // Buffers: the expected region per dimension (set_estimates), if known.
+    std::vector<Range> buffer_estimates;
     bool is_buffer() const { return kind != Scalar; }
 };
 

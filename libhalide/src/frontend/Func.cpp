@@ -370,6 +370,14 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
     return *this;
 }
 
+Func &Func::set_estimates(const Region &estimates) {
+    user_assert(f_->defined()) << "set_estimates of Func '" << name() << "' before it is defined";
+    user_assert(estimates.size() == f_->args.size())
+        << "set_estimates of Func '" << name() << "' needs " << f_->args.size() << " ranges, not " << estimates.size();
+    f_->estimates = estimates;
+    return *this;
+}
+
 Func &Func::store_root() {
     f_->store = ComputeLevel::Root;
     bump_pipeline_epoch();

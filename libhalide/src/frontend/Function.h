@@ -56,6 +56,7 @@ struct FunctionContents {
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
     std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order
+    std::vector<Range> estimates;           // set_estimates() of an output, for the metadata
     // The Funcs, input buffers and Params the definition calls or reads, kept
     // alive by it (the IR names them; the registry holds weak pointers).
     std::vector<std::shared_ptr<void>> referenced;
@@ -71,6 +72,7 @@ struct InputBufferContents {
     int dimensions = 0;
     halide_buffer_t *bound = nullptr; // what the pipeline reads when run
     std::shared_ptr<void> keep_alive; // owner of `bound`
+    std::vector<Range> estimates;     // set_estimates(), for the metadata
 };
 using InputBufferPtr = std::shared_ptr<InputBufferContents>;
 

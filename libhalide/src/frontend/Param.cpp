@@ -98,6 +98,15 @@ int ImageParam::dimensions() const {
     return contents_->dimensions;
 }
 
+ImageParam &ImageParam::set_estimates(const Region &estimates) {
+    user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
+    user_assert((int)estimates.size() == contents_->dimensions)
+        << "set_estimates of ImageParam '" << name() << "' needs " << contents_->dimensions << " ranges, not "
+        << estimates.size();
+    contents_->estimates = estimates;
+    return *this;
+}
+
 Internal::Dimension ImageParam::dim(int i) const {
     user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
     user_assert(i >= 0 && i < contents_->dimensions)

@@ -47,6 +47,7 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
         InputBufferPtr b = find_input_buffer(name);
         internal_assert(b) << "unknown input buffer " << name;
         result.func.args.push_back({name, LoweredArgument::InputBuffer, b->type, b->dimensions});
+        result.func.args.back().buffer_estimates = b->estimates;
         ArgumentSource src;
         src.buffer = b;
         result.sources.push_back(src);
@@ -64,6 +65,7 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
         for (size_t v = 0; v < f->values.size(); v++) {
             std::string name = f->values.size() == 1 ? f->name : f->name + "." + std::to_string(v);
             result.func.args.push_back({name, LoweredArgument::OutputBuffer, f->values[v].type(), (int)f->args.size()});
+            result.func.args.back().buffer_estimates = f->estimates;
             ArgumentSource src;
             src.output_index = index++;
             result.sources.push_back(src);
