@@ -79,6 +79,15 @@ def write_raw(buf: hl.Buffer, name: str) -> None:
             f.write(memoryview(buf).tobytes(order="F"))  # x fastest, as in memory
 
 
+def measure(out_func: hl.Func, t: hl.Type, name: str) -> dict:
+    """Times out_func into a W x H buffer of type t; checksum and raw output too."""
+    out = hl.Buffer(t, [W, H])
+    r = time_pipeline(out_func, out)
+    r["checksum"] = checksum(out)
+    write_raw(out, name)
+    return r
+
+
 def bench_blur() -> dict:
     inp = hl.Buffer(hl.UInt(16), [W + 2, H + 2])
     inp.set_min([-1, -1])
@@ -92,11 +101,7 @@ def bench_blur() -> dict:
     blur_y.tile(x, y, xi, yi, 256, 32).vectorize(xi, 8).parallel(y)
     blur_x.compute_at(blur_y, x).vectorize(x, 8)
 
-    out = hl.Buffer(hl.UInt(16), [W, H])
-    r = time_pipeline(blur_y, out)
-    r["checksum"] = checksum(out)
-    write_raw(out, "blur_u16")
-    return r
+    return measure(blur_y, hl.UInt(16), "blur_u16")
 
 
 def bench_gauss() -> dict:
@@ -114,11 +119,7 @@ def bench_gauss() -> dict:
     gy.tile(x, y, xi, yi, 256, 32).vectorize(xi, 8).parallel(y)
     gx.compute_at(gy, x).vectorize(x, 8)
 
-    out = hl.Buffer(hl.Float(32), [W, H])
-    r = time_pipeline(gy, out)
-    r["checksum"] = checksum(out)
-    write_raw(out, "gauss_f32")
-    return r
+    return measure(gy, hl.Float(32), "gauss_f32")
 
 
 def main() -> int:

@@ -777,47 +777,45 @@ protected:
         return result;
     }
 
-    Expr visit(const Let *op) override {
+    // Let and LetStmt: a value the body may take as it is (a constant, a
+    // variable) is substituted; otherwise the name stays bound, hidden from
+    // substitution, and the prover knows its definition inside the body.
+    template <typename Node, typename Body> auto simplify_let(const Node *op) {
         Expr value = mutate(op->value);
         if (substitutable(value, op->body)) {
             push(op->name, value);
-            Expr body = mutate(op->body);
+            Body body = mutate(op->body);
             pop(op->name);
             return body;
         }
         std::vector<std::string> hidden = hide(op->name);
         prover_.push_definition(op->name, value);
-        Expr body = mutate(op->body);
+        Body body = mutate(op->body);
         prover_.pop(op->name);
         unhide(hidden);
-        if (value.same_as(op->value) && body.same_as(op->body)) {
-            return self_expr(op);
+        if (!body.defined()) {
+            return Body(); // a LetStmt whose body vanished
         }
-        return Let::make(op->name, std::move(value), std::move(body));
+        if (value.same_as(op->value) && body.same_as(op->body)) {
+            return Body(self_node(op));
+        }
+        return Body(Node::make(op->name, std::move(value), std::move(body)));
+    }
+    Expr self_node(const Let *op) {
+        return self_expr(op);
+    }
+    Stmt self_node(const LetStmt *op) {
+        return self_stmt(op);
+    }
+
+    Expr visit(const Let *op) override {
+        return simplify_let<Let, Expr>(op);
     }
 
     // ----- statements -----
 
     Stmt visit(const LetStmt *op) override {
-        Expr value = mutate(op->value);
-        if (substitutable(value, op->body)) {
-            push(op->name, value);
-            Stmt body = mutate(op->body);
-            pop(op->name);
-            return body;
-        }
-        std::vector<std::string> hidden = hide(op->name);
-        prover_.push_definition(op->name, value);
-        Stmt body = mutate(op->body);
-        prover_.pop(op->name);
-        unhide(hidden);
-        if (!body.defined()) {
-            return Stmt();
-        }
-        if (value.same_as(op->value) && body.same_as(op->body)) {
-            return self_stmt(op);
-        }
-        return LetStmt::make(op->name, std::move(value), std::move(body));
+        return simplify_let<LetStmt, Stmt>(op);
     }
 
     Stmt visit(const For *op) override {
