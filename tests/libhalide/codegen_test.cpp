@@ -333,9 +333,12 @@ TEST(CodeGen, BitwiseShiftAbsReinterpret) {
     ASSERT_EQ(m.argv_function()(argv), 0);
     for (int i = 0; i < n; i++) {
         int8_t x = ba(i), y = bb(i);
-        unsigned amount = (uint8_t)y;
-        int8_t e_shl = amount >= 8 ? 0 : (int8_t)(uint8_t)((unsigned)(uint8_t)x << amount);
-        int8_t e_shr = amount >= 8 ? (int8_t)(x < 0 ? -1 : 0) : (int8_t)(x >> amount);
+        // A negative amount shifts the other way; by 8 or more gives 0 or the sign.
+        unsigned amount = y < 0 ? (unsigned)-(int)y : (unsigned)y;
+        int8_t left = amount >= 8 ? 0 : (int8_t)(uint8_t)((unsigned)(uint8_t)x << amount);
+        int8_t right = amount >= 8 ? (int8_t)(x < 0 ? -1 : 0) : (int8_t)(x >> amount);
+        int8_t e_shl = y < 0 ? right : left;
+        int8_t e_shr = y < 0 ? left : right;
         EXPECT_EQ(shl(i), e_shl) << (int)x << " << " << (int)y;
         EXPECT_EQ(shr(i), e_shr) << (int)x << " >> " << (int)y;
         EXPECT_EQ(bits(i), (int8_t)((x & y) ^ ~y));

@@ -320,7 +320,14 @@ template <typename T> T ref_max(T a, T b) {
 template <typename T> T ref_shift(T a, T b, bool left) {
     constexpr int bits = sizeof(T) * 8;
     using U = std::make_unsigned_t<T>;
-    U amount = (U)b; // read as unsigned
+    U amount = (U)b;
+    if constexpr (is_int_v<T>) {
+        // A negative signed amount shifts the other way (upstream's rule).
+        if (b < 0) {
+            left = !left;
+            amount = (U)(U(0) - amount);
+        }
+    }
     if (amount >= (U)bits) {
         if (!left && is_int_v<T> && a < 0) {
             return (T)-1;

@@ -703,6 +703,36 @@ private:
         return b_.CreateIntCast(v, dst, from.is_int());
     }
 
+    // a << b or a >> b (the operands have one width). A negative signed
+    // amount shifts the other way, as upstream does; shifting by the width or
+    // more gives 0 (or the sign, for a right shift of a signed value) rather
+    // than LLVM's poison.
+    llvm::Value *shift(bool left, const Type &t, llvm::Value *a, bool signed_amount, llvm::Value *b) {
+        llvm::Type *ty = a->getType();
+        b = b_.CreateIntCast(b, ty, signed_amount);
+        if (!signed_amount) {
+            return shift_by_magnitude(left, t, a, b);
+        }
+        llvm::Value *negative = b_.CreateICmpSLT(b, int_const(ty, 0));
+        // -INT_MIN wraps to itself, which read unsigned is past the width.
+        llvm::Value *magnitude = b_.CreateSelect(negative, b_.CreateNeg(b), b);
+        llvm::Value *forward = shift_by_magnitude(left, t, a, magnitude);
+        llvm::Value *backward = shift_by_magnitude(!left, t, a, magnitude);
+        return b_.CreateSelect(negative, backward, forward);
+    }
+
+    llvm::Value *shift_by_magnitude(bool left, const Type &t, llvm::Value *a, llvm::Value *amount) {
+        llvm::Type *ty = a->getType();
+        llvm::Value *max_shift = int_const(ty, t.bits - 1);
+        llvm::Value *too_big = b_.CreateICmpUGT(amount, max_shift);
+        llvm::Value *clamped = b_.CreateSelect(too_big, max_shift, amount);
+        if (!left && t.is_int()) {
+            return b_.CreateAShr(a, clamped);
+        }
+        llvm::Value *r = left ? b_.CreateShl(a, clamped) : b_.CreateLShr(a, clamped);
+        return b_.CreateSelect(too_big, int_const(ty, 0), r);
+    }
+
     llvm::Value *arith(const Expr &ea, const Expr &eb, llvm::Instruction::BinaryOps int_op) {
         llvm::Value *a = codegen(ea);
         llvm::Value *b = codegen(eb);
@@ -1254,22 +1284,7 @@ private:
             return b_.CreateNot(arg(0));
         }
         if (n == "shift_left" || n == "shift_right") {
-            // Shifts by the bit width or more give 0 (or the sign) instead of poison.
-            Type t = op->args[0].type();
-            llvm::Value *a = arg(0);
-            llvm::Value *s = b_.CreateIntCast(arg(1), a->getType(), op->args[1].type().is_int());
-            llvm::Value *max_shift = int_const(a->getType(), t.bits - 1);
-            llvm::Value *too_big = b_.CreateICmpUGT(s, max_shift);
-            llvm::Value *sc = b_.CreateSelect(too_big, max_shift, s);
-            if (n == "shift_left") {
-                llvm::Value *r = b_.CreateShl(a, sc);
-                return b_.CreateSelect(too_big, int_const(a->getType(), 0), r);
-            }
-            if (t.is_int()) {
-                return b_.CreateAShr(a, sc);
-            }
-            llvm::Value *r = b_.CreateLShr(a, sc);
-            return b_.CreateSelect(too_big, int_const(a->getType(), 0), r);
+            return shift(n == "shift_left", op->args[0].type(), arg(0), op->args[1].type().is_int(), arg(1));
         }
         if (n == "abs") {
             Type t = op->args[0].type();

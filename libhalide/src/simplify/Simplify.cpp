@@ -156,10 +156,16 @@ Expr fold_binary(IRNodeType k, const Expr &a, const Expr &b) {
     return Expr();
 }
 
+// Constant a << b or a >> b, as codegen computes it: a negative signed amount
+// shifts the other way; shifting by the width or more gives 0 or the sign.
 Expr fold_shift(bool left, Type t, const Expr &a, const Expr &b) {
     uint64_t abits = 0, amount = 0;
     if (!imm_bits(a, &abits) || !imm_bits(b, &amount) || b.type().bits != t.bits) {
         return Expr();
+    }
+    if (b.type().is_int() && (int64_t)amount < 0) {
+        left = !left;
+        amount = (uint64_t)0 - amount;
     }
     // The amount is read as an unsigned value of the operands' width.
     if (t.bits < 64) {
