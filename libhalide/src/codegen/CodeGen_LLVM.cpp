@@ -1590,7 +1590,11 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMConte
         llvm::ModuleAnalysisManager mam;
         llvm::PipelineTuningOptions pto;
         pto.LoopVectorization = true;
-        pto.SLPVectorization = true;
+        // No SLP vectorizer: LLVM 19's minimum-bit-width analysis drops the
+        // sign extension in sext-then-uitofp chains (an int8 widened to
+        // uint16 then converted to float became a zero-extended uitofp),
+        // changing results. Vector code comes from our own vectorize pass.
+        pto.SLPVectorization = false;
         pto.LoopUnrolling = true;
         llvm::PassBuilder pb(tm.get(), pto);
         pb.registerModuleAnalyses(mam);
