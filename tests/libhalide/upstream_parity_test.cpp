@@ -5,7 +5,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <functional>
+#include <limits>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -144,4 +147,163 @@ TEST(UpstreamParity, ShiftByNegativeAmountReversesDirection) {
     Buffer<int16_t> lco = lc.realize({1}), rco = rc.realize({1});
     EXPECT_EQ(lco(0), -4096);
     EXPECT_EQ(rco(0), 0);
+}
+
+// ---------------------------------------------------------------------------
+// lerp with upstream's rounding: the weight is scaled to the values' bit
+// size first, then the N-bit lerp rounds to nearest.
+
+namespace {
+
+// The documented rule, in plain C++ (see docs/language.md).
+uint64_t ref_scaled_weight(int n, bool weight_is_float, double wf, int wbits, uint64_t wu) {
+    uint64_t top = n == 64 ? ~0ull : (1ull << n) - 1;
+    if (weight_is_float) {
+        if (n == 32) {
+            return (uint64_t)(4294967295.0 * wf);
+        }
+        // The product is rounded to the weight's own float type.
+        double scaled = wbits == 32 ? (double)((float)top * (float)wf) : (double)top * wf;
+        return (uint64_t)scaled;
+    }
+    if (wbits == n) {
+        return wu;
+    }
+    int wide = std::max(wbits, n), narrow = std::min(wbits, n);
+    uint64_t factor = 0; // (2^wide - 1) / (2^narrow - 1)
+    for (int shift = 0; shift < wide; shift += narrow) {
+        factor |= 1ull << shift;
+    }
+    return wbits > n ? wu / factor : (wu * factor) & top;
+}
+
+template <typename T> T ref_integer_lerp(T a, T b, uint64_t w) {
+    constexpr int n = sizeof(T) * 8;
+    using U = std::make_unsigned_t<T>;
+    const uint64_t flip = std::is_signed_v<T> ? (1ull << (n - 1)) : 0;
+    uint64_t ua = (uint64_t)(U)a ^ flip, ub = (uint64_t)(U)b ^ flip;
+    uint64_t top = (uint64_t)(U)~U(0);
+    // 2N-bit arithmetic; N <= 32 so it fits in 64 bits.
+    uint64_t p = ua * (top - w) + ub * w + (1ull << (n - 1));
+    uint64_t r = (((p >> n) + p) >> n) ^ flip;
+    return (T)(U)r;
+}
+
+template <typename T> Expr imm(T v) {
+    return Expr(v);
+}
+
+} // namespace
+
+TEST(UpstreamParity, IntegerLerpScalesTheWeightFirst) {
+    // Values from upstream Halide 21, as quoted in issue 16.
+    Var x("x");
+    auto one = [&](Expr e) {
+        Func f("f");
+        f(x) = e;
+        Buffer<uint8_t> out = f.realize({1});
+        return (int)out(0);
+    };
+    EXPECT_EQ(one(lerp(imm<uint8_t>(7), imm<uint8_t>(100), imm<uint16_t>(32768))), 53);
+    EXPECT_EQ(one(lerp(imm<uint8_t>(250), imm<uint8_t>(5), imm<uint16_t>(999))), 247);
+    EXPECT_EQ(one(lerp(imm<uint8_t>(0), imm<uint8_t>(255), 0.5f)), 127);
+    EXPECT_EQ(one(lerp(imm<uint8_t>(200), imm<uint8_t>(10), 0.999f)), 11);
+}
+
+namespace {
+
+// Every value type against every weight type, scalar and vectorized, over
+// inputs that include each type's extremes.
+template <typename T, typename W> void check_lerp_pair() {
+    const int n = 67;
+    Buffer<T> a(n), b(n);
+    Buffer<W> w(n);
+    for (int i = 0; i < n; i++) {
+        uint64_t h = (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull;
+        a(i) = (T)(h >> 13);
+        b(i) = (T)(h >> 29);
+        if constexpr (std::is_floating_point_v<W>) {
+            w(i) = (W)((h >> 40) % 1001) / (W)1000; // [0, 1]
+        } else {
+            w(i) = (W)(h >> 7);
+        }
+    }
+    a(0) = std::numeric_limits<T>::min();
+    b(0) = std::numeric_limits<T>::max();
+    a(1) = std::numeric_limits<T>::max();
+    b(1) = std::numeric_limits<T>::min();
+    w(0) = std::is_floating_point_v<W> ? (W)1 : std::numeric_limits<W>::max();
+    w(1) = (W)0;
+    Var x("x");
+    for (int vec = 0; vec < 2; vec++) {
+        Func f("f");
+        f(x) = lerp(a(x), b(x), w(x));
+        if (vec) {
+            f.vectorize(x, 8, TailStrategy::GuardWithIf);
+        }
+        Buffer<T> out = f.realize({n});
+        for (int i = 0; i < n; i++) {
+            uint64_t sw;
+            if constexpr (std::is_floating_point_v<W>) {
+                sw = ref_scaled_weight(sizeof(T) * 8, true, (double)w(i), sizeof(W) * 8, 0);
+            } else {
+                sw = ref_scaled_weight(sizeof(T) * 8, false, 0, sizeof(W) * 8, (uint64_t)w(i));
+            }
+            T e = ref_integer_lerp<T>(a(i), b(i), sw);
+            ASSERT_EQ(out(i), e) << "lerp(" << +a(i) << ", " << +b(i) << ", " << +w(i) << ") of "
+                                 << type_to_string(type_of<T>()) << " by " << type_to_string(type_of<W>())
+                                 << (vec ? " vectorized" : " scalar");
+        }
+    }
+}
+
+template <typename T> void check_lerp_value_type() {
+    check_lerp_pair<T, uint8_t>();
+    check_lerp_pair<T, uint16_t>();
+    check_lerp_pair<T, uint32_t>();
+    check_lerp_pair<T, uint64_t>();
+    check_lerp_pair<T, float>();
+    check_lerp_pair<T, double>();
+}
+
+} // namespace
+
+TEST(UpstreamParity, IntegerLerpEveryValueAndWeightType) {
+    check_lerp_value_type<uint8_t>();
+    check_lerp_value_type<int8_t>();
+    check_lerp_value_type<uint16_t>();
+    check_lerp_value_type<int16_t>();
+    check_lerp_value_type<uint32_t>();
+    check_lerp_value_type<int32_t>();
+}
+
+TEST(UpstreamParity, BoolAndFloatLerp) {
+    Var x("x");
+    Buffer<float> wf(3);
+    wf(0) = 0.25f;
+    wf(1) = 0.5f;
+    wf(2) = 0.75f;
+    Buffer<uint8_t> wu(3);
+    wu(0) = 127;
+    wu(1) = 128;
+    wu(2) = 255;
+    // Bool values: the second value only strictly above half the weight's range.
+    Func bf("bf"), bu("bu");
+    bf(x) = lerp(Expr(false), Expr(true), wf(x));
+    bu(x) = lerp(Expr(false), Expr(true), wu(x));
+    Buffer<bool> obf = bf.realize({3}), obu = bu.realize({3});
+    EXPECT_EQ(obf(0), false);
+    EXPECT_EQ(obf(1), false);
+    EXPECT_EQ(obf(2), true);
+    EXPECT_EQ(obu(0), false);
+    EXPECT_EQ(obu(1), true);
+    EXPECT_EQ(obu(2), true);
+    // Float values with an unsigned weight: w / 255 (to rounding).
+    Func ff("ff");
+    ff(x) = lerp(Expr(2.0), Expr(10.0), wu(x));
+    Buffer<double> off = ff.realize({3});
+    for (int i = 0; i < 3; i++) {
+        double w = wu(i) / 255.0;
+        EXPECT_NEAR(off(i), 2.0 * (1.0 - w) + 10.0 * w, 1e-12) << i;
+    }
 }

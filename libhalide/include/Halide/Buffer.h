@@ -41,8 +41,8 @@ public:
     template <typename T2, int D2> Buffer(const Buffer<T2, D2> &other) {
         if (other.defined()) {
             user_assert(RuntimeBuffer::can_convert_from(*other.get()))
-                << "Cannot convert Buffer '" << other.name() << "' of type " << int(other.type().code) << ":"
-                << other.type().bits << " to this Buffer type";
+                << "Cannot convert Buffer '" << other.name() << "' of type " << int(other.type().code()) << ":"
+                << other.type().bits() << " to this Buffer type";
             adopt(std::make_shared<RuntimeBuffer>(*other.get()), other.name());
         }
     }

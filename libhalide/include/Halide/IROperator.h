@@ -493,79 +493,79 @@ template <typename T> Expr saturating_cast(Expr e) {
 namespace ConciseCasts {
 
 inline Expr f64(Expr e) {
-    Type t = Float(64, e.type().lanes);
+    Type t = Float(64, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr f32(Expr e) {
-    Type t = Float(32, e.type().lanes);
+    Type t = Float(32, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr f16(Expr e) {
-    Type t = Float(16, e.type().lanes);
+    Type t = Float(16, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr i64(Expr e) {
-    Type t = Int(64, e.type().lanes);
+    Type t = Int(64, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr i32(Expr e) {
-    Type t = Int(32, e.type().lanes);
+    Type t = Int(32, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr i16(Expr e) {
-    Type t = Int(16, e.type().lanes);
+    Type t = Int(16, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr i8(Expr e) {
-    Type t = Int(8, e.type().lanes);
+    Type t = Int(8, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr u64(Expr e) {
-    Type t = UInt(64, e.type().lanes);
+    Type t = UInt(64, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr u32(Expr e) {
-    Type t = UInt(32, e.type().lanes);
+    Type t = UInt(32, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr u16(Expr e) {
-    Type t = UInt(16, e.type().lanes);
+    Type t = UInt(16, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr u8(Expr e) {
-    Type t = UInt(8, e.type().lanes);
+    Type t = UInt(8, e.type().lanes());
     return cast(t, std::move(e));
 }
 inline Expr i8_sat(Expr e) {
-    Type t = Int(8, e.type().lanes);
+    Type t = Int(8, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 inline Expr u8_sat(Expr e) {
-    Type t = UInt(8, e.type().lanes);
+    Type t = UInt(8, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 inline Expr i16_sat(Expr e) {
-    Type t = Int(16, e.type().lanes);
+    Type t = Int(16, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 inline Expr u16_sat(Expr e) {
-    Type t = UInt(16, e.type().lanes);
+    Type t = UInt(16, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 inline Expr i32_sat(Expr e) {
-    Type t = Int(32, e.type().lanes);
+    Type t = Int(32, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 inline Expr u32_sat(Expr e) {
-    Type t = UInt(32, e.type().lanes);
+    Type t = UInt(32, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 inline Expr i64_sat(Expr e) {
-    Type t = Int(64, e.type().lanes);
+    Type t = Int(64, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 inline Expr u64_sat(Expr e) {
-    Type t = UInt(64, e.type().lanes);
+    Type t = UInt(64, e.type().lanes());
     return saturating_cast(t, std::move(e));
 }
 

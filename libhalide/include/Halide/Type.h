@@ -1,4 +1,5 @@
 // Halide::Type: the type of an expression (scalar or, internally, vector).
+// Its interface is upstream Halide's: accessors are methods (t.bits()).
 #ifndef HALIDE_TYPE_H
 #define HALIDE_TYPE_H
 
@@ -9,42 +10,90 @@
 
 namespace Halide {
 
+class Expr;
+
 struct Type {
-    halide_type_code_t code = halide_type_int;
-    int bits = 0;  // 0 = no type (an undefined expression)
-    int lanes = 1; // > 1 only inside the compiler, after vectorization
+    // The type codes, spelled as upstream spells them (Type::Int, ...).
+    static constexpr halide_type_code_t Int = halide_type_int;
+    static constexpr halide_type_code_t UInt = halide_type_uint;
+    static constexpr halide_type_code_t Float = halide_type_float;
+    static constexpr halide_type_code_t BFloat = halide_type_bfloat;
+    static constexpr halide_type_code_t Handle = halide_type_handle;
 
+    // No type (bits() == 0): the type of an undefined expression.
     Type() = default;
-    Type(halide_type_code_t c, int b, int l = 1) : code(c), bits(b), lanes(l) {}
+    Type(halide_type_code_t code, int bits, int lanes = 1) : code_(code), bits_(bits), lanes_(lanes) {}
     // From the runtime's element type.
-    explicit Type(const halide_type_t &t) : code(t.code), bits(t.bits), lanes(1) {}
-    operator halide_type_t() const { return halide_type_t(code, (uint8_t)bits, 1); }
+    Type(const halide_type_t &t) : code_((halide_type_code_t)t.code), bits_(t.bits), lanes_(t.lanes) {}
+    operator halide_type_t() const { return halide_type_t(code_, (uint8_t)bits_, (uint16_t)lanes_); }
 
-    bool is_int() const { return code == halide_type_int; }
-    bool is_uint() const { return code == halide_type_uint; }
-    bool is_float() const { return code == halide_type_float; }
-    bool is_handle() const { return code == halide_type_handle; }
-    bool is_bool() const { return code == halide_type_uint && bits == 1; }
-    bool is_scalar() const { return lanes == 1; }
-    bool is_vector() const { return lanes > 1; }
-    int bytes() const { return (bits + 7) / 8; }
+    halide_type_code_t code() const { return code_; }
+    int bits() const { return bits_; }
+    int lanes() const { return lanes_; }
+    int bytes() const { return (bits_ + 7) / 8; }
 
-    Type with_code(halide_type_code_t c) const { return Type(c, bits, lanes); }
-    Type with_bits(int b) const { return Type(code, b, lanes); }
-    Type with_lanes(int l) const { return Type(code, bits, l); }
+    bool is_int() const { return code_ == halide_type_int; }
+    bool is_uint() const { return code_ == halide_type_uint; }
+    bool is_int_or_uint() const { return is_int() || is_uint(); }
+    bool is_float() const { return code_ == halide_type_float || code_ == halide_type_bfloat; }
+    bool is_bfloat() const { return code_ == halide_type_bfloat; }
+    bool is_handle() const { return code_ == halide_type_handle; }
+    bool is_bool() const { return code_ == halide_type_uint && bits_ == 1; }
+    bool is_scalar() const { return lanes_ == 1; }
+    bool is_vector() const { return lanes_ != 1; }
+
+    Type with_code(halide_type_code_t c) const { return Type(c, bits_, lanes_); }
+    Type with_bits(int b) const { return Type(code_, b, lanes_); }
+    Type with_lanes(int l) const { return Type(code_, bits_, l); }
     Type element_of() const { return with_lanes(1); }
+    // Twice / half as many bits, same code and lanes.
+    Type widen() const { return with_bits(bits_ * 2); }
+    Type narrow() const { return with_bits(bits_ == 1 ? 1 : bits_ / 2); }
 
-    // Range of representable values, as 64-bit numbers (integers only).
+    // The largest and smallest values of the type, as constants of it.
+    Expr max() const;
+    Expr min() const;
+    bool is_max(int64_t v) const;
+    bool is_max(uint64_t v) const;
+    bool is_min(int64_t v) const;
+    bool is_min(uint64_t v) const;
+
+    // Whether every value of `other` (or the constant) is exactly
+    // representable in this type.
+    bool can_represent(Type other) const;
+    bool can_represent(int64_t v) const;
+    bool can_represent(uint64_t v) const;
+    bool can_represent(double v) const;
+    bool can_represent(int v) const { return can_represent((int64_t)v); }
+
+    // Handles carry no C++ type information here: any two are the same.
+    bool same_handle_type(const Type &) const { return true; }
+
+    bool operator==(const Type &o) const { return code_ == o.code_ && bits_ == o.bits_ && lanes_ == o.lanes_; }
+    bool operator!=(const Type &o) const { return !(*this == o); }
+    bool operator==(const halide_type_t &o) const { return *this == Type(o); }
+    bool operator!=(const halide_type_t &o) const { return !(*this == o); }
+    // An arbitrary total order, for maps and sets.
+    bool operator<(const Type &o) const {
+        if (code_ != o.code_) {
+            return code_ < o.code_;
+        }
+        if (bits_ != o.bits_) {
+            return bits_ < o.bits_;
+        }
+        return lanes_ < o.lanes_;
+    }
+
+    // Range of representable values as 64-bit numbers (integers only); an
+    // addition of ours, used throughout the compiler.
     int64_t imin() const;
     int64_t imax() const;
     uint64_t umax() const;
-    // Whether every value of `other` is representable in this type.
-    bool can_represent(Type other) const;
-    bool can_represent(int64_t v) const;
-    bool can_represent(double v) const;
 
-    bool operator==(const Type &o) const { return code == o.code && bits == o.bits && lanes == o.lanes; }
-    bool operator!=(const Type &o) const { return !(*this == o); }
+private:
+    halide_type_code_t code_ = halide_type_int;
+    int bits_ = 0;
+    int lanes_ = 1;
 };
 
 inline Type Int(int bits, int lanes = 1) {
@@ -55,6 +104,9 @@ inline Type UInt(int bits, int lanes = 1) {
 }
 inline Type Float(int bits, int lanes = 1) {
     return Type(halide_type_float, bits, lanes);
+}
+inline Type BFloat(int bits, int lanes = 1) {
+    return Type(halide_type_bfloat, bits, lanes);
 }
 inline Type Bool(int lanes = 1) {
     return UInt(1, lanes);

@@ -55,14 +55,14 @@ Expr type_min(Type t) {
     if (t.is_bool()) {
         return int32(0);
     }
-    return t.bits >= 32 ? Expr() : int32(t.imin());
+    return t.bits() >= 32 ? Expr() : int32(t.imin());
 }
 
 Expr type_max(Type t) {
     if (t.is_bool()) {
         return int32(1);
     }
-    return t.bits >= 32 ? Expr() : int32((int64_t)t.imax());
+    return t.bits() >= 32 ? Expr() : int32((int64_t)t.imax());
 }
 
 template <typename Node> Expr binary(const Expr &a, const Expr &b) {

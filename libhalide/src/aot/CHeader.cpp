@@ -19,17 +19,17 @@ std::string c_scalar_type(const Type &t) {
     if (t.is_bool()) {
         return "bool";
     }
-    if (t.is_float() && t.bits == 32) {
+    if (t.is_float() && t.bits() == 32) {
         return "float";
     }
-    if (t.is_float() && t.bits == 64) {
+    if (t.is_float() && t.bits() == 64) {
         return "double";
     }
-    if (t.is_float() || t.code == halide_type_bfloat) {
+    if (t.is_float() || t.code() == halide_type_bfloat) {
         return "uint16_t"; // 16-bit floats travel as their bits (ABI.md 4)
     }
     internal_assert(t.is_int() || t.is_uint()) << "no C type for " << type_to_string(t);
-    return std::string(t.is_int() ? "int" : "uint") + std::to_string(t.bits) + "_t";
+    return std::string(t.is_int() ? "int" : "uint") + std::to_string(t.bits()) + "_t";
 }
 
 } // namespace

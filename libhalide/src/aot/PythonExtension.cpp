@@ -32,22 +32,22 @@ struct ScalarCode {
 };
 
 ScalarCode scalar_code(const Type &t) {
-    if (t.is_float() && t.bits == 32) {
+    if (t.is_float() && t.bits() == 32) {
         return {"float", "f", 1, 0};
     }
-    if (t.is_float() && t.bits == 64) {
+    if (t.is_float() && t.bits() == 64) {
         return {"double", "d", 1, 0};
     }
     if (t.is_bool()) {
         return {"int", "p", 1, 0};
     }
-    if (t.is_int() && t.bits <= 32) {
+    if (t.is_int() && t.bits() <= 32) {
         return {"long long", "L", t.imin(), t.imax()};
     }
     if (t.is_int()) {
         return {"long long", "L", 1, 0};
     }
-    if (t.is_uint() && t.bits <= 32) {
+    if (t.is_uint() && t.bits() <= 32) {
         return {"unsigned long long", "K", 0, (int64_t)t.umax()};
     }
     if (t.is_uint()) {
@@ -62,9 +62,9 @@ std::string c_type_of(const Type &t) {
         return "bool";
     }
     if (t.is_float()) {
-        return t.bits == 32 ? "float" : "double";
+        return t.bits() == 32 ? "float" : "double";
     }
-    return std::string(t.is_int() ? "int" : "uint") + std::to_string(t.bits) + "_t";
+    return std::string(t.is_int() ? "int" : "uint") + std::to_string(t.bits()) + "_t";
 }
 
 } // namespace
@@ -142,7 +142,7 @@ std::string python_extension_source(const LoweredFunc &f) {
         std::string what = n + "(): argument '" + python_keyword(a.name) + "'";
         if (a.is_buffer()) {
             bool out = a.kind == LoweredArgument::OutputBuffer;
-            uint32_t code = (uint32_t)a.type.code, bits = (uint32_t)a.type.bits;
+            uint32_t code = (uint32_t)a.type.code(), bits = (uint32_t)a.type.bits();
             s << "    halide_python::MarshaledBuffer array_" << i << ";\n"
               << "    PyObject *capsule_" << i << " = nullptr;\n"
               << "    halide_buffer_t *buf_" << i << " = nullptr;\n"

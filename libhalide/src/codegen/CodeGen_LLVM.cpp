@@ -199,7 +199,7 @@ std::string sanitize(const std::string &s) {
 }
 
 bool is_floating(const Type &t) {
-    return t.is_float() || t.code == halide_type_bfloat;
+    return t.is_float() || t.code() == halide_type_bfloat;
 }
 
 class CodeGen {
@@ -301,7 +301,7 @@ private:
 
     // Narrow integers and bools are extended by the caller in the C ABI.
     void add_c_abi_attributes(llvm::Function *fn, unsigned i, const Type &t) {
-        if ((t.is_int() || t.is_uint()) && t.bits < 32) {
+        if ((t.is_int() || t.is_uint()) && t.bits() < 32) {
             fn->addParamAttr(i, t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt);
         }
     }
@@ -326,7 +326,7 @@ private:
         llvm::CallInst *call = b.CreateCall(fn_, values);
         for (size_t i = 0; i < f.args.size(); i++) {
             const Type &t = f.args[i].type;
-            if (!f.args[i].is_buffer() && (t.is_int() || t.is_uint()) && t.bits < 32) {
+            if (!f.args[i].is_buffer() && (t.is_int() || t.is_uint()) && t.bits() < 32) {
                 call->addParamAttr((unsigned)i, t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt);
             }
         }
@@ -346,8 +346,8 @@ private:
         for (const LoweredArgument &a : f.args) {
             int kind = a.kind == LoweredArgument::Scalar ? 0 : (a.kind == LoweredArgument::InputBuffer ? 1 : 2);
             Type t = a.is_buffer() || !a.type.is_handle() ? a.type : Handle();
-            llvm::Constant *type = llvm::ConstantStruct::get(type_ty, {llvm::ConstantInt::get(i8_, (int)t.code),
-                                                                       llvm::ConstantInt::get(i8_, t.bits),
+            llvm::Constant *type = llvm::ConstantStruct::get(type_ty, {llvm::ConstantInt::get(i8_, (int)t.code()),
+                                                                       llvm::ConstantInt::get(i8_, t.bits()),
                                                                        llvm::ConstantInt::get(i16, 1)});
             llvm::Constant *estimates = null;
             if (a.is_buffer()) {
@@ -411,7 +411,7 @@ private:
         } else if (const UIntImm *u = value.as<UIntImm>()) {
             bits = u->value;
         } else if (const FloatImm *f = value.as<FloatImm>()) {
-            if (t.bits == 32) {
+            if (t.bits() == 32) {
                 float v = (float)f->value;
                 uint32_t b32;
                 std::memcpy(&b32, &v, 4);
@@ -422,8 +422,8 @@ private:
         } else {
             return llvm::ConstantPointerNull::get(ptr_);
         }
-        if (t.bits < 64) { // the union's member is at offset 0: keep the low bytes only
-            bits &= (uint64_t(1) << (t.bits == 1 ? 8 : t.bits)) - 1;
+        if (t.bits() < 64) { // the union's member is at offset 0: keep the low bytes only
+            bits &= (uint64_t(1) << (t.bits() == 1 ? 8 : t.bits())) - 1;
         }
         return private_constant(llvm::ConstantInt::get(i64_, bits), "scalar");
     }
@@ -445,33 +445,33 @@ private:
     // ---------------------------------------------------------------- types
 
     llvm::Type *scalar_type(const Type &t) {
-        switch (t.code) {
+        switch (t.code()) {
         case halide_type_int:
-        case halide_type_uint: return llvm::IntegerType::get(ctx_, t.bits);
+        case halide_type_uint: return llvm::IntegerType::get(ctx_, t.bits());
         case halide_type_float:
-            switch (t.bits) {
+            switch (t.bits()) {
             case 16: return llvm::Type::getHalfTy(ctx_);
             case 32: return llvm::Type::getFloatTy(ctx_);
             case 64: return llvm::Type::getDoubleTy(ctx_);
-            default: internal_error << "No LLVM type for float" << t.bits;
+            default: internal_error << "No LLVM type for float" << t.bits();
             }
         case halide_type_bfloat: return llvm::Type::getBFloatTy(ctx_);
         case halide_type_handle: return ptr_;
         }
-        internal_error << "Unknown type code " << (int)t.code;
+        internal_error << "Unknown type code " << (int)t.code();
     }
 
     // The type of a value in registers (bool is i1).
     llvm::Type *reg_type(const Type &t) {
-        internal_assert(t.bits > 0) << "codegen of an expression with no type";
+        internal_assert(t.bits() > 0) << "codegen of an expression with no type";
         llvm::Type *s = scalar_type(t);
-        return t.lanes > 1 ? llvm::FixedVectorType::get(s, t.lanes) : s;
+        return t.lanes() > 1 ? llvm::FixedVectorType::get(s, t.lanes()) : s;
     }
 
     // The type of a value in memory (bool is i8).
     llvm::Type *mem_type(const Type &t) {
         if (t.is_bool()) {
-            return t.lanes > 1 ? llvm::FixedVectorType::get(i8_, t.lanes) : i8_;
+            return t.lanes() > 1 ? llvm::FixedVectorType::get(i8_, t.lanes()) : i8_;
         }
         return reg_type(t);
     }
@@ -723,7 +723,7 @@ private:
 
     llvm::Value *shift_by_magnitude(bool left, const Type &t, llvm::Value *a, llvm::Value *amount) {
         llvm::Type *ty = a->getType();
-        llvm::Value *max_shift = int_const(ty, t.bits - 1);
+        llvm::Value *max_shift = int_const(ty, t.bits() - 1);
         llvm::Value *too_big = b_.CreateICmpUGT(amount, max_shift);
         llvm::Value *clamped = b_.CreateSelect(too_big, max_shift, amount);
         if (!left && t.is_int()) {
@@ -900,7 +900,7 @@ private:
     // One address per lane of a vector index (for gathers and scatters).
     llvm::Value *lane_addresses(const std::string &name, const Expr &index, llvm::Type *elem) {
         llvm::Value *idx = codegen(index);
-        int lanes = index.type().lanes;
+        int lanes = index.type().lanes();
         idx = b_.CreateIntCast(idx, llvm::FixedVectorType::get(i64_, lanes), !index.type().is_uint());
         return b_.CreateGEP(elem, sym(name + ".host"), idx);
     }
@@ -922,7 +922,7 @@ private:
             llvm::Type *et = mem_type(t.element_of());
             llvm::LoadInst *one = b_.CreateAlignedLoad(et, element_address(op->name, bc->value, et), align);
             one->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
-            return from_memory(b_.CreateVectorSplat(t.lanes, one), t);
+            return from_memory(b_.CreateVectorSplat(t.lanes(), one), t);
         } else {
             Expr in_range;
             Expr dense = unclamp(op->index, in_range);
@@ -939,7 +939,7 @@ private:
     llvm::Instruction *gather(const Load *op) {
         Type t = op->type;
         llvm::Value *ptrs = lane_addresses(op->name, op->index, mem_type(t.element_of()));
-        return b_.CreateMaskedGather(mem_type(t), ptrs, llvm::Align(t.bytes()), all_lanes(t.lanes));
+        return b_.CreateMaskedGather(mem_type(t), ptrs, llvm::Align(t.bytes()), all_lanes(t.lanes()));
     }
 
     // A load through a clamped ramp (an image read with a clamped edge):
@@ -997,7 +997,7 @@ private:
             Expr inner = limit ? unclamp(a, in_range) : Expr();
             const Ramp *r = inner.defined() ? inner.as<Ramp>() : nullptr;
             const IntImm *stride = r ? r->stride.as<IntImm>() : nullptr;
-            if (!stride || stride->value < 0 || !r->type.is_int() || r->type.bits != 32) {
+            if (!stride || stride->value < 0 || !r->type.is_int() || r->type.bits() != 32) {
                 return Expr();
             }
             // The lanes rise, so the first or last lane is the extreme one.
@@ -1030,7 +1030,7 @@ private:
         }
         Expr base = sign > 0 ? Add::make(ab, bb) : Sub::make(ab, bb);
         int64_t stride = ia->value + sign * ib->value;
-        int lanes = a.type().lanes;
+        int lanes = a.type().lanes();
         if (stride == 0) {
             return Broadcast::make(base, lanes);
         }
@@ -1049,7 +1049,7 @@ private:
         } else {
             // Lanes are written in order, so the last lane wins where two collide.
             llvm::Value *ptrs = lane_addresses(op->name, op->index, mem_type(t.element_of()));
-            for (int i = 0; i < t.lanes; i++) {
+            for (int i = 0; i < t.lanes(); i++) {
                 llvm::Value *lane = b_.CreateExtractElement(v, (uint64_t)i);
                 llvm::Value *addr = b_.CreateExtractElement(ptrs, (uint64_t)i);
                 b_.CreateAlignedStore(lane, addr, align)
@@ -1176,7 +1176,7 @@ private:
             vargs.push_back(codegen(a));
         }
         llvm::Value *result = llvm::PoisonValue::get(reg_type(op->type));
-        for (int i = 0; i < op->type.lanes; i++) {
+        for (int i = 0; i < op->type.lanes(); i++) {
             std::vector<llvm::Value *> lane_args;
             for (llvm::Value *v : vargs) {
                 lane_args.push_back(v->getType()->isVectorTy() ? b_.CreateExtractElement(v, (uint64_t)i) : v);
@@ -1191,14 +1191,14 @@ private:
         for (llvm::Value *a : args) {
             arg_types.push_back(a->getType());
         }
-        llvm::Type *ret = op->type.bits == 0 ? llvm::Type::getVoidTy(ctx_) : reg_type(op->type.element_of());
+        llvm::Type *ret = op->type.bits() == 0 ? llvm::Type::getVoidTy(ctx_) : reg_type(op->type.element_of());
         llvm::FunctionCallee callee = runtime_fn(op->name, ret, arg_types);
         llvm::CallInst *c = b_.CreateCall(callee, args);
         // The C ABI extends integer arguments narrower than 32 bits.
         auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee());
         for (size_t i = 0; i < op->args.size(); i++) {
             Type t = op->args[i].type();
-            if ((t.is_int() || t.is_uint()) && t.bits < 32) {
+            if ((t.is_int() || t.is_uint()) && t.bits() < 32) {
                 llvm::Attribute::AttrKind k = t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
                 c->addParamAttr((unsigned)i, k);
                 if (f) {
@@ -1206,7 +1206,7 @@ private:
                 }
             }
         }
-        if ((op->type.is_int() || op->type.is_uint()) && op->type.bits > 0 && op->type.bits < 32) {
+        if ((op->type.is_int() || op->type.is_uint()) && op->type.bits() > 0 && op->type.bits() < 32) {
             llvm::Attribute::AttrKind k = op->type.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
             c->addRetAttr(k);
             if (f) {

@@ -216,7 +216,7 @@ void GeneratorBase::compile_to(const std::map<OutputFileType, std::string> &file
 InputBufferBase::InputBufferBase(const std::string &name, Type type, int dims)
     : GeneratorIOBase(name, true), type_(type), dims_(dims) {
     GeneratorBase *g = generator_under_construction();
-    if (type_.bits == 0) {
+    if (type_.bits() == 0) {
         g->add_owned_param(std::make_unique<ImplicitParam<Type>>(
             name + ".type", [this](const std::string &v) { type_ = parse_type_name(v); }));
     }
@@ -227,7 +227,7 @@ InputBufferBase::InputBufferBase(const std::string &name, Type type, int dims)
 }
 
 void InputBufferBase::init() {
-    user_assert(type_.bits != 0) << "Input '" << name_ << "' has no type: declare it (Input<Buffer<uint8_t>>) or set "
+    user_assert(type_.bits() != 0) << "Input '" << name_ << "' has no type: declare it (Input<Buffer<uint8_t>>) or set "
                                  << name_ << ".type";
     user_assert(dims_ >= 0) << "Input '" << name_ << "' has no dimension count: declare it or set " << name_ << ".dim";
     if (!param_.defined()) {
@@ -251,7 +251,7 @@ void set_default_of_param(const std::string &name, const Expr &value) {
 }
 
 OutputBufferBase::OutputBufferBase(const std::string &name, Type type, int dims)
-    : OutputBufferBase(name, type.bits ? std::vector<Type>{type} : std::vector<Type>{}, dims) {}
+    : OutputBufferBase(name, type.bits() ? std::vector<Type>{type} : std::vector<Type>{}, dims) {}
 
 OutputBufferBase::OutputBufferBase(const std::string &name, const std::vector<Type> &types, int dims)
     : GeneratorIOBase(name, false), Func(name), types_(types), dims_(dims) {

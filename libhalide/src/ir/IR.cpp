@@ -54,7 +54,7 @@ template <typename N> Expr make_cmp(Expr a, Expr b, const char *what) {
     check_defined(b, what);
     internal_assert(a.type() == b.type())
         << what << " of mismatched types " << type_to_string(a.type()) << " and " << type_to_string(b.type());
-    auto n = std::make_shared<N>(Bool(a.type().lanes));
+    auto n = std::make_shared<N>(Bool(a.type().lanes()));
     n->a = std::move(a);
     n->b = std::move(b);
     return Expr(std::move(n));
@@ -65,7 +65,7 @@ template <typename N> Expr make_logical(Expr a, Expr b, const char *what) {
     check_defined(b, what);
     internal_assert(a.type().is_bool()) << what << " of non-bool " << type_to_string(a.type());
     internal_assert(b.type().is_bool()) << what << " of non-bool " << type_to_string(b.type());
-    internal_assert(a.type().lanes == b.type().lanes) << what << " of mismatched lanes";
+    internal_assert(a.type().lanes() == b.type().lanes()) << what << " of mismatched lanes";
     auto n = std::make_shared<N>(a.type());
     n->a = std::move(a);
     n->b = std::move(b);
@@ -76,9 +76,9 @@ template <typename N> Expr make_logical(Expr a, Expr b, const char *what) {
 
 Expr IntImm::make(Type t, int64_t value) {
     internal_assert(t.is_int()) << "IntImm of type " << type_to_string(t);
-    internal_assert(t.bits >= 1 && t.bits <= 64) << "IntImm of " << t.bits << " bits";
-    if (t.bits < 64) {
-        const int shift = 64 - t.bits;
+    internal_assert(t.bits() >= 1 && t.bits() <= 64) << "IntImm of " << t.bits() << " bits";
+    if (t.bits() < 64) {
+        const int shift = 64 - t.bits();
         // Shift into the top bits, then sign-extend back down.
         value = static_cast<int64_t>(static_cast<uint64_t>(value) << shift) >> shift;
     }
@@ -89,9 +89,9 @@ Expr IntImm::make(Type t, int64_t value) {
 
 Expr UIntImm::make(Type t, uint64_t value) {
     internal_assert(t.is_uint()) << "UIntImm of type " << type_to_string(t);
-    internal_assert(t.bits >= 1 && t.bits <= 64) << "UIntImm of " << t.bits << " bits";
-    if (t.bits < 64) {
-        value &= (uint64_t(1) << t.bits) - 1;
+    internal_assert(t.bits() >= 1 && t.bits() <= 64) << "UIntImm of " << t.bits() << " bits";
+    if (t.bits() < 64) {
+        value &= (uint64_t(1) << t.bits()) - 1;
     }
     auto n = std::make_shared<UIntImm>(t);
     n->value = value;
@@ -100,11 +100,11 @@ Expr UIntImm::make(Type t, uint64_t value) {
 
 Expr FloatImm::make(Type t, double value) {
     internal_assert(t.is_float()) << "FloatImm of type " << type_to_string(t);
-    switch (t.bits) {
+    switch (t.bits()) {
     case 16: value = round_to_float16(value); break;
     case 32: value = static_cast<double>(static_cast<float>(value)); break;
     case 64: break;
-    default: internal_error << "FloatImm of " << t.bits << " bits";
+    default: internal_error << "FloatImm of " << t.bits() << " bits";
     }
     auto n = std::make_shared<FloatImm>(t);
     n->value = value;
@@ -119,8 +119,8 @@ Expr StringImm::make(const std::string &value) {
 
 Expr Cast::make(Type t, Expr value) {
     check_defined(value, "Cast");
-    internal_assert(t.bits > 0) << "Cast to the empty type";
-    internal_assert(t.lanes == value.type().lanes)
+    internal_assert(t.bits() > 0) << "Cast to the empty type";
+    internal_assert(t.lanes() == value.type().lanes())
         << "Cast from " << type_to_string(value.type()) << " to " << type_to_string(t) << " changes the lane count";
     auto n = std::make_shared<Cast>(t);
     n->value = std::move(value);
@@ -129,7 +129,7 @@ Expr Cast::make(Type t, Expr value) {
 
 Expr Variable::make(Type t, const std::string &name) {
     internal_assert(!name.empty()) << "Variable with an empty name";
-    internal_assert(t.bits > 0) << "Variable " << name << " of the empty type";
+    internal_assert(t.bits() > 0) << "Variable " << name << " of the empty type";
     auto n = std::make_shared<Variable>(t);
     n->name = name;
     return Expr(std::move(n));
@@ -197,7 +197,7 @@ Expr Select::make(Expr condition, Expr true_value, Expr false_value) {
     internal_assert(true_value.type() == false_value.type())
         << "Select of mismatched types " << type_to_string(true_value.type()) << " and "
         << type_to_string(false_value.type());
-    internal_assert(condition.type().lanes == 1 || condition.type().lanes == true_value.type().lanes)
+    internal_assert(condition.type().lanes() == 1 || condition.type().lanes() == true_value.type().lanes())
         << "Select condition lanes do not match the values";
     auto n = std::make_shared<Select>(true_value.type());
     n->condition = std::move(condition);
@@ -211,7 +211,7 @@ Expr Load::make(Type t, const std::string &name, Expr index) {
     internal_assert(!name.empty()) << "Load from a buffer with an empty name";
     internal_assert(index.type().is_int() || index.type().is_uint())
         << "Load index of type " << type_to_string(index.type());
-    internal_assert(t.lanes == index.type().lanes)
+    internal_assert(t.lanes() == index.type().lanes())
         << "Load of " << type_to_string(t) << " from index of type " << type_to_string(index.type());
     auto n = std::make_shared<Load>(t);
     n->name = name;
@@ -344,7 +344,7 @@ Stmt Store::make(const std::string &name, Expr value, Expr index) {
     check_defined(index, "Store index");
     internal_assert(index.type().is_int() || index.type().is_uint())
         << "Store index of type " << type_to_string(index.type());
-    internal_assert(value.type().lanes == index.type().lanes)
+    internal_assert(value.type().lanes() == index.type().lanes())
         << "Store of " << type_to_string(value.type()) << " at index of type " << type_to_string(index.type());
     auto n = std::make_shared<Store>();
     n->name = name;
@@ -355,7 +355,7 @@ Stmt Store::make(const std::string &name, Expr value, Expr index) {
 
 Stmt Allocate::make(const std::string &name, Type type, std::vector<Expr> extents, Stmt body) {
     internal_assert(!name.empty()) << "Allocate with an empty name";
-    internal_assert(type.bits > 0) << "Allocate of " << name << " with the empty type";
+    internal_assert(type.bits() > 0) << "Allocate of " << name << " with the empty type";
     for (const Expr &e : extents) {
         internal_assert(e.defined()) << "Allocate of " << name << " with an undefined extent";
         internal_assert(e.type().is_scalar()) << "Allocate of " << name << " with a vector extent";

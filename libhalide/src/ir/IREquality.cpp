@@ -15,13 +15,13 @@ template <typename T> int cmp_scalar(const T &a, const T &b) {
 }
 
 int cmp_type(const Type &a, const Type &b) {
-    if (int c = cmp_scalar(static_cast<int>(a.code), static_cast<int>(b.code))) {
+    if (int c = cmp_scalar(static_cast<int>(a.code()), static_cast<int>(b.code()))) {
         return c;
     }
-    if (int c = cmp_scalar(a.bits, b.bits)) {
+    if (int c = cmp_scalar(a.bits(), b.bits())) {
         return c;
     }
-    return cmp_scalar(a.lanes, b.lanes);
+    return cmp_scalar(a.lanes(), b.lanes());
 }
 
 int cmp_string(const std::string &a, const std::string &b) {

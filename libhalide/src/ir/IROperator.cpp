@@ -7,6 +7,7 @@
 #include <string>
 
 #include "Halide/Error.h"
+#include "ir/Lerp.h"
 
 namespace Halide {
 namespace Internal {
@@ -124,27 +125,27 @@ double uint_to_float_bits(int bits, uint64_t v) {
 } // namespace
 
 Expr make_const(Type t, int64_t val) {
-    internal_assert(t.bits > 0) << "make_const of an undefined type";
-    switch (t.code) {
+    internal_assert(t.bits() > 0) << "make_const of an undefined type";
+    switch (t.code()) {
     case halide_type_int: return IntImm::make(t, val);
     case halide_type_uint: return UIntImm::make(t, t.is_bool() ? (val != 0) : (uint64_t)val);
-    case halide_type_float: return FloatImm::make(t, int_to_float_bits(t.bits, val));
+    case halide_type_float: return FloatImm::make(t, int_to_float_bits(t.bits(), val));
     default: internal_error << "make_const of type " << type_to_string(t); return Expr();
     }
 }
 
 Expr make_const(Type t, uint64_t val) {
-    internal_assert(t.bits > 0) << "make_const of an undefined type";
-    switch (t.code) {
+    internal_assert(t.bits() > 0) << "make_const of an undefined type";
+    switch (t.code()) {
     case halide_type_int: return IntImm::make(t, (int64_t)val);
     case halide_type_uint: return UIntImm::make(t, t.is_bool() ? (val != 0) : val);
-    case halide_type_float: return FloatImm::make(t, uint_to_float_bits(t.bits, val));
+    case halide_type_float: return FloatImm::make(t, uint_to_float_bits(t.bits(), val));
     default: internal_error << "make_const of type " << type_to_string(t); return Expr();
     }
 }
 
 Expr make_const(Type t, double val) {
-    internal_assert(t.bits > 0) << "make_const of an undefined type";
+    internal_assert(t.bits() > 0) << "make_const of an undefined type";
     if (t.is_float()) {
         return FloatImm::make(t, val);
     }
@@ -180,7 +181,7 @@ Expr const_false(int lanes) {
 }
 
 Expr cast_constant(Type t, const Expr &e) {
-    if (!e.defined() || t.is_handle() || t.bits == 0) {
+    if (!e.defined() || t.is_handle() || t.bits() == 0) {
         return Expr();
     }
     Type from = e.type();
@@ -189,13 +190,13 @@ Expr cast_constant(Type t, const Expr &e) {
     }
     if (const IntImm *i = e.as<IntImm>()) {
         if (t.is_bool()) {
-            return make_bool(i->value != 0, t.lanes);
+            return make_bool(i->value != 0, t.lanes());
         }
         return make_const(t, i->value);
     }
     if (const UIntImm *u = e.as<UIntImm>()) {
         if (t.is_bool()) {
-            return make_bool(u->value != 0, t.lanes);
+            return make_bool(u->value != 0, t.lanes());
         }
         return make_const(t, u->value);
     }
@@ -205,20 +206,20 @@ Expr cast_constant(Type t, const Expr &e) {
             return FloatImm::make(t, v);
         }
         if (t.is_bool()) {
-            return make_bool(v != 0, t.lanes); // NaN is nonzero
+            return make_bool(v != 0, t.lanes()); // NaN is nonzero
         }
         if (std::isnan(v)) {
             return Expr();
         }
         double w = std::trunc(v);
         if (t.is_int()) {
-            double lim = std::ldexp(1.0, t.bits - 1);
+            double lim = std::ldexp(1.0, t.bits() - 1);
             if (!(w >= -lim && w < lim)) {
                 return Expr();
             }
             return IntImm::make(t, (int64_t)w);
         }
-        double lim = std::ldexp(1.0, t.bits);
+        double lim = std::ldexp(1.0, t.bits());
         if (!(w >= 0 && w < lim)) {
             return Expr();
         }
@@ -254,28 +255,28 @@ void match_types(Expr &a, Expr &b) {
     if (ta == tb) {
         return;
     }
-    user_assert(ta.lanes == tb.lanes) << "Can't combine expressions of types " << type_to_string(ta) << " and "
+    user_assert(ta.lanes() == tb.lanes()) << "Can't combine expressions of types " << type_to_string(ta) << " and "
                                       << type_to_string(tb) << " (different vector widths)";
     if (!ta.is_float() && tb.is_float()) {
         a = cast(tb, std::move(a));
     } else if (ta.is_float() && !tb.is_float()) {
         b = cast(ta, std::move(b));
     } else if (ta.is_float() && tb.is_float()) {
-        if (ta.bits > tb.bits) {
+        if (ta.bits() > tb.bits()) {
             b = cast(ta, std::move(b));
         } else {
             a = cast(tb, std::move(a));
         }
-    } else if (ta.code == tb.code) {
+    } else if (ta.code() == tb.code()) {
         // Both signed or both unsigned: widen the narrower.
-        if (ta.bits > tb.bits) {
+        if (ta.bits() > tb.bits()) {
             b = cast(ta, std::move(b));
         } else {
             a = cast(tb, std::move(a));
         }
     } else {
         // One signed, one unsigned: a signed int of the larger width.
-        Type t = Int(ta.bits > tb.bits ? ta.bits : tb.bits, ta.lanes);
+        Type t = Int(ta.bits() > tb.bits() ? ta.bits() : tb.bits(), ta.lanes());
         a = cast(t, std::move(a));
         b = cast(t, std::move(b));
     }
@@ -287,13 +288,13 @@ void match_types_bitwise(Expr &a, Expr &b, const char *op_name) {
         << "The first argument to " << op_name << " must be an integer, but it has type " << describe_type(a);
     user_assert(b.type().is_int() || b.type().is_uint())
         << "The second argument to " << op_name << " must be an integer, but it has type " << describe_type(b);
-    user_assert(a.type().code == b.type().code)
+    user_assert(a.type().code() == b.type().code())
         << "The arguments to " << op_name << " must both be signed or both be unsigned, but they have types "
         << describe_type(a) << " and " << describe_type(b);
-    user_assert(a.type().lanes == b.type().lanes) << "The arguments to " << op_name << " have different vector widths";
-    if (a.type().bits > b.type().bits) {
+    user_assert(a.type().lanes() == b.type().lanes()) << "The arguments to " << op_name << " have different vector widths";
+    if (a.type().bits() > b.type().bits()) {
         b = cast(a.type(), std::move(b));
-    } else if (b.type().bits > a.type().bits) {
+    } else if (b.type().bits() > a.type().bits()) {
         a = cast(b.type(), std::move(a));
     }
 }
@@ -307,7 +308,7 @@ using namespace Internal;
 
 Expr cast(Type t, Expr a) {
     user_assert(a.defined()) << "cast of an undefined Expr";
-    user_assert(t.bits > 0) << "cast to an undefined type";
+    user_assert(t.bits() > 0) << "cast to an undefined type";
     if (a.type() == t) {
         return a;
     }
@@ -500,11 +501,11 @@ Expr operator&&(Expr a, Expr b) {
 }
 Expr operator&&(Expr a, bool b) {
     check_bool(a, "first", "operator&&");
-    return b ? a : const_false(a.type().lanes);
+    return b ? a : const_false(a.type().lanes());
 }
 Expr operator&&(bool a, Expr b) {
     check_bool(b, "second", "operator&&");
-    return a ? b : const_false(b.type().lanes);
+    return a ? b : const_false(b.type().lanes());
 }
 Expr operator||(Expr a, Expr b) {
     check_bool(a, "first", "operator||");
@@ -513,11 +514,11 @@ Expr operator||(Expr a, Expr b) {
 }
 Expr operator||(Expr a, bool b) {
     check_bool(a, "first", "operator||");
-    return b ? const_true(a.type().lanes) : a;
+    return b ? const_true(a.type().lanes()) : a;
 }
 Expr operator||(bool a, Expr b) {
     check_bool(b, "second", "operator||");
-    return a ? const_true(b.type().lanes) : b;
+    return a ? const_true(b.type().lanes()) : b;
 }
 Expr operator!(Expr a) {
     check_bool(a, "", "operator!");
@@ -565,7 +566,7 @@ Expr clamp_bound(Type t, const Expr &bound, const char *which) {
         value = std::to_string(*i);
     } else if (const uint64_t *u = as_const_uint(bound)) {
         fits = *u <= (uint64_t)std::numeric_limits<int64_t>::max() ? t.can_represent((int64_t)*u)
-                                                                   : (t.is_uint() && t.bits == 64) || t.is_float();
+                                                                   : (t.is_uint() && t.bits() == 64) || t.is_float();
         value = std::to_string(*u);
     } else if (const double *f = as_const_float(bound)) {
         fits = t.can_represent(*f);
@@ -591,7 +592,7 @@ namespace {
 
 // name + "f" for Float(32), name for Float(64).
 std::string math_name(const char *name, Type t) {
-    return t.bits == 32 ? std::string(name) + "f" : std::string(name);
+    return t.bits() == 32 ? std::string(name) + "f" : std::string(name);
 }
 
 // A C math function of one float argument. Non-floats become Float(32);
@@ -600,12 +601,12 @@ Expr math_call1(const char *name, Expr x) {
     check_defined(x, name);
     check_not_handle(x, name);
     if (!x.type().is_float()) {
-        Type f = Float(32, x.type().lanes);
+        Type f = Float(32, x.type().lanes());
         x = cast(f, std::move(x));
     }
     Type t = x.type();
-    if (t.bits == 16) {
-        Type f = Float(32, t.lanes);
+    if (t.bits() == 16) {
+        Type f = Float(32, t.lanes());
         return cast(t, Call::make(f, math_name(name, f), {cast(f, std::move(x))}, Call::Extern));
     }
     return Call::make(t, math_name(name, t), {std::move(x)}, Call::Extern);
@@ -617,13 +618,13 @@ Expr math_call2(const char *name, Expr x, Expr y) {
     check_defined(y, name);
     match_types(x, y);
     if (!x.type().is_float()) {
-        Type f = Float(32, x.type().lanes);
+        Type f = Float(32, x.type().lanes());
         x = cast(f, std::move(x));
         y = cast(f, std::move(y));
     }
     Type t = x.type();
-    if (t.bits == 16) {
-        Type f = Float(32, t.lanes);
+    if (t.bits() == 16) {
+        Type f = Float(32, t.lanes());
         return cast(t, Call::make(f, math_name(name, f), {cast(f, std::move(x)), cast(f, std::move(y))}, Call::Extern));
     }
     return Call::make(t, math_name(name, t), {std::move(x), std::move(y)}, Call::Extern);
@@ -767,7 +768,7 @@ Expr pow(Expr x, Expr y) {
     check_defined(x, "pow");
     check_defined(y, "pow");
     if (!x.type().is_float()) {
-        Type f = Float(32, x.type().lanes);
+        Type f = Float(32, x.type().lanes());
         x = cast(f, std::move(x));
     }
     y = cast(x.type(), std::move(y));
@@ -776,7 +777,7 @@ Expr pow(Expr x, Expr y) {
 
 Expr fract(const Expr &x) {
     check_defined(x, "fract");
-    Expr f = x.type().is_float() ? x : cast(Float(32, x.type().lanes), x);
+    Expr f = x.type().is_float() ? x : cast(Float(32, x.type().lanes()), x);
     return f - trunc(f);
 }
 
@@ -811,7 +812,7 @@ Expr is_finite(Expr x) {
 
 Expr reinterpret(Type t, Expr e) {
     check_defined(e, "reinterpret");
-    user_assert(t.bits * t.lanes == e.type().bits * e.type().lanes)
+    user_assert(t.bits() * t.lanes() == e.type().bits() * e.type().lanes())
         << "reinterpret can't change the number of bits: " << describe_type(e) << " to " << type_to_string(t);
     if (t == e.type()) {
         return e;
@@ -850,11 +851,11 @@ Expr shift(const char *name, const char *op, Expr x, Expr y) {
     user_assert(y.type().is_int() || y.type().is_uint())
         << "The second argument to " << op << " must be an integer, but it has type " << describe_type(y);
     // Match widths, each side keeping its signedness.
-    if (x.type().bits < y.type().bits) {
-        Type wide = x.type().with_bits(y.type().bits);
+    if (x.type().bits() < y.type().bits()) {
+        Type wide = x.type().with_bits(y.type().bits());
         x = cast(wide, std::move(x));
-    } else if (y.type().bits < x.type().bits) {
-        Type wide = y.type().with_bits(x.type().bits);
+    } else if (y.type().bits() < x.type().bits()) {
+        Type wide = y.type().with_bits(x.type().bits());
         y = cast(wide, std::move(y));
     }
     Type t = x.type();
@@ -942,25 +943,14 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
         << "lerp: the weight must be a float or an unsigned integer, but it has type " << describe_type(weight);
     Type t = zero_val.type();
     user_assert(!t.is_handle()) << "lerp of handles";
-    user_assert(t.bits <= 32 || t.is_float()) << "lerp of 64-bit integers is not supported";
-    // Compute in Float(64) for integers (exact for weights and values up to
-    // 32 bits), in the value type for floats.
-    Type ct = t.is_float() ? t : Float(64, t.lanes);
-    Expr w;
-    if (weight.type().is_float()) {
-        w = cast(ct, weight);
-    } else {
-        w = cast(ct, weight) / make_const(ct, weight.type().umax());
+    user_assert(t.bits() <= 32 || t.is_float()) << "lerp of 64-bit integers is not supported";
+    if (!t.is_float()) {
+        if (const double *w = as_const_float(weight)) {
+            user_assert(*w >= 0 && *w <= 1) << "Floating-point weight for lerp with integer arguments is " << *w
+                                             << ", which is not in the range [0.0f, 1.0f]";
+        }
     }
-    Expr a = cast(ct, zero_val), b = cast(ct, one_val);
-    Expr r = a * (make_one(ct) - w) + b * w;
-    if (t.is_float()) {
-        return r;
-    }
-    if (t.is_bool()) {
-        return r >= make_const(ct, 0.5);
-    }
-    return cast(t, math_call1("nearbyint", r));
+    return lower_lerp(zero_val, one_val, weight);
 }
 
 Expr likely(Expr e) {
@@ -1007,7 +997,7 @@ Expr saturating_cast(Type t, Expr e) {
     if (s.is_float()) {
         // Powers of two are exact in every float type; compare against them
         // rather than against t's maximum, which may not be representable.
-        double hi = std::ldexp(1.0, t.is_int() ? t.bits - 1 : t.bits);
+        double hi = std::ldexp(1.0, t.is_int() ? t.bits() - 1 : t.bits());
         double lo = t.is_int() ? -hi : 0.0;
         Expr hi_f = make_const(s, hi), lo_f = make_const(s, lo);
         Expr tmax = t.is_int() ? make_const(t, t.imax()) : make_const(t, t.umax());

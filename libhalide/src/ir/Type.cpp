@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "Halide/Error.h"
+#include "Halide/IR.h"
+#include "Halide/IROperator.h"
 
 namespace Halide {
 
@@ -27,22 +29,22 @@ int64_t Type::imin() const {
     if (is_uint()) {
         return 0;
     }
-    if (bits >= 64) {
+    if (bits_ >= 64) {
         return std::numeric_limits<int64_t>::min();
     }
-    return -(int64_t(1) << (bits - 1));
+    return -(int64_t(1) << (bits_ - 1));
 }
 
 int64_t Type::imax() const {
     internal_assert(is_int() || is_uint()) << "imax() of non-integer type " << type_to_string(*this);
     if (is_uint()) {
         // Clamped to what an int64 can hold.
-        return bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t)((uint64_t(1) << bits) - 1);
+        return bits_ >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t)((uint64_t(1) << bits_) - 1);
     }
-    if (bits >= 64) {
+    if (bits_ >= 64) {
         return std::numeric_limits<int64_t>::max();
     }
-    return (int64_t(1) << (bits - 1)) - 1;
+    return (int64_t(1) << (bits_ - 1)) - 1;
 }
 
 uint64_t Type::umax() const {
@@ -50,28 +52,28 @@ uint64_t Type::umax() const {
     if (is_int()) {
         return (uint64_t)imax();
     }
-    return bits >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t(1) << bits) - 1;
+    return bits_ >= 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t(1) << bits_) - 1;
 }
 
 bool Type::can_represent(Type other) const {
-    if (lanes != other.lanes) {
+    if (lanes_ != other.lanes()) {
         return false;
     }
     if (*this == other) {
         return true;
     }
-    switch (code) {
-    case halide_type_int: return (other.is_int() && other.bits <= bits) || (other.is_uint() && other.bits < bits);
-    case halide_type_uint: return other.is_uint() && other.bits <= bits;
+    switch (code_) {
+    case halide_type_int: return (other.is_int() && other.bits() <= bits_) || (other.is_uint() && other.bits() < bits_);
+    case halide_type_uint: return other.is_uint() && other.bits() <= bits_;
     case halide_type_float:
         if (other.is_float()) {
-            return other.bits <= bits;
+            return other.bits() <= bits_;
         }
         if (other.is_uint()) {
-            return other.bits <= significand_bits(bits);
+            return other.bits() <= significand_bits(bits_);
         }
         if (other.is_int()) {
-            return other.bits <= significand_bits(bits) + 1;
+            return other.bits() <= significand_bits(bits_) + 1;
         }
         return false;
     case halide_type_handle: return other.is_handle();
@@ -80,7 +82,7 @@ bool Type::can_represent(Type other) const {
 }
 
 bool Type::can_represent(int64_t v) const {
-    switch (code) {
+    switch (code_) {
     case halide_type_int: return v >= imin() && v <= imax();
     case halide_type_uint: return v >= 0 && (uint64_t)v <= umax();
     case halide_type_float: {
@@ -98,7 +100,7 @@ bool Type::can_represent(int64_t v) const {
             width++;
             m >>= 1;
         }
-        return width <= significand_bits(bits);
+        return width <= significand_bits(bits_);
     }
     case halide_type_handle: return v == 0;
     default: return false;
@@ -106,7 +108,7 @@ bool Type::can_represent(int64_t v) const {
 }
 
 bool Type::can_represent(double v) const {
-    switch (code) {
+    switch (code_) {
     case halide_type_int:
     case halide_type_uint: {
         if (!(v == std::trunc(v))) { // also rejects NaN and infinities
@@ -117,17 +119,17 @@ bool Type::can_represent(double v) const {
         }
         if (is_int()) {
             // [-2^(bits-1), 2^(bits-1)) exactly, with powers of two in double.
-            double lim = std::ldexp(1.0, bits - 1);
+            double lim = std::ldexp(1.0, bits_ - 1);
             return v >= -lim && v < lim;
         }
-        double lim = std::ldexp(1.0, bits);
+        double lim = std::ldexp(1.0, bits_);
         return v >= 0 && v < lim;
     }
     case halide_type_float:
         if (std::isnan(v) || std::isinf(v)) {
             return true;
         }
-        switch (bits) {
+        switch (bits_) {
         case 64: return true;
         case 32: return (double)(float)v == v;
         case 16: {
@@ -152,20 +154,83 @@ bool Type::can_represent(double v) const {
     }
 }
 
+// Upstream gives infinities as the bounds of float types.
+Expr Type::max() const {
+    if (is_vector()) {
+        return Internal::Broadcast::make(element_of().max(), lanes_);
+    }
+    if (is_float()) {
+        return Internal::make_const(*this, std::numeric_limits<double>::infinity());
+    }
+    if (is_uint()) {
+        return Internal::make_const(*this, umax());
+    }
+    return Internal::make_const(*this, imax());
+}
+
+Expr Type::min() const {
+    if (is_vector()) {
+        return Internal::Broadcast::make(element_of().min(), lanes_);
+    }
+    if (is_float()) {
+        return Internal::make_const(*this, -std::numeric_limits<double>::infinity());
+    }
+    if (is_uint()) {
+        return Internal::make_const(*this, (uint64_t)0);
+    }
+    return Internal::make_const(*this, imin());
+}
+
+bool Type::is_max(int64_t v) const {
+    return v >= 0 && is_max((uint64_t)v);
+}
+
+bool Type::is_max(uint64_t v) const {
+    if (is_int()) {
+        return v == (uint64_t)imax();
+    }
+    return is_uint() && v == umax();
+}
+
+bool Type::is_min(int64_t v) const {
+    if (is_int()) {
+        return v == imin();
+    }
+    return is_uint() && v == 0;
+}
+
+bool Type::is_min(uint64_t v) const {
+    return is_uint() && v == 0;
+}
+
+bool Type::can_represent(uint64_t v) const {
+    if (is_uint()) {
+        return bits_ >= 64 || v <= umax();
+    }
+    if (is_int()) {
+        return v <= (uint64_t)imax();
+    }
+    if (v <= (uint64_t)std::numeric_limits<int64_t>::max()) {
+        return can_represent((int64_t)v);
+    }
+    // Above 2^63: exactly representable in a float if its significant bits fit.
+    return is_float() && can_represent((double)v) && (uint64_t)(double)v == v;
+}
+
 std::string type_to_string(const Type &t) {
     std::string s;
-    if (t.bits == 0) {
+    if (t.bits() == 0) {
         return "void";
     }
-    switch (t.code) {
-    case halide_type_int: s = "int" + std::to_string(t.bits); break;
-    case halide_type_uint: s = t.bits == 1 ? "bool" : "uint" + std::to_string(t.bits); break;
-    case halide_type_float: s = "float" + std::to_string(t.bits); break;
+    switch (t.code()) {
+    case halide_type_int: s = "int" + std::to_string(t.bits()); break;
+    case halide_type_uint: s = t.bits() == 1 ? "bool" : "uint" + std::to_string(t.bits()); break;
+    case halide_type_float: s = "float" + std::to_string(t.bits()); break;
     case halide_type_handle: s = "handle"; break;
-    default: s = "unknown" + std::to_string(t.bits); break;
+    default: s = "unknown" + std::to_string(t.bits()); break;
     }
-    if (t.lanes > 1) {
-        s += "x" + std::to_string(t.lanes);
+    if (t.lanes() > 1) {
+        s += "x" + std::to_string(t.lanes());
     }
     return s;
 }

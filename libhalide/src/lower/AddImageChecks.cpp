@@ -37,7 +37,7 @@ Expr intrinsic(Type t, const std::string &name, std::vector<Expr> args) {
 }
 
 uint32_t type_word(Type t) {
-    return (uint32_t)t.code | ((uint32_t)t.bits << 8);
+    return (uint32_t)t.code() | ((uint32_t)t.bits() << 8);
 }
 
 Expr uint32_const(uint32_t v) {

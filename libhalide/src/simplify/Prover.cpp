@@ -22,7 +22,7 @@ constexpr int kBudget = 4;    // nested replacements per proof
 constexpr int kMaxWork = 400; // sums examined per proof
 
 bool is_index_type(const Type &t) {
-    return t.is_int() && t.is_scalar() && (t.bits == 32 || t.bits == 64);
+    return t.is_int() && t.is_scalar() && (t.bits() == 32 || t.bits() == 64);
 }
 
 std::optional<int64_t> add_checked(std::optional<int64_t> a, std::optional<int64_t> b) {
@@ -303,7 +303,7 @@ std::optional<int64_t> Prover::constant_bound(const Expr &e, bool upper, int dep
         return std::nullopt;
     }
     Type t = e.type();
-    if (!(t.is_int() || t.is_uint()) || !t.is_scalar() || t.bits > 64 || (t.is_uint() && t.bits == 64)) {
+    if (!(t.is_int() || t.is_uint()) || !t.is_scalar() || t.bits() > 64 || (t.is_uint() && t.bits() == 64)) {
         return std::nullopt;
     }
     auto bound = [&](const Expr &x) { return constant_bound(x, upper, depth + 1); };
@@ -394,14 +394,14 @@ std::optional<int64_t> Prover::constant_bound(const Expr &e, bool upper, int dep
             if (b) {
                 return b;
             }
-            if (from.is_uint() && from.bits < 64) {
+            if (from.is_uint() && from.bits() < 64) {
                 return upper ? (int64_t)from.umax() : 0;
             }
             return upper ? from.imax() : from.imin();
         }
         return std::nullopt;
     }
-    if (t.is_uint() && t.bits < 64) {
+    if (t.is_uint() && t.bits() < 64) {
         return upper ? (int64_t)t.umax() : 0;
     }
     return std::nullopt;

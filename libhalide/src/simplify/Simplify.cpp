@@ -108,7 +108,7 @@ template <typename F> Expr fold_float(IRNodeType k, Type t, F a, F b) {
     case IRNodeType::Mul: r = a * b; break;
     case IRNodeType::Div: r = a / b; break;
     case IRNodeType::Mod: {
-        if (t.bits == 16) {
+        if (t.bits() == 16) {
             return Expr(); // several roundings in half precision
         }
         F q = a / b;
@@ -147,7 +147,7 @@ Expr fold_binary(IRNodeType k, const Expr &a, const Expr &b) {
         }
     } else if (const FloatImm *fa = a.as<FloatImm>()) {
         if (const FloatImm *fb = b.as<FloatImm>()) {
-            if (t.bits == 32) {
+            if (t.bits() == 32) {
                 return fold_float<float>(k, t, (float)fa->value, (float)fb->value);
             }
             return fold_float<double>(k, t, fa->value, fb->value);
@@ -160,7 +160,7 @@ Expr fold_binary(IRNodeType k, const Expr &a, const Expr &b) {
 // shifts the other way; shifting by the width or more gives 0 or the sign.
 Expr fold_shift(bool left, Type t, const Expr &a, const Expr &b) {
     uint64_t abits = 0, amount = 0;
-    if (!imm_bits(a, &abits) || !imm_bits(b, &amount) || b.type().bits != t.bits) {
+    if (!imm_bits(a, &abits) || !imm_bits(b, &amount) || b.type().bits() != t.bits()) {
         return Expr();
     }
     if (b.type().is_int() && (int64_t)amount < 0) {
@@ -168,10 +168,10 @@ Expr fold_shift(bool left, Type t, const Expr &a, const Expr &b) {
         amount = (uint64_t)0 - amount;
     }
     // The amount is read as an unsigned value of the operands' width.
-    if (t.bits < 64) {
-        amount &= (uint64_t(1) << t.bits) - 1;
+    if (t.bits() < 64) {
+        amount &= (uint64_t(1) << t.bits()) - 1;
     }
-    bool too_big = amount >= (uint64_t)t.bits;
+    bool too_big = amount >= (uint64_t)t.bits();
     if (left) {
         return make_bits(t, too_big ? 0 : abits << amount);
     }
@@ -179,24 +179,24 @@ Expr fold_shift(bool left, Type t, const Expr &a, const Expr &b) {
         // The IntImm value is sign-extended, so an arithmetic shift of the
         // 64-bit value is the N-bit arithmetic shift.
         int64_t v = (int64_t)abits;
-        return make_bits(t, (uint64_t)(v >> (too_big ? t.bits - 1 : (int)amount)));
+        return make_bits(t, (uint64_t)(v >> (too_big ? t.bits() - 1 : (int)amount)));
     }
     return make_bits(t, too_big ? 0 : abits >> amount);
 }
 
 Expr fold_reinterpret(Type t, const Expr &a) {
     Type s = a.type();
-    if (s.bits != t.bits || s.lanes != 1 || t.lanes != 1) {
+    if (s.bits() != t.bits() || s.lanes() != 1 || t.lanes() != 1) {
         return Expr();
     }
     uint64_t bits = 0;
     if (const FloatImm *f = a.as<FloatImm>()) {
-        if (s.bits == 32) {
+        if (s.bits() == 32) {
             float v = (float)f->value;
             uint32_t b32 = 0;
             std::memcpy(&b32, &v, sizeof(v));
             bits = b32;
-        } else if (s.bits == 64) {
+        } else if (s.bits() == 64) {
             std::memcpy(&bits, &f->value, sizeof(bits));
         } else {
             return Expr();
@@ -204,19 +204,19 @@ Expr fold_reinterpret(Type t, const Expr &a) {
     } else if (!imm_bits(a, &bits)) {
         return Expr();
     }
-    if (s.bits < 64) {
-        bits &= (uint64_t(1) << s.bits) - 1;
+    if (s.bits() < 64) {
+        bits &= (uint64_t(1) << s.bits()) - 1;
     }
     if (t.is_int() || t.is_uint()) {
         return make_bits(t, bits);
     }
-    if (t.is_float() && t.bits == 32) {
+    if (t.is_float() && t.bits() == 32) {
         uint32_t b32 = (uint32_t)bits;
         float v = 0;
         std::memcpy(&v, &b32, sizeof(v));
         return FloatImm::make(t, (double)v);
     }
-    if (t.is_float() && t.bits == 64) {
+    if (t.is_float() && t.bits() == 64) {
         double v = 0;
         std::memcpy(&v, &bits, sizeof(v));
         return FloatImm::make(t, v);
@@ -230,10 +230,10 @@ Expr fold_math(const Call *op) {
         return Expr();
     }
     const FloatImm *f = op->args[0].as<FloatImm>();
-    if (!f || op->type != op->args[0].type() || (op->type.bits != 32 && op->type.bits != 64)) {
+    if (!f || op->type != op->args[0].type() || (op->type.bits() != 32 && op->type.bits() != 64)) {
         return Expr();
     }
-    bool single = op->type.bits == 32;
+    bool single = op->type.bits() == 32;
     std::string base = op->name;
     if (single) {
         if (base.empty() || base.back() != 'f') {
