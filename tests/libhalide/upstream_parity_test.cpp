@@ -307,3 +307,116 @@ TEST(UpstreamParity, BoolAndFloatLerp) {
         EXPECT_NEAR(off(i), 2.0 * (1.0 - w) + 10.0 * w, 1e-12) << i;
     }
 }
+
+// ---------------------------------------------------------------------------
+// Schedule legality: a Func stored outside a parallel or vectorized loop but
+// computed inside it is a race, refused with upstream's words.
+
+namespace {
+
+// Each instance's Funcs get names of their own (f0, f1, f2 with a prefix):
+// the names appear in the messages checked.
+struct ThreeStages {
+    Var x{"x"}, y{"y"}, xo{"xo"}, xi{"xi"};
+    Func f0, f1, f2;
+    explicit ThreeStages(const std::string &p) : f0(p + "f0"), f1(p + "f1"), f2(p + "f2") {
+        f0(x, y) = x + y;
+        f1(x, y) = f0(x, y) + f0(x + 1, y);
+        f2(x, y) = f1(x, y) * 2;
+    }
+    // Empty when it compiles and computes the right values, else the error.
+    std::string realize() {
+        try {
+            Buffer<int32_t> out = f2.realize({8, 8});
+            for (int j = 0; j < 8; j++) {
+                for (int i = 0; i < 8; i++) {
+                    if (out(i, j) != 2 * (2 * (i + j) + 1)) {
+                        return "wrong value";
+                    }
+                }
+            }
+            return "";
+        } catch (const CompileError &e) {
+            return e.what();
+        }
+    }
+};
+
+const char *kRace = "is stored outside the parallel/vectorized/gpu_block loop over ";
+
+} // namespace
+
+TEST(UpstreamParity, StoredOutsideParallelLoopButComputedInsideIsRefused) {
+    {
+        ThreeStages p("t1_");
+        p.f2.parallel(p.y);
+        p.f1.compute_at(p.f2, p.x);
+        p.f0.compute_at(p.f1, p.x).store_root();
+        std::string err = p.realize();
+        EXPECT_NE(err.find(std::string("Func \"t1_f0\" ") + kRace +
+                           "t1_f2.y but computed within it. This is a potential race condition."),
+                  std::string::npos)
+            << err;
+        EXPECT_NE(err.find("t1_f0.store_root().compute_at(t1_f1, x);"), std::string::npos) << err;
+    }
+    {
+        // The compute level is the parallel loop itself.
+        ThreeStages p("t2_");
+        p.f2.parallel(p.y);
+        p.f0.store_root().compute_at(p.f2, p.y);
+        EXPECT_NE(p.realize().find(kRace), std::string::npos);
+    }
+    {
+        ThreeStages p("t3_");
+        p.f2.split(p.y, p.xo, p.xi, 2).parallel(p.xo);
+        p.f0.compute_at(p.f2, p.xi).store_root();
+        EXPECT_NE(p.realize().find(std::string(kRace) + "t3_f2.xo"), std::string::npos);
+    }
+    {
+        ThreeStages p("t4_");
+        p.f2.split(p.x, p.xo, p.xi, 4).vectorize(p.xi);
+        p.f0.compute_at(p.f2, p.xi).store_root();
+        EXPECT_NE(p.realize().find(std::string(kRace) + "t4_f2.xi"), std::string::npos);
+    }
+}
+
+TEST(UpstreamParity, StorageInsideTheParallelLoopIsAccepted) {
+    auto ok = [](const std::function<void(ThreeStages &)> &schedule) {
+        ThreeStages p("t5_");
+        schedule(p);
+        return p.realize();
+    };
+    EXPECT_EQ(ok([](ThreeStages &p) {
+                  p.f2.parallel(p.y);
+                  p.f0.compute_at(p.f2, p.x).store_at(p.f2, p.y);
+              }),
+              "");
+    EXPECT_EQ(ok([](ThreeStages &p) {
+                  p.f2.parallel(p.y);
+                  p.f0.compute_at(p.f2, p.x);
+              }),
+              "");
+    EXPECT_EQ(ok([](ThreeStages &p) {
+                  p.f2.parallel(p.y);
+                  p.f0.compute_at(p.f2, p.y).parallel(p.x);
+              }),
+              "");
+    EXPECT_EQ(ok([](ThreeStages &p) {
+                  p.f2.unroll(p.x, 2);
+                  p.f0.compute_at(p.f2, p.x).store_root();
+              }),
+              "");
+}
+
+TEST(UpstreamParity, InvalidPlacementsUseUpstreamsWords) {
+    ThreeStages a("t6_");
+    a.f0.compute_at(a.f2, a.y).store_at(a.f2, a.x);
+    EXPECT_NE(a.realize().find("Func \"t6_f0\" is computed at the following invalid location:\n"
+                               "  t6_f0.store_at(t6_f2, x).compute_at(t6_f2, y);"),
+              std::string::npos);
+    ThreeStages b("t7_");
+    b.f0.compute_at(b.f1, b.x); // f1 is inlined
+    EXPECT_NE(b.realize().find("Func \"t7_f0\" is computed at the following invalid location:\n"
+                               "  t7_f0.compute_at(t7_f1, x);"),
+              std::string::npos);
+}

@@ -327,12 +327,34 @@ private:
     std::function<Stmt(const Stmt &)> wrap_;
 };
 
+// g's placement as a schedule call, e.g. `f.store_root().compute_at(g, y);`,
+// for the words upstream's placement errors use.
+std::string placement(const FunctionContents &g) {
+    std::string s = g.name;
+    if (g.store == ComputeLevel::Root) {
+        s += ".store_root()";
+    } else if (g.store == ComputeLevel::At) {
+        s += ".store_at(" + g.store_at_func + ", " + g.store_at_var + ")";
+    }
+    if (g.compute == ComputeLevel::Root) {
+        s += ".compute_root()";
+    } else if (g.compute == ComputeLevel::At) {
+        s += ".compute_at(" + g.compute_at_func + ", " + g.compute_at_var + ")";
+    }
+    return s + ";";
+}
+
+std::string invalid_location(const FunctionContents &g) {
+    return "Func \"" + g.name + "\" is computed at the following invalid location:\n  " + placement(g) + "\n";
+}
+
 // The loop variable name of loop `dim` of Func `func` (a compute_at or
 // store_at level), checked.
 std::string level_loop(const Environment &env, const FunctionContents &g, const std::string &func,
                        const std::string &dim, const char *what) {
     auto consumer = env.find(func);
-    user_assert(consumer != env.end()) << "Func '" << g.name << "' is " << what << " Func '" << func
+    user_assert(consumer != env.end()) << invalid_location(g) << "Func '" << g.name << "' is " << what << " Func '"
+                                       << func
                                        << "', which is not computed anywhere (it is inlined or not part of this "
                                           "pipeline)";
     for (const Dim &d : consumer->second->dims) {
@@ -340,7 +362,7 @@ std::string level_loop(const Environment &env, const FunctionContents &g, const 
             return loop_var_name(func, d.var);
         }
     }
-    user_error << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '" << func
+    user_error << invalid_location(g) << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '" << func
                << "', which has no such loop";
 }
 
@@ -356,7 +378,7 @@ public:
     }
     void visit(const Provide *op) override {
         user_assert(op->name != g_.name || depth_ > 0)
-            << "Func '" << g_.name << "' is stored at loop '" << g_.store_at_var << "' of Func '" << g_.store_at_func
+            << invalid_location(g_) << "Func '" << g_.name << "' is stored at loop '" << g_.store_at_var << "' of Func '" << g_.store_at_func
             << "', which is not around the loop it is computed at ('" << g_.compute_at_var << "' of Func '"
             << g_.compute_at_func << "'). Store it at that loop or further out.";
         IRVisitor::visit(op);
@@ -365,6 +387,62 @@ public:
 private:
     const FunctionContents &g_;
     int depth_ = 0;
+};
+
+// g stored outside a parallel or vectorized loop but computed inside it
+// would have every iteration write one shared buffer: refused, as upstream
+// refuses it. Loops of g's own are inside its computation and don't count.
+class CheckNoRaceOnStorage : public IRVisitor {
+public:
+    explicit CheckNoRaceOnStorage(const FunctionContents &g) : g_(g), own_prefix_(g.name + ".") {}
+    using IRVisitor::visit;
+    void visit(const Realize *op) override {
+        bool mine = op->name == g_.name;
+        std::vector<const For *> outer;
+        if (mine) {
+            outer.swap(loops_);
+            inside_ = true;
+        }
+        IRVisitor::visit(op);
+        if (mine) {
+            loops_.swap(outer);
+            inside_ = false;
+        }
+    }
+    void visit(const For *op) override {
+        bool track = inside_ && op->name.compare(0, own_prefix_.size(), own_prefix_) != 0;
+        if (track) {
+            loops_.push_back(op);
+        }
+        IRVisitor::visit(op);
+        if (track) {
+            loops_.pop_back();
+        }
+    }
+    void visit(const Provide *op) override {
+        if (inside_ && op->name == g_.name) {
+            for (const For *loop : loops_) {
+                if (loop->for_type == ForType::Parallel || loop->for_type == ForType::Vectorized) {
+                    user_error << "Func \"" << g_.name << "\" is stored outside the parallel/vectorized/gpu_block loop over "
+                               << loop_label(loop->name) << " but computed within it. This is a potential race "
+                               << "condition.\n"
+                               << invalid_location(g_);
+                }
+            }
+        }
+        IRVisitor::visit(op);
+    }
+
+private:
+    // "f.s0.y" -> "f.y", as upstream names the loop.
+    static std::string loop_label(const std::string &loop) {
+        size_t stage = loop.find(".s0.");
+        return stage == std::string::npos ? loop : loop.substr(0, stage) + "." + loop.substr(stage + 4);
+    }
+    const FunctionContents &g_;
+    std::string own_prefix_;
+    std::vector<const For *> loops_;
+    bool inside_ = false;
 };
 
 // Every call to a realized Func must happen inside its realization: a
@@ -453,6 +531,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             internal_assert(store.found);
         }
         CheckProvidesInsideRealization(g).include(s);
+        CheckNoRaceOnStorage(g).include(s);
     }
     CheckCallsInsideRealizations(env).include(s);
     return s;

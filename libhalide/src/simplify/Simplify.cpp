@@ -991,7 +991,8 @@ Stmt simplify(const Stmt &st) {
 
 bool can_prove(const Expr &e) {
     user_assert(e.defined() && e.type().is_bool()) << "can_prove needs a boolean expression";
-    const UIntImm *u = simplify(e).as<UIntImm>();
+    Expr s = simplify(e); // keeps the node alive while it is read
+    const UIntImm *u = s.as<UIntImm>();
     return u && u->value == 1;
 }
 
