@@ -373,7 +373,17 @@ template <typename T> double ref_round(T v) {
 // result; false if the conversion is undefined (float out of range / NaN).
 template <typename From, typename To> bool ref_cast(From v, To *out) {
     if constexpr (is_bool_v<To>) {
-        *out = v != 0;
+        // Upstream's rule: a cast to bool keeps the lowest bit, of the value
+        // truncated toward zero for floats (2 -> false, 3.5 -> true).
+        if constexpr (std::is_floating_point_v<From>) {
+            double t = std::trunc((double)v);
+            if (!(t > -9.2e18 && t < 9.2e18)) {
+                return false;
+            }
+            *out = ((int64_t)t & 1) != 0;
+        } else {
+            *out = ((uint64_t)(i128)v & 1) != 0;
+        }
         return true;
     } else if constexpr (std::is_floating_point_v<To>) {
         *out = (To)v;
@@ -909,7 +919,8 @@ TEST(OperatorTypes, Coercion) {
     EXPECT_EQ((~var(UInt(32))).type(), UInt(32));
     // Casts to bool mean nonzero.
     EXPECT_EQ(cast<bool>(var(Int(32))).type(), Bool());
-    EXPECT_TRUE(is_imm_value<bool>(cast<bool>(Expr(2)), true));
+    EXPECT_TRUE(is_imm_value<bool>(cast<bool>(Expr(2)), false)); // the low bit, as upstream
+    EXPECT_TRUE(is_imm_value<bool>(cast<bool>(Expr(3)), true));
     EXPECT_TRUE(is_imm_value<bool>(cast<bool>(Expr(0.0f)), false));
     // clamp casts its bounds.
     EXPECT_EQ(clamp(var(UInt(8)), 0, 255).type(), UInt(8));

@@ -420,3 +420,54 @@ TEST(UpstreamParity, InvalidPlacementsUseUpstreamsWords) {
                                "  t7_f0.compute_at(t7_f1, x);"),
               std::string::npos);
 }
+
+// ---------------------------------------------------------------------------
+// Found by the differential test against upstream (tests/differential).
+
+// A cast to bool keeps the lowest bit, as any narrowing integer cast does
+// upstream (and as upstream folds constants).
+TEST(UpstreamParity, CastToBoolKeepsTheLowBit) {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = cast<bool>(x);
+    g(x) = cast<bool>(cast<float>(x) * 0.5f);
+    Buffer<bool> fo = f.realize({6}), go = g.realize({6});
+    for (int i = 0; i < 6; i++) {
+        EXPECT_EQ(fo(i), (i & 1) != 0) << i;
+        EXPECT_EQ(go(i), (((int)(i * 0.5f)) & 1) != 0) << i;
+    }
+    EXPECT_TRUE(is_const(cast<bool>(Expr(2)), 0));
+}
+
+// Two vectorized dimensions: the inner one is vectorized, the outer stays
+// a loop (it used to fail an internal lanes check).
+TEST(UpstreamParity, VectorizingTwoDimensions) {
+    Var x("x"), y("y");
+    Func f1("f1"), f2("f2");
+    f1(x, y) = x * 10 + y;
+    f2(x, y) = cast<int64_t>(f1(x, y));
+    f2.vectorize(x, 5, TailStrategy::GuardWithIf);
+    f2.vectorize(y, 2, TailStrategy::ShiftInwards);
+    f1.compute_root();
+    Buffer<int64_t> out = f2.realize({3, 2});
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 3; i++) {
+            EXPECT_EQ(out(i, j), i * 10 + j);
+        }
+    }
+}
+
+// A producer split with an explicit ShiftInwards tail is computed over at
+// least one factor, like the Auto tail, when its consumer needs less.
+TEST(UpstreamParity, ExplicitShiftInwardsOnAProducerNeedingLessThanAFactor) {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func f1("f1"), f2("f2");
+    f1(x, y) = x + 100 * y;
+    f2(x, y) = f1(x, y - 1);
+    f1.tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::ShiftInwards);
+    f1.compute_at(f2, y);
+    Buffer<int32_t> out = f2.realize({1, 6});
+    for (int j = 0; j < 6; j++) {
+        EXPECT_EQ(out(0, j), 100 * (j - 1));
+    }
+}

@@ -685,10 +685,12 @@ private:
             return b_.CreatePtrToInt(v, dst);
         }
         if (to.is_bool()) {
+            // Upstream's rule: the lowest bit (of the value truncated toward
+            // zero, for floats), like any narrowing integer cast.
             if (is_floating(from)) {
-                return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+                v = b_.CreateFPToSI(v, reg_type(Int(64, from.lanes())));
             }
-            return b_.CreateIsNotNull(v);
+            return b_.CreateTrunc(v, dst);
         }
         if (is_floating(from) && is_floating(to)) {
             return b_.CreateFPCast(v, dst);

@@ -190,13 +190,13 @@ Expr cast_constant(Type t, const Expr &e) {
     }
     if (const IntImm *i = e.as<IntImm>()) {
         if (t.is_bool()) {
-            return make_bool(i->value != 0, t.lanes());
+            return make_bool((i->value & 1) != 0, t.lanes()); // the low bit, as upstream
         }
         return make_const(t, i->value);
     }
     if (const UIntImm *u = e.as<UIntImm>()) {
         if (t.is_bool()) {
-            return make_bool(u->value != 0, t.lanes());
+            return make_bool((u->value & 1) != 0, t.lanes());
         }
         return make_const(t, u->value);
     }
@@ -206,7 +206,13 @@ Expr cast_constant(Type t, const Expr &e) {
             return FloatImm::make(t, v);
         }
         if (t.is_bool()) {
-            return make_bool(v != 0, t.lanes()); // NaN is nonzero
+            // The low bit of the value truncated toward zero (out of the
+            // int64 range, or NaN, is left to the target).
+            double w = std::trunc(v);
+            if (!(w > -9.2e18 && w < 9.2e18)) {
+                return Expr();
+            }
+            return make_bool(((int64_t)w & 1) != 0, t.lanes());
         }
         if (std::isnan(v)) {
             return Expr();
@@ -315,16 +321,8 @@ Expr cast(Type t, Expr a) {
     user_assert(t.is_handle() == a.type().is_handle())
         << "Can't cast an expression of type " << describe_type(a) << " to " << type_to_string(t)
         << ": handles only convert to handles";
-    if (t.is_bool()) {
-        // A Bool is "nonzero", as in C.
-        if (a.type().is_float() || a.type().is_int() || a.type().is_uint()) {
-            Expr folded = cast_constant(t, a);
-            if (folded.defined()) {
-                return folded;
-            }
-            return NE::make(a, make_zero(a.type()));
-        }
-    }
+    // A cast to bool keeps the lowest bit, as upstream's does (not C's
+    // "nonzero"): it is a narrowing integer cast like any other.
     Expr folded = cast_constant(t, a);
     if (folded.defined()) {
         return folded;

@@ -37,10 +37,11 @@ Expr loop_var(const FunctionContents &f, const std::string &var) {
 
 // Whether a split of a non-output Func can shift its last iteration inwards
 // without a guard: the first split of a pure argument (not explicitly
-// bounded) by a constant, with the Auto tail. realize_around then makes the
+// bounded) by a constant, with the Auto or ShiftInwards tail. realize_around then makes the
 // region at least one factor wide, so the shifted iteration stays inside.
 bool shifts_inwards(const FunctionContents &f, const SplitStep &step) {
-    if (step.kind != SplitStep::Split || !step.factor.as<IntImm>() || step.tail != TailKind::Auto ||
+    if (step.kind != SplitStep::Split || !step.factor.as<IntImm>() ||
+        (step.tail != TailKind::Auto && step.tail != TailKind::ShiftInwards) ||
         f.explicit_bounds.count(step.old_var) ||
         std::find(f.args.begin(), f.args.end(), step.old_var) == f.args.end()) {
         return false;
@@ -117,15 +118,13 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
             Expr outer = loop_var(f, step.outer), inner = loop_var(f, step.inner);
             TailKind tail = step.tail;
             bool checked_shift = true;
-            if (!is_output && (tail == TailKind::Auto || tail == TailKind::RoundUp)) {
-                // Upstream rounds such regions up; we shift inwards within a
+            if (!is_output && shifts_inwards(f, step)) {
+                // Upstream grows such regions; we shift inwards within a
                 // region realize_around made at least one factor wide.
-                if (shifts_inwards(f, step)) {
-                    tail = TailKind::ShiftInwards;
-                    checked_shift = false;
-                } else {
-                    tail = TailKind::GuardWithIf;
-                }
+                tail = TailKind::ShiftInwards;
+                checked_shift = false;
+            } else if (!is_output && (tail == TailKind::Auto || tail == TailKind::RoundUp)) {
+                tail = TailKind::GuardWithIf;
             }
             if (tail == TailKind::Auto) {
                 tail = TailKind::ShiftInwards;

@@ -15,6 +15,7 @@
 // loop) stay serial loops, which codegen still offers to LLVM's loop
 // vectorizer. A schedule therefore never changes results.
 #include "Halide/IRMutator.h"
+#include "Halide/IRVisitor.h"
 #include "Halide/Simplify.h"
 #include "ir/Substitute.h"
 #include "lower/Passes.h"
@@ -328,6 +329,16 @@ private:
     }
 };
 
+// Whether `s` already holds vector code (from an inner vectorized loop):
+// lanes of two widths can't be mixed, so such an outer loop stays serial.
+class ContainsVectors : public IRVisitor {
+public:
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const Ramp *) override { found = true; }
+    void visit(const Broadcast *) override { found = true; }
+};
+
 class VectorizeLoops : public IRMutator {
 public:
     using IRMutator::visit;
@@ -339,6 +350,11 @@ public:
         }
         const IntImm *extent = loop->extent.as<IntImm>();
         if (!extent || extent->value < 2 || extent->value > 256) {
+            return s;
+        }
+        ContainsVectors inner;
+        inner.include(loop->body);
+        if (inner.found) {
             return s;
         }
         Widen widen(loop->name, (int)extent->value);
