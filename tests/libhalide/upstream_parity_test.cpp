@@ -471,3 +471,52 @@ TEST(UpstreamParity, ExplicitShiftInwardsOnAProducerNeedingLessThanAFactor) {
         EXPECT_EQ(out(0, j), 100 * (j - 1));
     }
 }
+
+// vectorize(x, n) twice on one Var splits it twice (the inner loops get
+// names of their own).
+TEST(UpstreamParity, VectorizingOneVarTwice) {
+    Var x("x"), y("y");
+    Func f1("f1"), f2("f2");
+    f1(x) = x * 3;
+    f2(x, y) = f1(x - 2) + y;
+    f1.vectorize(x, 2, TailStrategy::ShiftInwards);
+    f1.vectorize(x, 3, TailStrategy::RoundUp);
+    f1.compute_at(f2, y);
+    Buffer<int32_t> out = f2.realize({5, 2});
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 5; i++) {
+            EXPECT_EQ(out(i, j), (i - 2) * 3 + j);
+        }
+    }
+}
+
+// Splits of a producer's split or fused loops with any tail strategy, where
+// the consumer needs fewer points than a factor.
+TEST(UpstreamParity, NestedSplitsOfAProducerNeedingLittle) {
+    Var x("x"), y("y"), o("o"), i("i"), i2("i2"), fused("fused");
+    {
+        Func f0("f0"), f2("f2");
+        f0(x, y) = x + 10 * y;
+        f2(x, y) = 0 - f0(x - 2, y);
+        f0.split(x, o, i, 2, TailStrategy::RoundUp);
+        f0.split(o, o, i2, 8, TailStrategy::ShiftInwards);
+        f0.compute_root();
+        Buffer<int32_t> out = f2.realize({1, 6});
+        for (int j = 0; j < 6; j++) {
+            EXPECT_EQ(out(0, j), -(-2 + 10 * j));
+        }
+    }
+    {
+        Func f2("f2"), f4("f4");
+        f2(x, y) = x * 7 + y;
+        f4(x, y) = f2(x, y) % 5;
+        f2.fuse(x, y, fused);
+        f2.unroll(fused, 3, TailStrategy::GuardWithIf);
+        f2.split(fused, fused, i, 4, TailStrategy::ShiftInwards);
+        f2.compute_at(f4, x);
+        Buffer<int32_t> out = f4.realize({1, 7});
+        for (int j = 0; j < 7; j++) {
+            EXPECT_EQ(out(0, j), j % 5);
+        }
+    }
+}

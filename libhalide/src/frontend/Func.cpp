@@ -500,21 +500,38 @@ Func &Func::unroll(const Var &v) {
     return *this;
 }
 
+namespace {
+
+// A loop name based on `base` that f does not use yet (vectorizing the same
+// Var twice splits it twice).
+std::string fresh_loop_name(const FunctionContents &f, const std::string &base) {
+    auto used = [&](const std::string &n) {
+        return std::any_of(f.dims.begin(), f.dims.end(), [&](const Dim &d) { return d.name == n; });
+    };
+    std::string name = base;
+    for (int k = 1; used(name); k++) {
+        name = base + "$" + std::to_string(k);
+    }
+    return name;
+}
+
+} // namespace
+
 // parallel(v, n), vectorize(v, n), unroll(v, n): split v by n, keep the
 // name v for the outer loop, and mark the inner (or, for parallel, outer) one.
 Func &Func::parallel(const Var &v, const Expr &task_size, TailStrategy tail) {
-    split(v, v, Var(v.name() + "_par_inner"), task_size, tail);
+    split(v, v, Var(fresh_loop_name(*f_, v.name() + "_par_inner")), task_size, tail);
     return parallel(v);
 }
 
 Func &Func::vectorize(const Var &v, int factor, TailStrategy tail) {
-    Var inner(v.name() + "_vec");
+    Var inner(fresh_loop_name(*f_, v.name() + "_vec"));
     split(v, v, inner, factor, tail);
     return vectorize(inner);
 }
 
 Func &Func::unroll(const Var &v, int factor, TailStrategy tail) {
-    Var inner(v.name() + "_unroll");
+    Var inner(fresh_loop_name(*f_, v.name() + "_unroll"));
     split(v, v, inner, factor, tail);
     return unroll(inner);
 }

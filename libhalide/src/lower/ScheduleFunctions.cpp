@@ -123,7 +123,10 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
                 // region realize_around made at least one factor wide.
                 tail = TailKind::ShiftInwards;
                 checked_shift = false;
-            } else if (!is_output && (tail == TailKind::Auto || tail == TailKind::RoundUp)) {
+            } else if (!is_output && tail != TailKind::GuardWithIf) {
+                // Any other split of a producer (of a split's outer loop, say)
+                // is guarded: upstream computes a larger region instead, but
+                // the values a consumer reads are the same.
                 tail = TailKind::GuardWithIf;
             }
             if (tail == TailKind::Auto) {
