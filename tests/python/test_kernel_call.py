@@ -123,12 +123,14 @@ def test_float16_rounds_to_nearest_even(load):
         ("h", -1, "not representable as handle"),
     ],
 )
-def test_scalar_out_of_range_is_a_clear_error(load, name, value, message):
+def test_scalar_out_of_range_is_a_clear_error(load, hlr, name, value, message):
     k = load("scalars")
     args = dict(b=False, i8=0, i16=0, i32=0, i64=0, u8=0, u16=0, u32=0, u64=0, f16=0.0, f32=0.0, f64=0.0, h=None)
     args[name] = value
-    with pytest.raises(ValueError, match=f"argument '{name}'.*{message}"):
+    # A ValueError, and a RuntimeError as upstream's conversion error is.
+    with pytest.raises(hlr.ScalarRangeError, match=f"Invalid argument {name}: .*{message}") as info:
         k(**args, output=np.zeros(13, np.uint64))
+    assert isinstance(info.value, ValueError) and isinstance(info.value, RuntimeError)
 
 
 @pytest.mark.parametrize("name,value", [("i32", 1.5), ("u8", "3"), ("f64", "x"), ("i64", None)])
@@ -136,8 +138,9 @@ def test_scalar_of_wrong_kind_is_a_type_error(load, name, value):
     k = load("scalars")
     args = dict(b=False, i8=0, i16=0, i32=0, i64=0, u8=0, u16=0, u32=0, u64=0, f16=0.0, f32=0.0, f64=0.0, h=None)
     args[name] = value
-    with pytest.raises(TypeError, match=f"argument '{name}'|must be real number"):
+    with pytest.raises(TypeError, match=f"Invalid argument {name}: expected .*Unable to cast Python instance") as info:
         k(**args, output=np.zeros(13, np.uint64))
+    assert isinstance(info.value, RuntimeError)
 
 
 def test_numpy_scalars_are_accepted(load):

@@ -43,7 +43,7 @@ def expected_type(fmt: str, itemsize: int) -> tuple[str | None, str]:
     if itemsize != size:
         return None, "implies"
     if order in ">!" and size > 1:
-        return None, "non-native byte order"
+        return None, "Non-native byte order"
     return ("bool" if kind == "bool" else f"{kind}{size * 8}"), ""
 
 
@@ -85,11 +85,11 @@ def expected_outcome(fmt, itemsize, shape, strides):
         return None, why
     for extent, stride in zip(shape, strides, strict=True):
         if stride % itemsize != 0:
-            return None, "is not a multiple of the item size"
+            return None, "Buffer byte stride is not a multiple of its item size"
         if extent > INT32_MAX:
-            return None, "more than a halide_buffer_t holds"
+            return None, "Buffer extent is out of range"
         if not -(2**31) <= stride // itemsize <= INT32_MAX:
-            return None, "does not fit in a 32-bit halide_buffer_t stride"
+            return None, "Buffer stride is out of range"
     return type_name, ""
 
 

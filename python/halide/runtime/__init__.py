@@ -17,7 +17,15 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ._errors import AmbiguousKernelError, HalideError, HalideKernelWarning, KernelNotFoundError
+from ._errors import (
+    AmbiguousKernelError,
+    HalideError,
+    HalideKernelWarning,
+    KernelArgumentError,
+    KernelNotFoundError,
+    ReadOnlyBufferError,
+    ScalarRangeError,
+)
 
 
 def _load_shared_runtime() -> None:
@@ -39,6 +47,7 @@ from ._runtime import (  # noqa: E402
     Buffer,
     BufferDimension,
     Kernel,
+    Type,
     get_num_threads,
     host_cpu_features,
     set_num_threads,
@@ -55,8 +64,12 @@ __all__ = [
     "HalideError",
     "HalideKernelWarning",
     "Kernel",
+    "KernelArgumentError",
     "KernelNotFoundError",
     "METADATA_VERSION",
+    "ReadOnlyBufferError",
+    "ScalarRangeError",
+    "Type",
     "add_plugin",
     "get_include",
     "get_num_threads",

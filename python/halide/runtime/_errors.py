@@ -16,6 +16,31 @@ class HalideError(RuntimeError):
     runtime_message: str = ""
 
 
+class KernelArgumentError(TypeError, RuntimeError):
+    """The arguments of a kernel call do not fit the kernel's signature.
+
+    Raised for an unknown, repeated or missing argument, too many positional
+    arguments, a scalar of the wrong kind or a buffer of the wrong element
+    type. A TypeError, as for a Python function; also a RuntimeError, which
+    is what upstream Halide's ``halide.runtime`` raises for these.
+    """
+
+
+class ScalarRangeError(ValueError, RuntimeError):
+    """A scalar argument lies outside its type's range or the kernel's.
+
+    A ValueError; also a RuntimeError, as upstream's conversion error is.
+    """
+
+
+class ReadOnlyBufferError(BufferError, ValueError):
+    """A read-only array was given for an output buffer.
+
+    A BufferError, as the buffer protocol reports a writable view that cannot
+    be had; also a ValueError, which is what NumPy raises for it.
+    """
+
+
 class HalideKernelWarning(UserWarning):
     """An installed kernel plugin could not be used and was left out."""
 
@@ -32,6 +57,14 @@ class AmbiguousKernelError(KernelNotFoundError):
 
 
 # Shown as halide.runtime.X in tracebacks and help().
-for _cls in (HalideError, HalideKernelWarning, KernelNotFoundError, AmbiguousKernelError):
+for _cls in (
+    HalideError,
+    KernelArgumentError,
+    ScalarRangeError,
+    ReadOnlyBufferError,
+    HalideKernelWarning,
+    KernelNotFoundError,
+    AmbiguousKernelError,
+):
     _cls.__module__ = "halide.runtime"
 del _cls

@@ -48,15 +48,16 @@ inline bool same_element_type(halide_type_t a, halide_type_t b) {
     return a.code == b.code && a.bits == b.bits;
 }
 
-// Adds "while converting <what>" to the exception being raised, keeping its
-// type and message (an exporter's own exception is preserved).
+// Adds the note "<what>: raised while converting this value" to the
+// exception being raised, keeping its type and message (an exporter's own
+// exception is preserved).
 inline void add_context_note(const char *what) {
 #if PY_VERSION_HEX >= 0x030B0000
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
     PyErr_NormalizeException(&type, &value, &traceback);
     if (value) {
-        PyObject *note = PyUnicode_FromFormat("while converting %s to a halide_buffer_t", what);
+        PyObject *note = PyUnicode_FromFormat("%s: raised while converting this value", what);
         if (note) {
             PyObject *r = PyObject_CallMethod(value, "add_note", "O", note);
             Py_XDECREF(r);
@@ -73,6 +74,29 @@ inline void add_context_note(const char *what) {
 #endif
 }
 
+// The class raised for a read-only array given as an output: a BufferError
+// that is also a ValueError (NumPy raises ValueError for it). halide.runtime
+// stores its own ReadOnlyBufferError here at import; elsewhere (generated
+// extensions) a class of that name is made on first use. Needs the GIL.
+inline PyObject *&read_only_buffer_error_slot() {
+    static PyObject *type = nullptr;
+    return type;
+}
+
+inline PyObject *read_only_buffer_error() {
+    PyObject *&type = read_only_buffer_error_slot();
+    if (!type) {
+        PyObject *bases = PyTuple_Pack(2, PyExc_BufferError, PyExc_ValueError);
+        type = bases ? PyErr_NewException("halide.ReadOnlyBufferError", bases, nullptr) : nullptr;
+        Py_XDECREF(bases);
+        if (!type) {
+            PyErr_Clear();
+            return PyExc_BufferError;
+        }
+    }
+    return type;
+}
+
 // Maps a struct-module format string and item size to a Halide type.
 // Returns false with a ValueError naming `what` when it cannot.
 inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char *what, halide_type_t *out) {
@@ -86,8 +110,9 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
     }
     if (f[0] == '\0' || f[1] != '\0') {
         PyErr_Format(PyExc_ValueError,
-                     "%s: unsupported buffer format '%s' (expected a single numeric or bool element type)", what,
-                     format);
+                     "%s: Invalid data type '%s': unsupported buffer format (expected a single bool, integer or "
+                     "float element type)",
+                     what, format);
         return false;
     }
     halide_type_code_t code;
@@ -160,17 +185,21 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
         bytes = 8;
         break;
     default:
-        PyErr_Format(PyExc_ValueError, "%s: unsupported buffer format '%s' (expected bool, integer or float elements)",
+        PyErr_Format(PyExc_ValueError,
+                     "%s: Invalid data type '%s': unsupported buffer format (expected bool, integer or float "
+                     "elements)",
                      what, format);
         return false;
     }
     if (bytes == 0) {
-        PyErr_Format(PyExc_ValueError, "%s: unsupported buffer format '%s' ('%c' exists only in native mode)", what,
+        PyErr_Format(PyExc_ValueError,
+                     "%s: Invalid data type '%s': unsupported buffer format ('%c' exists only in native mode)", what,
                      format, f[0]);
         return false;
     }
     if (itemsize != bytes) {
-        PyErr_Format(PyExc_ValueError, "%s: buffer format '%s' implies %d-byte elements but the item size is %zd", what,
+        PyErr_Format(PyExc_ValueError,
+                     "%s: Invalid data type '%s': the format implies %d-byte elements but the item size is %zd", what,
                      format, bytes, itemsize);
         return false;
     }
@@ -178,7 +207,7 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
     bool non_native = (order == '>' || order == '!') ? !big_endian_host : (order == '<' ? big_endian_host : false);
     if (non_native && bytes > 1) {
         PyErr_Format(PyExc_ValueError,
-                     "%s: buffer has non-native byte order (format '%s'); convert it first, e.g. with "
+                     "%s: Non-native byte order %s is not supported; convert the array first, e.g. with "
                      "numpy.ascontiguousarray(a, dtype=a.dtype.newbyteorder('='))",
                      what, format);
         return false;
@@ -209,7 +238,9 @@ public:
         }
         has_view_ = true;
         if (writable && view_.readonly) {
-            PyErr_Format(PyExc_ValueError, "%s: the array is read-only, but an output buffer must be writable", what);
+            PyErr_Format(read_only_buffer_error(),
+                         "%s: buffer source array is read-only (not writable), but an output buffer must be writable",
+                         what);
             release();
             return false;
         }
@@ -235,21 +266,25 @@ public:
             }
             if (byte_stride % view_.itemsize != 0) {
                 PyErr_Format(PyExc_ValueError,
-                             "%s: the stride of axis %d (%zd bytes) is not a multiple of the item size (%zd bytes)",
+                             "%s: Buffer byte stride is not a multiple of its item size: the stride of axis %d is "
+                             "%zd bytes, the item size %zd bytes",
                              what, i, byte_stride, view_.itemsize);
                 release();
                 return false;
             }
             Py_ssize_t stride = byte_stride / view_.itemsize;
             if (extent > INT32_MAX) {
-                PyErr_Format(PyExc_ValueError, "%s: axis %d has %zd elements, more than a halide_buffer_t holds (%d)",
+                PyErr_Format(PyExc_ValueError,
+                             "%s: Buffer extent is out of range: axis %d has %zd elements, more than a "
+                             "halide_buffer_t holds (%d)",
                              what, i, extent, INT32_MAX);
                 release();
                 return false;
             }
             if (stride > INT32_MAX || stride < INT32_MIN) {
                 PyErr_Format(PyExc_ValueError,
-                             "%s: the stride of axis %d (%zd elements) does not fit in a 32-bit halide_buffer_t stride",
+                             "%s: Buffer stride is out of range: the stride of axis %d (%zd elements) does not fit "
+                             "in a 32-bit halide_buffer_t stride",
                              what, i, stride);
                 release();
                 return false;

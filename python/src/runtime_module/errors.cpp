@@ -3,6 +3,7 @@
 
 #include "HalideRuntime.h"
 #include "call_context.h"
+#include "halide_python_marshal.h"
 
 namespace py = pybind11;
 
@@ -13,6 +14,13 @@ namespace {
 thread_local ErrorLog stray_log;
 
 PyObject *halide_error_type = nullptr;
+PyObject *argument_error_type = nullptr;
+PyObject *range_error_type = nullptr;
+
+// Kept for the life of the process.
+PyObject *error_class(const py::module_ &errors, const char *name) {
+    return py::object(errors.attr(name)).release().ptr();
+}
 
 } // namespace
 
@@ -42,8 +50,21 @@ ScopedErrorLog::~ScopedErrorLog() {
 }
 
 void bind_error_type() {
-    py::object type = py::module_::import("halide.runtime._errors").attr("HalideError");
-    halide_error_type = type.release().ptr(); // kept for the life of the process
+    py::module_ errors = py::module_::import("halide.runtime._errors");
+    halide_error_type = error_class(errors, "HalideError");
+    argument_error_type = error_class(errors, "KernelArgumentError");
+    range_error_type = error_class(errors, "ScalarRangeError");
+    read_only_buffer_error_slot() = error_class(errors, "ReadOnlyBufferError");
+}
+
+void raise_argument_error(const std::string &message) {
+    PyErr_SetString(argument_error_type, message.c_str());
+    throw py::error_already_set();
+}
+
+void raise_range_error(const std::string &message) {
+    PyErr_SetString(range_error_type, message.c_str());
+    throw py::error_already_set();
 }
 
 void raise_halide_error(const std::string &kernel, int code, const std::string &runtime_message) {

@@ -40,7 +40,16 @@ private:
 // Raises halide.runtime.HalideError(message) with .code and .kernel set.
 [[noreturn]] void raise_halide_error(const std::string &kernel, int code, const std::string &runtime_message);
 
-// Resolves halide.runtime._errors.HalideError once; call at module init.
+// Raises halide.runtime.KernelArgumentError (a TypeError and a
+// RuntimeError): arguments that do not fit the kernel's signature.
+[[noreturn]] void raise_argument_error(const std::string &message);
+
+// Raises halide.runtime.ScalarRangeError (a ValueError and a RuntimeError):
+// a scalar outside its type's range or the kernel's.
+[[noreturn]] void raise_range_error(const std::string &message);
+
+// Resolves the exception classes of halide.runtime._errors once, and makes
+// ReadOnlyBufferError the one the marshalling code raises; call at module init.
 void bind_error_type();
 
 } // namespace halide_python

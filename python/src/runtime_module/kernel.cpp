@@ -4,6 +4,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -37,10 +38,6 @@ std::string keyword_for(const std::string &name) {
     return out;
 }
 
-std::string describe(const ArgumentInfo &a) {
-    return "argument '" + a.python_name + "'";
-}
-
 // Looks up an attribute without raising when it is missing.
 PyObject *optional_attr(PyObject *obj, const char *name) {
     PyObject *result = nullptr;
@@ -64,18 +61,43 @@ bool never_has_capsule(PyObject *obj) {
     return Py_TYPE(obj) == ndarray || PyMemoryView_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj);
 }
 
+// Per-call scratch arrays of trivial types, on the stack for kernels of up
+// to 16 arguments (no allocation on the call path), value-initialized.
+template <typename T> class Scratch {
+public:
+    explicit Scratch(size_t n) {
+        if (n > kInline) {
+            heap_.reset(new T[n]());
+            data_ = heap_.get();
+        } else {
+            std::fill(inline_, inline_ + n, T());
+        }
+    }
+    Scratch(const Scratch &) = delete;
+    Scratch &operator=(const Scratch &) = delete;
+    T &operator[](size_t i) { return data_[i]; }
+    T *data() { return data_; }
+
+private:
+    static constexpr size_t kInline = 16;
+    T inline_[kInline];
+    std::unique_ptr<T[]> heap_;
+    T *data_ = inline_;
+};
+
 // A buffer argument prepared for one call: either marshalled from the
 // buffer protocol or borrowed from a halide_buffer_t capsule.
 struct PreparedBuffer {
     MarshaledBuffer marshaled;
     py::object capsule;                   // keeps a borrowed buffer alive
+    py::object allocated;                 // an output allocated for this call
     halide_buffer_t *source = nullptr;    // the capsule's buffer, for write-back
     halide_buffer_t header{};             // what the kernel sees
     std::vector<halide_dimension_t> dims; // header.dim when borrowed
 };
 
 void prepare_buffer(PyObject *obj, const ArgumentInfo &a, PreparedBuffer &p) {
-    std::string what = describe(a);
+    const std::string &what = a.what;
     if (obj == Py_None) {
         throw py::type_error(what + ": expected an array or buffer, got None");
     }
@@ -100,11 +122,11 @@ void prepare_buffer(PyObject *obj, const ArgumentInfo &a, PreparedBuffer &p) {
     }
     halide_buffer_t &b = p.header;
     if (b.dimensions != a.dimensions) {
-        throw py::value_error(what + ": expected a buffer with " + std::to_string(a.dimensions) +
-                              " dimensions, got one with " + std::to_string(b.dimensions));
+        throw py::value_error(what + ": Expected " + std::to_string(a.dimensions) + " dimensions, got " +
+                              std::to_string(b.dimensions));
     }
     if (!same_element_type(b.type, a.type)) {
-        throw py::type_error(what + ": expected elements of type " + type_name(a.type) + ", got " + type_name(b.type));
+        raise_argument_error(what + ": Expected elements of type " + type_name(a.type) + ", got " + type_name(b.type));
     }
     if (!b.host && b.device == 0) {
         throw py::value_error(what + ": the buffer has no host memory (use kernel.bounds() for bounds queries)");
@@ -118,18 +140,17 @@ void prepare_buffer(PyObject *obj, const ArgumentInfo &a, PreparedBuffer &p) {
 
 py::object allocate_output(const ArgumentInfo &a, py::handle shape_obj) {
     if (a.type.code == halide_type_handle || a.type.code == halide_type_bfloat) {
-        throw py::type_error(describe(a) + ": cannot allocate an array of " + type_name(a.type) +
+        throw py::type_error(a.what + ": cannot allocate an array of " + type_name(a.type) +
                              "; pass the output explicitly");
     }
     py::tuple shape = py::tuple(py::reinterpret_borrow<py::object>(shape_obj));
     if ((int)shape.size() != a.dimensions) {
-        throw py::value_error(describe(a) + ": output_shape has " + std::to_string(shape.size()) +
+        throw py::value_error(a.what + ": output_shape has " + std::to_string(shape.size()) +
                               " dimensions, the output needs " + std::to_string(a.dimensions));
     }
     for (auto extent : shape) {
         if (py::cast<long long>(extent) < 0) {
-            throw py::value_error(describe(a) + ": output_shape " + std::string(py::str(shape)) +
-                                  " has a negative extent");
+            throw py::value_error(a.what + ": output_shape " + std::string(py::str(shape)) + " has a negative extent");
         }
     }
     return numpy_module().attr("empty")(shape, py::arg("dtype") = type_name(a.type));
@@ -138,7 +159,8 @@ py::object allocate_output(const ArgumentInfo &a, py::handle shape_obj) {
 } // namespace
 
 struct Kernel::Binding {
-    std::vector<PyObject *> values; // borrowed; nullptr = not given
+    explicit Binding(size_t n) : values(n) {}
+    Scratch<PyObject *> values; // borrowed; nullptr = not given
     PyObject *output_shape = nullptr;
     PyObject *user_context = nullptr;
 };
@@ -168,6 +190,7 @@ Kernel::Kernel(std::shared_ptr<Library> library, const std::string &name) : libr
         ArgumentInfo a;
         a.name = raw.name ? raw.name : "";
         a.python_name = keyword_for(a.name);
+        a.what = "Invalid argument " + a.name;
         a.kind = raw.kind;
         a.dimensions = raw.dimensions;
         a.type = raw.type;
@@ -180,11 +203,43 @@ Kernel::Kernel(std::shared_ptr<Library> library, const std::string &name) : libr
             user_context_index_ = i;
         } else {
             visible_.push_back(i);
-            keyword_index_[py::str(a.python_name)] = i;
-            keyword_index_[py::str(a.name)] = i;
         }
         arguments_.push_back(a);
     }
+    // Raw names go in last, so one wins over another argument's alias.
+    for (int v : visible_) {
+        keyword_index_[py::str(arguments_[v].python_name)] = v;
+    }
+    for (int v : visible_) {
+        keyword_index_[py::str(arguments_[v].name)] = v;
+    }
+}
+
+std::string Kernel::listing() const {
+    std::string out;
+    for (int v : visible_) {
+        const ArgumentInfo &a = arguments_[v];
+        out += (out.empty() ? "" : ", ") + a.name;
+        if (a.python_name != a.name) {
+            out += " (or " + a.python_name + ")";
+        }
+    }
+    return out;
+}
+
+py::object Kernel::shape_for(const ArgumentInfo &a, PyObject *output_shape) const {
+    if (!PyDict_Check(output_shape)) {
+        return py::reinterpret_borrow<py::object>(output_shape);
+    }
+    py::dict shapes = py::reinterpret_borrow<py::dict>(output_shape);
+    for (const std::string &key : {a.name, a.python_name}) {
+        if (shapes.contains(key)) {
+            return shapes[py::str(key)];
+        }
+    }
+    raise_argument_error("Missing argument '" + a.name + "' for kernel '" + name_ +
+                         "': output_shape has no entry for it (its keys: " +
+                         std::string(py::str(py::str(", ").attr("join")(py::list(shapes.attr("keys")())))) + ")");
 }
 
 int Kernel::index_of(PyObject *keyword) const {
@@ -199,11 +254,11 @@ int Kernel::index_of(PyObject *keyword) const {
 }
 
 void Kernel::bind(const py::args &args, const py::kwargs &kwargs, Binding &b, bool for_bounds) const {
-    b.values.assign(arguments_.size(), nullptr);
     Py_ssize_t npos = PyTuple_GET_SIZE(args.ptr());
     if (npos > (Py_ssize_t)visible_.size()) {
-        throw py::type_error(name_ + "() takes " + std::to_string(visible_.size()) + " arguments but " +
-                             std::to_string(npos) + " were given");
+        raise_argument_error("Too many positional arguments for kernel '" + name_ + "': it takes " +
+                             std::to_string(visible_.size()) + " (" + listing() + ") but " + std::to_string(npos) +
+                             " were given");
     }
     for (Py_ssize_t i = 0; i < npos; i++) {
         b.values[visible_[i]] = PyTuple_GET_ITEM(args.ptr(), i);
@@ -223,16 +278,22 @@ void Kernel::bind(const py::args &args, const py::kwargs &kwargs, Binding &b, bo
                     b.user_context = value;
                     continue;
                 }
-                std::string expected;
-                for (int v : visible_) {
-                    expected += (expected.empty() ? "" : ", ") + arguments_[v].python_name;
-                }
-                throw py::type_error(name_ + "() got an unexpected keyword argument '" + k +
-                                     "'; its arguments are: " + expected);
+                raise_argument_error("Unknown argument '" + k + "' for kernel '" + name_ +
+                                     "'; its arguments are: " + listing());
             }
             if (b.values[idx]) {
-                throw py::type_error(name_ + "() got multiple values for argument '" + arguments_[idx].python_name +
-                                     "'");
+                // Name both ways it was given: by position or by its other name.
+                std::string first = "by position";
+                PyObject *other_key, *other_value;
+                Py_ssize_t other_pos = 0;
+                while (PyDict_Next(kwargs.ptr(), &other_pos, &other_key, &other_value)) {
+                    if (other_key != key && index_of(other_key) == idx) {
+                        first = "as '" + std::string(py::str(other_key)) + "'";
+                        break;
+                    }
+                }
+                raise_argument_error("Argument '" + arguments_[idx].name + "' specified more than once for kernel '" +
+                                     name_ + "': " + first + " and as '" + std::string(py::str(key)) + "'");
             }
             b.values[idx] = value;
         }
@@ -251,24 +312,24 @@ void Kernel::bind(const py::args &args, const py::kwargs &kwargs, Binding &b, bo
         if (for_bounds && a.is_buffer() && !a.is_output()) {
             continue; // a bounds query needs no input data
         }
+        std::string missing = "Missing argument '" + a.name + "' for kernel '" + name_ + "'";
         if (a.is_output()) {
-            throw py::type_error(name_ + "() missing output '" + a.python_name +
-                                 "': pass an array to write into, or output_shape=(...) to have one allocated");
+            raise_argument_error(missing +
+                                 ": pass an array to write into, or output_shape=(...) to have one allocated");
         }
-        throw py::type_error(name_ + "() missing required argument '" + a.python_name + "'");
+        raise_argument_error(missing);
     }
 }
 
 py::object Kernel::call(const py::args &args, const py::kwargs &kwargs) {
-    Binding b;
+    const size_t n = arguments_.size();
+    Binding b(n);
     bind(args, kwargs, b, /*for_bounds=*/false);
 
-    const size_t n = arguments_.size();
-    std::vector<void *> argv(n, nullptr);
-    std::vector<halide_scalar_value_t> scalars(n);
+    Scratch<void *> argv(n);
+    Scratch<halide_scalar_value_t> scalars(n);
     std::unique_ptr<PreparedBuffer[]> buffers(new PreparedBuffer[n]);
-    std::vector<py::object> outputs; // every output, in order, when any was allocated
-    bool allocated_any = false;
+    size_t allocated = 0, outputs = 0;
     void *user_context = nullptr;
 
     for (size_t i = 0; i < n; i++) {
@@ -285,33 +346,24 @@ py::object Kernel::call(const py::args &args, const py::kwargs &kwargs) {
         PyObject *value = b.values[i];
         if (!a.is_buffer()) {
             if (value) {
-                to_scalar(value, a.type, describe(a), &scalars[i]);
+                to_scalar(value, a.type, a.what, &scalars[i]);
             } else {
                 scalars[i] = *a.raw->scalar_def;
             }
-            check_scalar_range(scalars[i], a.type, a.raw->scalar_min, a.raw->scalar_max, describe(a));
+            if (a.raw->scalar_min || a.raw->scalar_max) {
+                check_scalar_range(scalars[i], a.type, a.raw->scalar_min, a.raw->scalar_max, a.what);
+            }
             argv[i] = &scalars[i];
             continue;
         }
-        py::object holder;
         if (!value) {
-            py::object shape = py::reinterpret_borrow<py::object>(b.output_shape);
-            if (PyDict_Check(b.output_shape)) {
-                py::dict shapes = py::reinterpret_borrow<py::dict>(b.output_shape);
-                if (!shapes.contains(a.python_name)) {
-                    throw py::type_error(name_ + "() missing output '" + a.python_name + "' (not in output_shape)");
-                }
-                shape = shapes[py::str(a.python_name)];
-            }
-            holder = allocate_output(a, shape);
-            value = holder.ptr();
-            allocated_any = true;
+            buffers[i].allocated = allocate_output(a, shape_for(a, b.output_shape));
+            value = buffers[i].allocated.ptr();
+            allocated++;
         }
         prepare_buffer(value, a, buffers[i]);
         argv[i] = &buffers[i].header;
-        if (a.is_output()) {
-            outputs.push_back(holder ? holder : py::reinterpret_borrow<py::object>(value));
-        }
+        outputs += a.is_output() ? 1 : 0;
     }
 
     ErrorLog log;
@@ -326,7 +378,7 @@ py::object Kernel::call(const py::args &args, const py::kwargs &kwargs) {
                 int r = halide_copy_to_host(user_context, &buffers[i].header);
                 if (r != 0) {
                     std::lock_guard<std::mutex> lock(log.mutex);
-                    log.text = "copying output '" + arguments_[i].python_name + "' back to the host failed" +
+                    log.text = "copying output '" + arguments_[i].name + "' back to the host failed" +
                                (log.text.empty() ? "" : ": " + log.text);
                     result = r;
                 }
@@ -341,23 +393,26 @@ py::object Kernel::call(const py::args &args, const py::kwargs &kwargs) {
     if (result != 0) {
         raise_halide_error(name_, result, log.text);
     }
-    if (!allocated_any) {
+    if (!allocated) {
         return py::none();
     }
-    if (outputs.size() == 1) {
-        return outputs[0];
+    // Every output, in order, allocated or given.
+    py::tuple t(outputs);
+    for (size_t i = 0, j = 0; i < n; i++) {
+        if (arguments_[i].is_output()) {
+            t[j++] = buffers[i].allocated ? buffers[i].allocated : py::reinterpret_borrow<py::object>(b.values[i]);
+        }
     }
-    py::tuple t(outputs.size());
-    for (size_t i = 0; i < outputs.size(); i++) {
-        t[i] = outputs[i];
+    if (outputs == 1) {
+        return t[0];
     }
     return std::move(t);
 }
 
 py::dict Kernel::bounds(const py::args &args, const py::kwargs &kwargs) {
-    Binding b;
-    bind(args, kwargs, b, /*for_bounds=*/true);
     const size_t n = arguments_.size();
+    Binding b(n);
+    bind(args, kwargs, b, /*for_bounds=*/true);
     std::vector<void *> argv(n, nullptr);
     std::vector<halide_scalar_value_t> scalars(n);
     std::vector<halide_buffer_t> headers(n);
@@ -369,7 +424,7 @@ py::dict Kernel::bounds(const py::args &args, const py::kwargs &kwargs) {
             scalars[i].u.u64 = 0;
             if ((int)i != user_context_index_) {
                 if (b.values[i]) {
-                    to_scalar(b.values[i], a.type, describe(a), &scalars[i]);
+                    to_scalar(b.values[i], a.type, a.what, &scalars[i]);
                 } else {
                     scalars[i] = *a.raw->scalar_def;
                 }
@@ -385,17 +440,11 @@ py::dict Kernel::bounds(const py::args &args, const py::kwargs &kwargs) {
         h.dimensions = a.dimensions;
         h.dim = dims[i].data();
         if (a.is_output()) {
-            py::object shape;
-            if (b.values[i]) {
-                shape = py::reinterpret_borrow<py::object>(b.values[i]).attr("shape");
-            } else if (PyDict_Check(b.output_shape)) {
-                shape = py::reinterpret_borrow<py::dict>(b.output_shape)[py::str(a.python_name)];
-            } else {
-                shape = py::reinterpret_borrow<py::object>(b.output_shape);
-            }
+            py::object shape = b.values[i] ? py::reinterpret_borrow<py::object>(b.values[i]).attr("shape")
+                                           : shape_for(a, b.output_shape);
             py::tuple s = py::tuple(shape);
             if ((int)s.size() != a.dimensions) {
-                throw py::value_error(describe(a) + ": shape " + std::string(py::str(s)) + " has " +
+                throw py::value_error(a.what + ": shape " + std::string(py::str(s)) + " has " +
                                       std::to_string(s.size()) + " dimensions, the output needs " +
                                       std::to_string(a.dimensions));
             }
@@ -432,6 +481,14 @@ py::dict Kernel::bounds(const py::args &args, const py::kwargs &kwargs) {
 }
 
 py::list Kernel::argument_names() const {
+    py::list names;
+    for (int v : visible_) {
+        names.append(arguments_[v].name);
+    }
+    return names;
+}
+
+py::list Kernel::keyword_names() const {
     py::list names;
     for (int v : visible_) {
         names.append(arguments_[v].python_name);
@@ -477,13 +534,18 @@ void bind_kernel(py::module_ &m) {
         .def_property_readonly("name", &Kernel::name)
         .def_property_readonly("target", &Kernel::target)
         .def_property_readonly("library", &Kernel::library_path)
-        .def_property_readonly("argument_names", &Kernel::argument_names)
-        .def_property_readonly("arguments", &Kernel::argument_infos)
+        .def_property_readonly("argument_names", &Kernel::argument_names,
+                               "The arguments' names in the kernel's metadata (\"pair.0\"), in argv order.")
+        .def_property_readonly("keyword_names", &Kernel::keyword_names,
+                               "The arguments' Python keyword names (\"pair_0\"), in argv order.")
+        .def_property_readonly("arguments", &Kernel::argument_infos,
+                               "One entry per argument, in argv order: a dict with the keys name, kind, type and "
+                               "dimensions, whose attributes also give the keyword name, default, min, max and "
+                               "estimate.")
         .def_property_readonly("has_user_context", &Kernel::has_user_context)
         .def("__repr__", [](const Kernel &k) {
             return "<halide.runtime.Kernel " + k.name() + "(" +
-                   std::string(py::str(py::str(", ").attr("join")(k.argument_names()))) + ") target=" + k.target() +
-                   ">";
+                   std::string(py::str(py::str(", ").attr("join")(k.keyword_names()))) + ") target=" + k.target() + ">";
         });
     m.def(
         "_kernel_names", [](const std::string &path) { return Library::open(path)->kernel_names(); },

@@ -19,6 +19,7 @@ namespace halide_python {
 struct ArgumentInfo {
     std::string name;        // as in the metadata ("g.0")
     std::string python_name; // usable as a keyword ("g_0")
+    std::string what;        // names it in error messages: "Invalid argument g.0"
     int kind;                // halide_argument_kind_t
     int dimensions;
     halide_type_t type;
@@ -42,13 +43,16 @@ public:
     const std::string &library_path() const { return library_->path(); }
     const std::vector<ArgumentInfo> &arguments() const { return arguments_; }
     bool has_user_context() const { return user_context_index_ >= 0; }
-    pybind11::list argument_names() const;
+    pybind11::list argument_names() const; // raw metadata names, in argv order
+    pybind11::list keyword_names() const;  // Python-safe names, in argv order
     pybind11::list argument_infos() const;
 
 private:
     struct Binding;
     void bind(const pybind11::args &args, const pybind11::kwargs &kwargs, Binding &b, bool for_bounds) const;
     int index_of(PyObject *keyword) const;
+    std::string listing() const; // "input, offset, pair.0 (or pair_0)"
+    pybind11::object shape_for(const ArgumentInfo &a, PyObject *output_shape) const;
 
     std::shared_ptr<Library> library_;
     std::string name_;
@@ -57,7 +61,7 @@ private:
     std::vector<ArgumentInfo> arguments_;
     std::vector<int> visible_; // indices of arguments a caller passes (all but __user_context)
     int user_context_index_ = -1;
-    pybind11::dict keyword_index_; // python name (and raw name) -> argument index
+    pybind11::dict keyword_index_; // raw name and python name -> argument index
 };
 
 void bind_kernel(pybind11::module_ &m);

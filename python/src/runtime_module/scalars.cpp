@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "errors.h"
 #include "halide_python_marshal.h"
 
 namespace py = pybind11;
@@ -31,9 +32,53 @@ struct IntegerValue {
     bool too_large; // beyond 64 bits
 };
 
-IntegerValue read_integer(PyObject *value, const std::string &what) {
+// The C++ type upstream's bindings convert a scalar of `type` to.
+const char *c_type_name(halide_type_t type) {
+    switch (type.code) {
+    case halide_type_int:
+        switch (type.bits) {
+        case 8: return "int8_t";
+        case 16: return "int16_t";
+        case 32: return "int32_t";
+        default: return "int64_t";
+        }
+    case halide_type_uint:
+        switch (type.bits) {
+        case 1: return "bool";
+        case 8: return "uint8_t";
+        case 16: return "uint16_t";
+        case 32: return "uint32_t";
+        default: return "uint64_t";
+        }
+    case halide_type_float: return type.bits == 64 ? "double" : (type.bits == 32 ? "float" : "float16_t");
+    default: return "uint64_t";
+    }
+}
+
+// Upstream's words for a value it cannot convert, e.g. "Unable to cast Python
+// instance of type <class 'float'> to C++ type 'int32_t'".
+std::string unable_to_cast(PyObject *value, halide_type_t type) {
+    std::string type_text = Py_TYPE(value)->tp_name;
+    PyObject *text = PyObject_Str(reinterpret_cast<PyObject *>(Py_TYPE(value)));
+    if (text) {
+        const char *utf8 = PyUnicode_AsUTF8(text);
+        if (utf8) {
+            type_text = utf8;
+        }
+        Py_DECREF(text);
+    }
+    PyErr_Clear();
+    return "Unable to cast Python instance of type " + type_text + " to C++ type '" + c_type_name(type) + "'";
+}
+
+[[noreturn]] void wrong_kind(PyObject *value, halide_type_t type, const std::string &what, const char *expected) {
+    raise_argument_error(what + ": expected " + expected + ", got " + Py_TYPE(value)->tp_name + " (" +
+                         unable_to_cast(value, type) + ")");
+}
+
+IntegerValue read_integer(PyObject *value, halide_type_t type, const std::string &what) {
     if (PyFloat_Check(value) || !PyIndex_Check(value)) {
-        throw py::type_error(what + ": expected an integer, got " + Py_TYPE(value)->tp_name);
+        wrong_kind(value, type, what, "an integer");
     }
     py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(value));
     if (!index) {
@@ -75,7 +120,8 @@ std::string repr(PyObject *value) {
 }
 
 [[noreturn]] void out_of_range(PyObject *value, halide_type_t type, const std::string &what, const std::string &range) {
-    throw py::value_error(what + " = " + repr(value) + " is not representable as " + type_name(type) + " " + range);
+    raise_range_error(what + ": " + repr(value) + " is not representable as " + type_name(type) + " " + range + " (" +
+                      unable_to_cast(value, type) + ")");
 }
 
 } // namespace
@@ -149,7 +195,7 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
                 out->u.b = truth != 0;
                 return;
             }
-            IntegerValue i = read_integer(value, what);
+            IntegerValue i = read_integer(value, type, what);
             if (i.too_large || i.negative || i.as_unsigned > 1) {
                 out_of_range(value, type, what, "(expected True, False, 0 or 1)");
             }
@@ -158,7 +204,7 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
         }
         [[fallthrough]];
     case halide_type_int: {
-        IntegerValue i = read_integer(value, what);
+        IntegerValue i = read_integer(value, type, what);
         bool is_signed = type.code == halide_type_int;
         int bits = type.bits;
         if (is_signed) {
@@ -189,7 +235,7 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
     }
     case halide_type_float: {
         if (!PyFloat_Check(value) && !PyLong_Check(value) && !PyNumber_Check(value)) {
-            throw py::type_error(what + ": expected a number, got " + Py_TYPE(value)->tp_name);
+            wrong_kind(value, type, what, "a number");
         }
         double d = PyFloat_AsDouble(value);
         if (d == -1.0 && PyErr_Occurred()) {
@@ -226,7 +272,7 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
             out->u.handle = p;
             return;
         }
-        IntegerValue i = read_integer(value, what);
+        IntegerValue i = read_integer(value, type, what);
         if (i.too_large || i.negative) {
             out_of_range(value, type, what, "(expected None, a capsule or an address in [0, 2**64))");
         }
@@ -311,8 +357,8 @@ void check_scalar_range(const halide_scalar_value_t &value, halide_type_t type, 
     if (low || high) {
         std::string range = std::string("[") + (min ? std::string(py::str(from_scalar(min, type))) : "-inf") + ", " +
                             (max ? std::string(py::str(from_scalar(max, type))) : "inf") + "]";
-        throw py::value_error(what + " = " + std::string(py::str(from_scalar(&value, type))) +
-                              " is outside the kernel's range " + range);
+        raise_range_error(what + ": " + std::string(py::str(from_scalar(&value, type))) +
+                          " is outside the kernel's range " + range);
     }
 }
 
