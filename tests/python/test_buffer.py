@@ -34,9 +34,9 @@ def test_element_access_is_zero_copy(hlr):
     assert b[1, 2] == a[2, 1]
     b[3, 0] = -5
     assert a[0, 3] == -5
-    with pytest.raises(IndexError, match=r"coordinate 4 is outside dimension 0 \[0, 4\)"):
+    with pytest.raises(IndexError, match=r"index 4 is out of bounds for axis 0 with min=0, extent=4"):
         b[4, 0]
-    with pytest.raises(IndexError, match="expected 2 coordinates, got 1"):
+    with pytest.raises(ValueError, match="Incorrect number of dimensions: the buffer has 2 dimensions, got 1"):
         b[1]
     with pytest.raises(ValueError, match="not representable as int32"):
         b[0, 0] = 2**40
@@ -92,9 +92,9 @@ def test_device_operations_are_honest_on_the_cpu(hlr):
     with pytest.raises(hlr.HalideError) as info:
         b.copy_to_device()
     assert info.value.code == -19  # no_device_interface
+    assert b.host_dirty()  # as upstream: a freshly wrapped array is the newest copy
+    b.set_host_dirty(False)
     assert not b.host_dirty()
-    b.set_host_dirty(True)
-    assert b.host_dirty()
 
 
 def test_capsule_round_trip_into_a_kernel(hlr, load):

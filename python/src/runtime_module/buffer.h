@@ -1,5 +1,15 @@
-// halide.runtime.Buffer: a zero-copy halide_buffer_t view of any object that
-// exports the buffer protocol, with Halide's coordinate conventions.
+// halide.runtime.Buffer: a Halide::Runtime::Buffer<void> seen from Python.
+//
+// A Buffer either wraps the memory of an object that exports the buffer
+// protocol (no copy; the exporter stays alive as long as any view of it), or
+// owns memory it allocated itself (Buffer(type, sizes), make_scalar(),
+// copy(), ...), or has no host memory at all (make_bounds_query(), an
+// undefined Buffer()). Views (cropped(), sliced(), ...) share the memory and
+// the identity (same_as) of the buffer they were made from.
+//
+// Every member checks its arguments before touching the C++ Buffer, whose
+// own checks are assertions: bad input raises a Python exception, it never
+// reaches an assert.
 #ifndef HALIDE_PYTHON_BUFFER_H
 #define HALIDE_PYTHON_BUFFER_H
 
@@ -7,59 +17,129 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "HalideBuffer.h"
 #include "HalideRuntime.h"
 #include "halide_python_marshal.h"
 
+// Capsule carrying a Halide::Runtime::Buffer<void> * (the object itself, not
+// just its halide_buffer_t), for _get_halide_runtime_buffer_capsule() and
+// Buffer._from_borrowed(). Only meaningful between modules built against
+// this runtime's HalideBuffer.h, so the major version is part of the name.
+#define HALIDE_RUNTIME_BUFFER_CAPSULE_NAME "halide.runtime.Buffer.v" HALIDE_PYTHON_STR(HALIDE_VERSION_MAJOR)
+
 namespace halide_python {
+
+using RuntimeBuffer = Halide::Runtime::Buffer<void>;
 
 class Buffer {
 public:
-    // Wraps `exporter`; with reverse_axes, NumPy's last axis is dimension 0.
-    Buffer(pybind11::object exporter, std::string name, bool reverse_axes);
+    // An undefined buffer (defined() is false): no dimensions, no memory.
+    Buffer();
+    // Shares memory, identity and name with `other`; the shape is copied, so
+    // in-place changes of one do not affect the other.
+    Buffer(const Buffer &other);
+    Buffer(Buffer &&other) noexcept;
+    Buffer &operator=(const Buffer &) = delete;
+    Buffer &operator=(Buffer &&) = delete;
+    ~Buffer() = default;
 
-    halide_buffer_t &raw() { return buffer_; }
-    const halide_buffer_t &raw() const { return buffer_; }
-    int dimensions() const { return buffer_.dimensions; }
+    // Wraps a buffer-protocol object (or one offering a halide_buffer_t
+    // capsule); with reverse_axes, NumPy's last axis is dimension 0.
+    static Buffer wrap(pybind11::handle exporter, const std::string &name, bool reverse_axes);
+    // Allocates dense, zero-filled memory. storage_order (may be null) lists
+    // the dimensions from innermost to outermost; the default is 0, 1, ...
+    static Buffer allocate_new(halide_type_t type, const std::vector<int> &sizes, const std::vector<int> *storage_order,
+                               const std::string &name);
+    static Buffer bounds_query(halide_type_t type, const std::vector<int> &sizes, const std::string &name);
+    static Buffer scalar(halide_type_t type, const std::string &name);
+    static Buffer interleaved(halide_type_t type, int width, int height, int channels, const std::string &name);
+    static Buffer with_shape_of(const Buffer &src, const std::string &name);
+    // Borrows the Runtime::Buffer in `capsule`: in-place changes of the new
+    // Buffer change that object. `owner` is kept alive.
+    static Buffer from_borrowed(pybind11::handle capsule, pybind11::object owner, const std::string &name);
+
+    // A view of this buffer (same memory and identity, a fresh name).
+    Buffer view() const;
+    // An independent copy of the elements (dense, same memory order).
+    Buffer copy() const;
+
+    RuntimeBuffer &rt() { return borrowed_ ? *borrowed_ : buffer_; }
+    const RuntimeBuffer &rt() const { return borrowed_ ? *borrowed_ : buffer_; }
+    halide_buffer_t &raw() { return *rt().raw_buffer(); }
+    const halide_buffer_t &raw() const { return *rt().raw_buffer(); }
+
+    int dimensions() const { return rt().dimensions(); }
+    halide_type_t type() const { return rt().type(); }
+    bool defined() const { return defined_; }
+    bool readonly() const { return readonly_; }
+    bool reverse_axes() const { return reverse_axes_; }
     const std::string &name() const { return name_; }
     void set_name(std::string n) { name_ = std::move(n); }
-    bool reverse_axes() const { return reverse_axes_; }
-    bool readonly() const { return storage_->view().readonly != 0; }
+    bool same_as(const Buffer &other) const { return identity_ && identity_ == other.identity_; }
 
-    // Views share the exporter; the *_in_place forms change this buffer.
-    Buffer view() const { return *this; }
-    void crop(int d, int min, int extent);
-    void slice(int d, int pos);
-    void transpose(int d1, int d2);
-    void translate(int d, int delta);
+    // Raise IndexError / ValueError instead of asserting.
     void check_dim(int d) const;
+    void require_defined() const;
+    // The host pointer for reading or writing `what` (an operation name).
+    // Raises when undefined, without host memory (unless there are no
+    // elements), read-only (for writes) or device-dirty.
+    uint8_t *host_for_read(const char *what) const;
+    uint8_t *host_for_write(const char *what);
 
-    // Address of the element at Halide coordinates `pos` (mins honoured);
-    // raises IndexError naming the coordinate when outside the buffer.
-    uint8_t *address_of(const std::vector<int> &pos) const;
+    // In-place shape changes (all checked).
+    void crop(int d, int min, int extent);
+    void crop(const std::vector<std::pair<int, int>> &rect);
+    void slice(int d, int pos);
+    void slice(int d);
+    void embed(int d, int pos);
+    void add_dimension();
+    void translate(int d, int delta);
+    void translate(const std::vector<int> &delta);
+    void transpose(int d1, int d2);
+    void transpose(const std::vector<int> &order);
+    void set_min(const std::vector<int> &mins);
+    bool contains(const std::vector<int> &coords) const;
+    void reverse_axes_in_place();
+
+    void allocate();
+    void deallocate();
+
+    // Copies the elements where `src` and this buffer overlap.
+    void copy_from(const Buffer &src);
+
+    // Address of the element at Halide coordinates `pos` (mins honoured).
+    // ValueError for the wrong number of coordinates, IndexError outside.
+    uint8_t *address_of(const std::vector<int> &pos, bool for_write);
+
+    // Keeps this buffer's memory alive for an export (buffer protocol,
+    // numpy_view): holds a reference to the allocation, the exporter and
+    // the owner, independent of later changes to this Buffer.
+    struct Keepalive {
+        RuntimeBuffer buffer;
+        std::shared_ptr<MarshaledBuffer> storage;
+        pybind11::object owner;
+    };
+    Keepalive *new_keepalive() const;
 
 private:
+    void init_identity(const std::string &name);
     void move_host(int64_t elements);
-    void sync_header() {
-        buffer_.dim = dims_.data();
-        buffer_.dimensions = (int)dims_.size();
-    }
 
-    // Holds the Py_buffer, and so the exporter, for every view.
+    RuntimeBuffer buffer_;
+    // Set by from_borrowed(): the C++ Buffer this one operates on.
+    RuntimeBuffer *borrowed_ = nullptr;
+    // The exporter's Py_buffer (wrapped memory), shared by every view.
     std::shared_ptr<MarshaledBuffer> storage_;
-    std::vector<halide_dimension_t> dims_;
-    halide_buffer_t buffer_{};
+    // Whatever else must stay alive: a capsule provider or borrowed owner.
+    pybind11::object owner_;
+    std::shared_ptr<char> identity_;
     std::string name_;
-    bool reverse_axes_;
-
-public:
-    Buffer(const Buffer &other)
-        : storage_(other.storage_), dims_(other.dims_), buffer_(other.buffer_), name_(other.name_),
-          reverse_axes_(other.reverse_axes_) {
-        sync_header();
-    }
-    Buffer &operator=(const Buffer &) = delete;
+    bool defined_ = false;
+    bool readonly_ = false;
+    bool reverse_axes_ = true;
 };
 
 void bind_buffer(pybind11::module_ &m);
