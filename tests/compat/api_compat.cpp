@@ -145,10 +145,11 @@ void types() {
     std::printf("types %d %d %d %d %d %d %d\n", t.bits(), (int)t.code(), t.lanes(), t.bytes(), t.with_bits(32).bits(),
                 t.with_lanes(8).lanes(), t.with_lanes(8).element_of().lanes());
     std::printf("type predicates %d%d%d%d%d%d%d%d %d\n", t.is_int(), t.is_uint(), t.is_float(), t.is_bool(),
-                t.is_vector(), t.is_scalar(), t.is_handle(), Bool().is_bool(), (int)(t.with_code(Type::UInt) == UInt(16)));
-    std::printf("type ranges %d%d%d%d%d%d%d%d\n", t.can_represent(u), u.can_represent(t), t.can_represent((int64_t)40000),
-                u.can_represent((uint64_t)255), Float(32).can_represent(0.5), t.is_max((int64_t)32767),
-                t.is_min((int64_t)-32768), u.is_max((uint64_t)255));
+                t.is_vector(), t.is_scalar(), t.is_handle(), Bool().is_bool(),
+                (int)(t.with_code(Type::UInt) == UInt(16)));
+    std::printf("type ranges %d%d%d%d%d%d%d%d\n", t.can_represent(u), u.can_represent(t),
+                t.can_represent((int64_t)40000), u.can_represent((uint64_t)255), Float(32).can_represent(0.5),
+                t.is_max((int64_t)32767), t.is_min((int64_t)-32768), u.is_max((uint64_t)255));
     std::printf("type_of %d%d\n", (int)(type_of<uint8_t>() == u), (int)(type_of<float>() == Float(32)));
     Func f;
     Var x;

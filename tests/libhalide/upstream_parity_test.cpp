@@ -3,13 +3,13 @@
 // rule, never taken from our compiler.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <functional>
 #include <limits>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Halide.h"

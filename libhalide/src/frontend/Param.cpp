@@ -139,9 +139,9 @@ Expr ImageParam::call(const std::vector<Expr> &pos) const {
 }
 
 void ImageParam::set_raw(halide_buffer_t *raw, std::shared_ptr<void> owner, Type t, int dims) {
-    user_assert(t == contents_->type) << "ImageParam '" << contents_->name << "' has type " << int(contents_->type.code())
-                                      << ":" << contents_->type.bits() << " but was given a buffer of type "
-                                      << int(t.code()) << ":" << t.bits();
+    user_assert(t == contents_->type) << "ImageParam '" << contents_->name << "' has type "
+                                      << int(contents_->type.code()) << ":" << contents_->type.bits()
+                                      << " but was given a buffer of type " << int(t.code()) << ":" << t.bits();
     user_assert(dims == contents_->dimensions) << "ImageParam '" << contents_->name << "' has " << contents_->dimensions
                                                << " dimensions but was given a buffer with " << dims;
     contents_->bound = raw;

@@ -262,7 +262,7 @@ void match_types(Expr &a, Expr &b) {
         return;
     }
     user_assert(ta.lanes() == tb.lanes()) << "Can't combine expressions of types " << type_to_string(ta) << " and "
-                                      << type_to_string(tb) << " (different vector widths)";
+                                          << type_to_string(tb) << " (different vector widths)";
     if (!ta.is_float() && tb.is_float()) {
         a = cast(tb, std::move(a));
     } else if (ta.is_float() && !tb.is_float()) {
@@ -297,7 +297,8 @@ void match_types_bitwise(Expr &a, Expr &b, const char *op_name) {
     user_assert(a.type().code() == b.type().code())
         << "The arguments to " << op_name << " must both be signed or both be unsigned, but they have types "
         << describe_type(a) << " and " << describe_type(b);
-    user_assert(a.type().lanes() == b.type().lanes()) << "The arguments to " << op_name << " have different vector widths";
+    user_assert(a.type().lanes() == b.type().lanes())
+        << "The arguments to " << op_name << " have different vector widths";
     if (a.type().bits() > b.type().bits()) {
         b = cast(a.type(), std::move(b));
     } else if (b.type().bits() > a.type().bits()) {
@@ -945,7 +946,7 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     if (!t.is_float()) {
         if (const double *w = as_const_float(weight)) {
             user_assert(*w >= 0 && *w <= 1) << "Floating-point weight for lerp with integer arguments is " << *w
-                                             << ", which is not in the range [0.0f, 1.0f]";
+                                            << ", which is not in the range [0.0f, 1.0f]";
         }
     }
     return lower_lerp(zero_val, one_val, weight);

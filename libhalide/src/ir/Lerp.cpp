@@ -88,8 +88,8 @@ Expr integer_lerp(const Expr &zero_val, const Expr &one_val, const Expr &weight)
         w = weight;
     }
 
-    Expr p = cast(wide, a) * cast(wide, top - w) + cast(wide, b) * cast(wide, w) +
-             make_const(wide, uint64_t(1) << (n - 1));
+    Expr p =
+        cast(wide, a) * cast(wide, top - w) + cast(wide, b) * cast(wide, w) + make_const(wide, uint64_t(1) << (n - 1));
     Expr shift = make_const(wide, (uint64_t)n);
     Expr r = cast(u, ((p >> shift) + p) >> shift);
     if (t.is_int()) {

@@ -41,8 +41,7 @@ Expr loop_var(const FunctionContents &f, const std::string &var) {
 // region at least one factor wide, so the shifted iteration stays inside.
 bool shifts_inwards(const FunctionContents &f, const SplitStep &step) {
     if (step.kind != SplitStep::Split || !step.factor.as<IntImm>() ||
-        (step.tail != TailKind::Auto && step.tail != TailKind::ShiftInwards) ||
-        f.explicit_bounds.count(step.old_var) ||
+        (step.tail != TailKind::Auto && step.tail != TailKind::ShiftInwards) || f.explicit_bounds.count(step.old_var) ||
         std::find(f.args.begin(), f.args.end(), step.old_var) == f.args.end()) {
         return false;
     }
@@ -364,8 +363,8 @@ std::string level_loop(const Environment &env, const FunctionContents &g, const 
             return loop_var_name(func, d.var);
         }
     }
-    user_error << invalid_location(g) << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '" << func
-               << "', which has no such loop";
+    user_error << invalid_location(g) << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '"
+               << func << "', which has no such loop";
 }
 
 // Every Provide to g must be inside g's Realize (store_at outside compute_at).
@@ -380,9 +379,9 @@ public:
     }
     void visit(const Provide *op) override {
         user_assert(op->name != g_.name || depth_ > 0)
-            << invalid_location(g_) << "Func '" << g_.name << "' is stored at loop '" << g_.store_at_var << "' of Func '" << g_.store_at_func
-            << "', which is not around the loop it is computed at ('" << g_.compute_at_var << "' of Func '"
-            << g_.compute_at_func << "'). Store it at that loop or further out.";
+            << invalid_location(g_) << "Func '" << g_.name << "' is stored at loop '" << g_.store_at_var
+            << "' of Func '" << g_.store_at_func << "', which is not around the loop it is computed at ('"
+            << g_.compute_at_var << "' of Func '" << g_.compute_at_func << "'). Store it at that loop or further out.";
         IRVisitor::visit(op);
     }
 
@@ -425,7 +424,8 @@ public:
         if (inside_ && op->name == g_.name) {
             for (const For *loop : loops_) {
                 if (loop->for_type == ForType::Parallel || loop->for_type == ForType::Vectorized) {
-                    user_error << "Func \"" << g_.name << "\" is stored outside the parallel/vectorized/gpu_block loop over "
+                    user_error << "Func \"" << g_.name
+                               << "\" is stored outside the parallel/vectorized/gpu_block loop over "
                                << loop_label(loop->name) << " but computed within it. This is a potential race "
                                << "condition.\n"
                                << invalid_location(g_);
