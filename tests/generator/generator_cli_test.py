@@ -1,8 +1,9 @@
 """The generator command line: each bad invocation fails (exit code 1) with
 a message that names what was wrong; -help and -r work; -f/-n name the
-function and the files.
+function and the files. With FORMS_GENERATOR (upstream_forms_generator),
+also the array sizes, implicit GeneratorParams and C++ names.
 
-    generator_cli_test.py GENERATOR_EXECUTABLE SCRATCH_DIR
+    generator_cli_test.py GENERATOR_EXECUTABLE SCRATCH_DIR [FORMS_GENERATOR]
 """
 
 from __future__ import annotations
@@ -66,9 +67,55 @@ def main() -> None:
     if r.returncode != 0 or not (scratch / "my_runtime.a").exists():
         problems.append(f"-r did not write my_runtime.a:\n{r.stderr}")
 
+    if len(sys.argv) > 3:
+        problems += forms_problems(sys.argv[3], scratch)
+
     if problems:
         raise SystemExit("\n".join(problems))
     print("generator command line as expected")
+
+
+def forms_problems(exe: str, scratch: Path) -> list[str]:
+    """upstream_forms_generator: sizes, implicit GeneratorParams, namespaces."""
+    problems: list[str] = []
+    sizes = ["images.size=3", "extras.size=2", "diffs.size=2"]
+    base = ["-g", "upstream_forms", "-o", str(scratch), "-e", "h"]
+
+    def fails(args: list[str], *needles: str) -> None:
+        r = subprocess.run([exe, *base, *args], capture_output=True, text=True, timeout=120)
+        if r.returncode != 1 or not all(n in r.stderr for n in needles):
+            problems.append(f"{args}: exit code {r.returncode}, expected 1 and {needles}:\n{r.stderr}")
+
+    fails(["target=host", "extras.size=2", "diffs.size=2"],
+          "ArraySize is unspecified for Input 'images'", "'images.size'")
+    fails(["target=host", "images.size=3", "extras.size=2"],
+          "ArraySize is unspecified for Output 'diffs'", "resize()", "'diffs.size'")
+    fails(["target=host", *sizes, "gains.size=3"],
+          "Cannot set the GeneratorParam gains.size for upstream_forms because the value is explicitly specified")
+    fails(["target=host", *sizes, "bias.type=int32"], "Cannot set the GeneratorParam bias.type")
+    fails(["target=host", *sizes, "scaled.size=2"], "You may only call scaled.resize() when the size is undefined")
+    fails(["target=host", *sizes, "images.size=0"], "'images.size' must be at least 1")
+    fails(["target=host", *sizes, "op=min"], "'op' can't be 'min'", "add, max")
+    fails(["-f", "ns::f", "target=host", *sizes], "Namespace qualifiers not allowed on function name",
+          "c_plus_plus_name_mangling")
+    fails(["-f", "ns::f", "-e", "py.c", "target=host-c_plus_plus_name_mangling", *sizes],
+          "c_plus_plus_name_mangling", "f.py.cpp")
+
+    # A multitarget library with C++ names: the wrapper's three entry points.
+    r = subprocess.run([exe, "-g", "upstream_forms", "-f", "a::b::uf", "-o", str(scratch), "-e", "static_library,h",
+                        "target=x86-64-linux-sse41-c_plus_plus_name_mangling,x86-64-linux-c_plus_plus_name_mangling",
+                        *sizes], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        problems.append(f"multitarget with a namespace failed:\n{r.stderr}")
+    else:
+        symbols = subprocess.run(["nm", "--defined-only", str(scratch / "uf.a")], capture_output=True,
+                                 text=True).stdout
+        for mangled in ("_ZN1a1b2ufEP15halide_buffer_tS2_", "_ZN1a1b7uf_argvEPPv", "_ZN1a1b11uf_metadataEv"):
+            if mangled not in symbols:
+                problems.append(f"multitarget uf.a lacks {mangled}")
+        if "namespace b {" not in (scratch / "uf.h").read_text():
+            problems.append("multitarget uf.h does not declare uf in namespace a::b")
+    return problems
 
 
 if __name__ == "__main__":

@@ -48,6 +48,66 @@ def test_eight_threads_ten_thousand_calls(load, hlr):
     assert problems == []
 
 
+def test_eight_threads_ten_thousand_parallel_calls_each(load, hlr):
+    """8 Python threads x 10,000 calls each of three kernels whose parallel
+    loops share the runtime's one thread pool (with 4 threads, so tasks of
+    different calls interleave on the workers), some calls failing on
+    purpose. `./run tsan` runs this under ThreadSanitizer, where any race
+    between callers, tasks and workers aborts the test."""
+    brighten, blur_x, fail = load("brighten"), load("blur_x"), load("fail")
+    calls_per_thread = 10_000
+    problems: list[str] = []
+    old_threads = hlr.set_num_threads(4)
+
+    def worker(tid: int) -> None:
+        rng = np.random.default_rng(tid)
+        image = rng.integers(0, 256, size=(6, 20), dtype=np.uint8)
+        bright_out, bright_want = np.empty_like(image), np.clip(image.astype(np.int32) + tid, 0, 255)
+        wide = rng.integers(0, 1000, size=(4, 34), dtype=np.uint16)
+        blur_in = hlr.Buffer(wide).translated(0, -1)
+        blur_out = np.empty((4, 32), np.uint16)
+        blur_want = ((wide[:, :-2].astype(np.uint32) + wide[:, 1:-1] + wide[:, 2:]) // 3).astype(np.uint16)
+        fail_out, fail_want = np.empty(100, np.int32), 2 * np.arange(100, dtype=np.int32)
+        for i in range(calls_per_thread):
+            kind = i % 4
+            try:
+                if kind == 0:
+                    bright_out.fill(0)
+                    brighten(image, tid, bright_out)
+                    ok = np.array_equal(bright_out, bright_want)
+                elif kind == 1:
+                    blur_out.fill(0)
+                    blur_x(blur_in, blur_out)
+                    ok = np.array_equal(blur_out, blur_want)
+                elif kind == 2:
+                    fail_out.fill(0)
+                    fail(0, 0, fail_out)
+                    ok = np.array_equal(fail_out, fail_want)
+                else:
+                    code = -(1000 + tid * 100_000 + i)
+                    try:
+                        fail(code, 1, fail_out)  # a task in the pool fails
+                        ok = False
+                    except hlr.HalideError as e:
+                        ok = e.code == code and f"failure {code} " in str(e)
+            except hlr.HalideError as e:
+                problems.append(f"thread {tid} call {i}: unexpected failure {e}")
+                return
+            if not ok:
+                problems.append(f"thread {tid} call {i} (kernel {kind}): wrong result or someone else's error")
+                return
+
+    try:
+        threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        hlr.set_num_threads(old_threads)
+    assert problems == []
+
+
 def test_parallel_loops_use_more_than_one_thread(load):
     """fail() writes 2*x in chunks through halide_do_par_for; with 4 threads
     configured the pool must run chunks on several threads (observed via

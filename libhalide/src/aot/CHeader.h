@@ -4,6 +4,7 @@
 #define HALIDE_INTERNAL_C_HEADER_H
 
 #include <string>
+#include <vector>
 
 #include "codegen/LoweredFunc.h"
 
@@ -11,6 +12,10 @@ namespace Halide {
 namespace Internal {
 
 std::string c_header(const LoweredFunc &f, const std::string &target_string);
+// With C++ names (target feature c_plus_plus_name_mangling): a C++-only
+// header declaring the entry points inside `namespaces`.
+std::string cplusplus_header(const LoweredFunc &f, const std::string &target_string,
+                             const std::vector<std::string> &namespaces);
 
 // `name` as a C identifier: '.' and other punctuation become '_'.
 std::string c_identifier(const std::string &name);

@@ -13,6 +13,7 @@
 #include "Halide/Pipeline.h"
 #include "aot/CHeader.h"
 #include "aot/Compile.h"
+#include "aot/Mangle.h"
 #include "aot/PythonExtension.h"
 #include "codegen/EmitModule.h"
 #include "codegen/Linker.h"
@@ -146,13 +147,48 @@ std::string base_name(const std::string &path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Output buffer arguments named after `renames` (Func name -> argument
+// name; value k of a Tuple is NAME.k). Lowering refers to an argument
+// buffer only through the Variable NAME.buffer, so the old name is bound to
+// the new argument at the top of the body.
+void rename_outputs(LoweredFunc &f, const std::map<std::string, std::string> &renames) {
+    for (LoweredArgument &a : f.args) {
+        if (a.kind != LoweredArgument::OutputBuffer) {
+            continue;
+        }
+        size_t dot = a.name.find('.');
+        auto it = renames.find(a.name.substr(0, dot));
+        if (it == renames.end()) {
+            continue;
+        }
+        std::string renamed = it->second + (dot == std::string::npos ? "" : a.name.substr(dot));
+        f.body = LetStmt::make(a.name + ".buffer", Variable::make(Handle(), renamed + ".buffer"), f.body);
+        a.name = renamed;
+    }
+}
+
+// The C header, or the C++ one for c_plus_plus_name_mangling.
+std::string header(const LoweredFunc &f, const Target &t, const std::vector<std::string> &namespaces) {
+    return t.has_feature(Target::CPlusPlusMangling) ? cplusplus_header(f, t.to_string(), namespaces)
+                                                    : c_header(f, t.to_string());
+}
+
+// Object bytes with the entry points given C++ names, if the target asks.
+std::string with_cplusplus_names(const std::string &object, const LoweredFunc &f, const Target &t,
+                                 const std::vector<std::string> &namespaces) {
+    if (!t.has_feature(Target::CPlusPlusMangling) || object.empty()) {
+        return object;
+    }
+    return rename_symbols(object, mangled_entry_points(f, namespaces));
+}
+
 } // namespace
 
 namespace Internal {
 
 // The pipeline lowered for ahead-of-time compilation, arguments in ABI order.
 LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, const std::string &name,
-                          const Target &target) {
+                          const Target &target, const std::map<std::string, std::string> &output_names) {
     std::vector<Func> funcs = p.outputs();
     user_assert(!funcs.empty()) << "Can't compile an empty Pipeline";
     std::vector<FunctionPtr> outputs;
@@ -168,12 +204,33 @@ LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, 
     options.no_bounds_query = target.has_feature(Target::NoBoundsQuery);
     options.debug = target.has_feature(Target::Debug);
     LoweredPipeline lp = lower(outputs, name, options);
-    return arrange_arguments(lp, args, name, target);
+    LoweredFunc f = arrange_arguments(lp, args, name, target);
+    rename_outputs(f, output_names);
+    return f;
+}
+
+FunctionName split_function_name(const std::string &qualified, const Target &target) {
+    FunctionName r;
+    size_t start = qualified.compare(0, 2, "::") == 0 ? 2 : 0;
+    for (size_t sep; (sep = qualified.find("::", start)) != std::string::npos; start = sep + 2) {
+        r.namespaces.push_back(qualified.substr(start, sep - start));
+    }
+    r.name = qualified.substr(start);
+    for (const std::string &part : r.namespaces) {
+        user_assert(!part.empty() && c_identifier(part) == part)
+            << "'" << qualified << "': '" << part << "' is not a C++ namespace name";
+    }
+    user_assert(r.namespaces.empty() || target.has_feature(Target::CPlusPlusMangling))
+        << "Namespace qualifiers not allowed on function name if not compiling with "
+           "Target::CPlusPlusNameMangling (add c_plus_plus_name_mangling to the target): "
+        << qualified;
+    return r;
 }
 
 void compile_multitarget(const std::map<OutputFileType, std::string> &output_files, const std::string &name,
                          const std::vector<Target> &targets,
-                         const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant) {
+                         const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant,
+                         const std::vector<std::string> &namespaces) {
     user_assert(!targets.empty()) << "A multitarget build needs at least one target";
     const Target &base = targets.back();
     for (const Target &t : targets) {
@@ -188,8 +245,12 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
     std::vector<std::pair<std::string, std::string>> members;
     std::vector<std::string> functions;
     LoweredFunc signature;
+    std::string qualifier; // keeps the (C-named) variants of ns::f and f apart
+    for (const std::string &ns : namespaces) {
+        qualifier += ns + "_";
+    }
     for (const Target &t : targets) {
-        std::string variant = name + "_" + c_identifier(t.to_string());
+        std::string variant = qualifier + name + "_" + c_identifier(t.to_string());
         Target vt = t.with_feature(Target::NoRuntime);
         LoweredFunc f = lower_variant(vt, variant);
         EmitRequest object;
@@ -201,16 +262,78 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
     // The wrapper: the base target's code, described as upstream describes it.
     signature.name = name;
     Target described = base.with_feature(Target::NoRuntime).with_feature(Target::NoBoundsQuery);
-    members.emplace_back(name + ".o",
-                         emit_multitarget_wrapper(signature, functions, targets, base, described.to_string()));
+    std::string wrapper = emit_multitarget_wrapper(signature, functions, targets, base, described.to_string());
+    members.emplace_back(name + ".o", with_cplusplus_names(wrapper, signature, base, namespaces));
     if (embeds_runtime(base)) {
         for (const auto &member : runtime_objects()) {
             members.push_back(member);
         }
     }
     for (const auto &[kind, path] : output_files) {
-        write_file(path, kind == OutputFileType::c_header ? c_header(signature, described.to_string())
-                                                          : make_archive(members));
+        if (kind == OutputFileType::static_library) {
+            write_file(path, make_archive(members));
+        } else {
+            write_file(path, header(signature, described, namespaces));
+        }
+    }
+}
+
+void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const LoweredFunc &f,
+                     const Target &target, const std::vector<std::string> &namespaces) {
+    bool cplusplus = target.has_feature(Target::CPlusPlusMangling);
+    EmitRequest request;
+    for (const auto &[kind, path] : output_files) {
+        // Only objects get their symbols renamed (see Mangle.h).
+        user_assert(!cplusplus || kind == OutputFileType::object || kind == OutputFileType::static_library ||
+                    kind == OutputFileType::shared_library || kind == OutputFileType::c_header ||
+                    kind == OutputFileType::stmt)
+            << "With c_plus_plus_name_mangling this compiler writes object, static_library, shared_library, "
+               "c_header and stmt files only, not "
+            << path;
+        request.object |= kind == OutputFileType::object || kind == OutputFileType::static_library;
+        request.assembly |= kind == OutputFileType::assembly;
+        request.bitcode |= kind == OutputFileType::bitcode;
+        request.llvm_assembly |= kind == OutputFileType::llvm_assembly;
+        request.object |= kind == OutputFileType::shared_library;
+    }
+    EmittedModule m;
+    if (request.object || request.assembly || request.bitcode || request.llvm_assembly) {
+        m = emit_module(f, target, request);
+        m.object = with_cplusplus_names(m.object, f, target, namespaces);
+    }
+    for (const auto &[kind, path] : output_files) {
+        switch (kind) {
+        case OutputFileType::object: {
+            std::vector<std::string> objects = with_runtime(m.object, target);
+            write_file(path, objects.size() == 1 ? m.object : link_relocatable(objects));
+            break;
+        }
+        case OutputFileType::shared_library:
+            write_file(path, link_shared_library(with_runtime(m.object, target), base_name(path)));
+            break;
+        case OutputFileType::assembly: write_file(path, m.assembly); break;
+        case OutputFileType::bitcode: write_file(path, m.bitcode); break;
+        case OutputFileType::llvm_assembly: write_file(path, m.llvm_assembly); break;
+        case OutputFileType::c_header: write_file(path, header(f, target, namespaces)); break;
+        case OutputFileType::python_extension: write_file(path, python_extension_source(f)); break;
+        case OutputFileType::static_library: {
+            std::vector<std::pair<std::string, std::string>> members = {{f.name + ".o", m.object}};
+            if (embeds_runtime(target)) {
+                for (const auto &member : runtime_objects()) {
+                    members.push_back(member);
+                }
+            }
+            write_file(path, make_archive(members));
+            break;
+        }
+        case OutputFileType::stmt: {
+            std::ostringstream s;
+            s << "// " << f.name << " for " << target.to_string() << "\n" << f.body;
+            write_file(path, s.str());
+            break;
+        }
+        default: break;
+        }
     }
 }
 
@@ -228,55 +351,8 @@ void Pipeline::compile_to_multitarget_static_library(const std::string &filename
 
 void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
                           const std::string &fn_name, const Target &target) {
-    std::string name = fn_name.empty() ? outputs().at(0).name() : fn_name;
-    LoweredFunc f = lower_for_aot(*this, args, name, target);
-
-    EmitRequest request;
-    for (const auto &[kind, path] : output_files) {
-        request.object |= kind == OutputFileType::object || kind == OutputFileType::static_library;
-        request.assembly |= kind == OutputFileType::assembly;
-        request.bitcode |= kind == OutputFileType::bitcode;
-        request.llvm_assembly |= kind == OutputFileType::llvm_assembly;
-        request.object |= kind == OutputFileType::shared_library;
-    }
-    EmittedModule m;
-    if (request.object || request.assembly || request.bitcode || request.llvm_assembly) {
-        m = emit_module(f, target, request);
-    }
-    for (const auto &[kind, path] : output_files) {
-        switch (kind) {
-        case OutputFileType::object: {
-            std::vector<std::string> objects = with_runtime(m.object, target);
-            write_file(path, objects.size() == 1 ? m.object : link_relocatable(objects));
-            break;
-        }
-        case OutputFileType::shared_library:
-            write_file(path, link_shared_library(with_runtime(m.object, target), base_name(path)));
-            break;
-        case OutputFileType::assembly: write_file(path, m.assembly); break;
-        case OutputFileType::bitcode: write_file(path, m.bitcode); break;
-        case OutputFileType::llvm_assembly: write_file(path, m.llvm_assembly); break;
-        case OutputFileType::c_header: write_file(path, c_header(f, target.to_string())); break;
-        case OutputFileType::python_extension: write_file(path, python_extension_source(f)); break;
-        case OutputFileType::static_library: {
-            std::vector<std::pair<std::string, std::string>> members = {{name + ".o", m.object}};
-            if (embeds_runtime(target)) {
-                for (const auto &member : runtime_objects()) {
-                    members.push_back(member);
-                }
-            }
-            write_file(path, make_archive(members));
-            break;
-        }
-        case OutputFileType::stmt: {
-            std::ostringstream s;
-            s << "// " << name << " for " << target.to_string() << "\n" << f.body;
-            write_file(path, s.str());
-            break;
-        }
-        default: break;
-        }
-    }
+    FunctionName fn = split_function_name(fn_name.empty() ? outputs().at(0).name() : fn_name, target);
+    compile_lowered(output_files, lower_for_aot(*this, args, fn.name, target), target, fn.namespaces);
 }
 
 void Pipeline::compile_to_object(const std::string &filename, const std::vector<Argument> &args,

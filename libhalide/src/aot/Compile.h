@@ -16,8 +16,25 @@ namespace Internal {
 
 // `p` lowered for ahead-of-time compilation: `args` (then the outputs) in
 // ABI order, entry point `name`, asserts and bounds queries per `target`.
+// `output_names` renames output buffer arguments (a Func assigned to a
+// generator Output takes the Output's name): Func name -> argument name.
 LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, const std::string &name,
-                          const Target &target);
+                          const Target &target, const std::map<std::string, std::string> &output_names = {});
+
+// A function name as compile_to and `-f` take it: "ns1::ns2::name".
+struct FunctionName {
+    std::vector<std::string> namespaces;
+    std::string name;
+};
+// Splits and checks `qualified`: namespaces need the target feature
+// c_plus_plus_name_mangling (as upstream requires).
+FunctionName split_function_name(const std::string &qualified, const Target &target);
+
+// Writes `output_files` for `f` (from lower_for_aot). With the target
+// feature c_plus_plus_name_mangling the entry points get C++ (Itanium)
+// names in `namespaces`, and the header declares them there.
+void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const LoweredFunc &f,
+                     const Target &target, const std::vector<std::string> &namespaces = {});
 
 // A multitarget static library and/or header: one variant per target
 // (lower_variant(target, function name) gives each; a generator builds its
@@ -25,7 +42,8 @@ LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, 
 // variant the CPU can run (halide_can_use_target_features), else the last.
 void compile_multitarget(const std::map<OutputFileType, std::string> &output_files, const std::string &name,
                          const std::vector<Target> &targets,
-                         const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant);
+                         const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant,
+                         const std::vector<std::string> &namespaces = {});
 
 } // namespace Internal
 } // namespace Halide

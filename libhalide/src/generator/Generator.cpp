@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <mutex>
 
-#include "frontend/Function.h"
+#include "aot/Compile.h"
 
 namespace Halide {
 namespace Internal {
@@ -34,22 +34,6 @@ const std::map<std::string, Type> &type_names() {
     return names;
 }
 
-// A GeneratorParam the generator creates for an open type or dimension count.
-template <typename T> class ImplicitParam : public GeneratorParamBase {
-public:
-    ImplicitParam(const std::string &name, std::function<void(const std::string &)> set)
-        : GeneratorParamBase(name), set_(std::move(set)) {}
-    void set_from_string(const std::string &v) override {
-        set_(v);
-        value_ = v;
-    }
-    std::string to_string() const override { return value_; }
-
-private:
-    std::function<void(const std::string &)> set_;
-    std::string value_;
-};
-
 } // namespace
 
 Type parse_type_name(const std::string &name) {
@@ -77,18 +61,6 @@ GeneratorParamBase::GeneratorParamBase(const std::string &name) : name_(name) {
     if (GeneratorBase *g = generator_under_construction()) {
         g->add_param(this);
     }
-}
-
-GeneratorIOBase::GeneratorIOBase(const std::string &name, bool is_input) : name_(name) {
-    user_assert(!name.empty()) << "Generator inputs and outputs need a name";
-    GeneratorBase *g = generator_under_construction();
-    user_assert(g) << (is_input ? "Input" : "Output") << " '" << name
-                   << "' must be a member of a Generator (declared in the class)";
-    g->add_io(this, is_input);
-}
-
-void GeneratorIOBase::set_default_from_string(const std::string &) {
-    user_error << "'" << name_ << "' is a buffer; only GeneratorParams and scalar Inputs take values";
 }
 
 GeneratorBase *generator_under_construction() {
@@ -121,6 +93,8 @@ void GeneratorBase::add_io(GeneratorIOBase *io, bool is_input) {
 }
 
 void GeneratorBase::add_owned_param(std::unique_ptr<GeneratorParamBase> p) {
+    // Its constructor registered it as a member GeneratorParam; it is ours instead.
+    params_.erase(std::remove(params_.begin(), params_.end(), p.get()), params_.end());
     owned_params_.push_back(std::move(p));
 }
 
@@ -160,7 +134,9 @@ void GeneratorBase::set_param(const std::string &key, const std::string &value) 
         known += (known.empty() ? "" : ", ") + p->name();
     }
     for (const auto &p : owned_params_) {
-        known += (known.empty() ? "" : ", ") + p->name();
+        if (p->settable()) {
+            known += (known.empty() ? "" : ", ") + p->name();
+        }
     }
     user_error << "Generator '" << registered_name_ << "' has no GeneratorParam or Input named '" << key << "'"
                << (known.empty() ? std::string(" (it has no GeneratorParams)") : "; its GeneratorParams are: " + known);
@@ -186,9 +162,20 @@ Pipeline GeneratorBase::build_pipeline() {
     call_generate();
     call_schedule();
     std::vector<Func> funcs;
+    std::map<std::string, std::string> owner; // Func name -> the Output element it is
     for (GeneratorIOBase *io : outputs_) {
-        io->argument(); // checks the definition against the declaration
-        funcs.push_back(io->output_func());
+        std::vector<Func> fs = io->output_funcs(); // checked against the declaration
+        for (size_t i = 0; i < fs.size(); i++) {
+            const std::string &fname = fs[i].name();
+            std::string element = io->array_name(i);
+            auto [it, fresh] = owner.emplace(fname, element);
+            user_assert(fresh) << "Func '" << fname << "' is assigned to two Outputs, '" << it->second << "' and '"
+                               << element << "'";
+            if (fname != element) {
+                output_names_[fname] = element;
+            }
+            funcs.push_back(fs[i]);
+        }
     }
     pipeline_ = Pipeline(funcs);
     built_ = true;
@@ -199,83 +186,24 @@ std::vector<Argument> GeneratorBase::arguments() {
     build_pipeline();
     std::vector<Argument> args;
     for (GeneratorIOBase *io : inputs_) {
-        args.push_back(io->argument());
+        for (const Argument &a : io->arguments()) {
+            args.push_back(a);
+        }
     }
     return args;
+}
+
+const std::map<std::string, std::string> &GeneratorBase::output_names() {
+    build_pipeline();
+    return output_names_;
 }
 
 void GeneratorBase::compile_to(const std::map<OutputFileType, std::string> &files, const std::string &function_name,
                                const Target &target) {
     set_target(target);
     Pipeline p = build_pipeline();
-    p.compile_to(files, arguments(), function_name, target);
-}
-
-// ---------------------------------------------------------------- inputs and outputs
-
-InputBufferBase::InputBufferBase(const std::string &name, Type type, int dims)
-    : GeneratorIOBase(name, true), type_(type), dims_(dims) {
-    GeneratorBase *g = generator_under_construction();
-    if (type_.bits() == 0) {
-        g->add_owned_param(std::make_unique<ImplicitParam<Type>>(
-            name + ".type", [this](const std::string &v) { type_ = parse_type_name(v); }));
-    }
-    if (dims_ < 0) {
-        g->add_owned_param(std::make_unique<ImplicitParam<int>>(
-            name + ".dim", [this, name](const std::string &v) { dims_ = parse_scalar<int>(name + ".dim", v); }));
-    }
-}
-
-void InputBufferBase::init() {
-    user_assert(type_.bits() != 0) << "Input '" << name_ << "' has no type: declare it (Input<Buffer<uint8_t>>) or set "
-                                 << name_ << ".type";
-    user_assert(dims_ >= 0) << "Input '" << name_ << "' has no dimension count: declare it or set " << name_ << ".dim";
-    if (!param_.defined()) {
-        param_ = ImageParam(type_, dims_, name_);
-    }
-}
-
-const ImageParam &InputBufferBase::param() const {
-    user_assert(param_.defined()) << "Input '" << name_ << "' is used before generate() runs";
-    return param_;
-}
-
-Argument InputBufferBase::argument() const {
-    return param();
-}
-
-void set_default_of_param(const std::string &name, const Expr &value) {
-    ParamPtr p = find_param(name);
-    internal_assert(p) << "no Param named " << name;
-    set_param_default(*p, value);
-}
-
-OutputBufferBase::OutputBufferBase(const std::string &name, Type type, int dims)
-    : OutputBufferBase(name, type.bits() ? std::vector<Type>{type} : std::vector<Type>{}, dims) {}
-
-OutputBufferBase::OutputBufferBase(const std::string &name, const std::vector<Type> &types, int dims)
-    : GeneratorIOBase(name, false), Func(name), types_(types), dims_(dims) {
-    user_assert(Func::name() == name) << "Output '" << name << "' has the name of another live Func";
-}
-
-void OutputBufferBase::init() {}
-
-Argument OutputBufferBase::argument() const {
-    const std::string &n = GeneratorIOBase::name();
-    user_assert(defined()) << "Output '" << n << "' was not defined by generate()";
-    std::vector<Type> got = output_types();
-    auto names = [](const std::vector<Type> &ts) {
-        std::string r;
-        for (const Type &t : ts) {
-            r += (r.empty() ? "" : ", ") + type_name_of(t);
-        }
-        return r;
-    };
-    user_assert(types_.empty() || got == types_) << "Output '" << n << "' is declared as (" << names(types_)
-                                                 << ") but generate() defined it as (" << names(got) << ")";
-    user_assert(dims_ < 0 || dimensions() == dims_) << "Output '" << n << "' is declared with " << dims_
-                                                    << " dimensions but generate() defined it with " << dimensions();
-    return Argument(n, Argument::OutputBuffer, got[0], dimensions());
+    FunctionName fn = split_function_name(function_name, target);
+    compile_lowered(files, lower_for_aot(p, arguments(), fn.name, target, output_names()), target, fn.namespaces);
 }
 
 // ---------------------------------------------------------------- registry

@@ -30,7 +30,7 @@ const char *const kUsage =
     "  -e  what to write (default c_header,static_library,registration): static_library, object (o),\n"
     "      c_header (h), assembly, bitcode, llvm_assembly, stmt, python_extension (py.c), registration,\n"
     "      shared_library (a .so linked by the compiler itself)\n"
-    "  -f  the function name (default: the generator name)\n"
+    "  -f  the function name (default: the generator name); ns::name needs c_plus_plus_name_mangling\n"
     "  -n  the file base name (default: the function name)\n"
     "  -r  write a standalone runtime named RUNTIME_NAME instead\n"
     "  target=  the target string (host, x86-64-linux-avx2, ...)\n"
@@ -94,27 +94,31 @@ std::string join(const std::vector<std::string> &v) {
     return r.empty() ? "(none)" : r;
 }
 
-std::string registration_source(const std::string &function) {
-    return "// Registers " + function +
+// `fn` is declared as the kernel's header declares it: in C, or with C++
+// names in its namespaces (c_plus_plus_name_mangling).
+std::string registration_source(const FunctionName &fn, bool cplusplus) {
+    std::string open, close, qualified = "::";
+    for (const std::string &ns : fn.namespaces) {
+        open += "namespace " + ns + " {\n";
+        close = "} // namespace " + ns + "\n" + close;
+        qualified += ns + "::";
+    }
+    qualified += fn.name;
+    std::string declarations =
+        "int " + fn.name + "_argv(void **args);\nconst struct halide_filter_metadata_t *" + fn.name + "_metadata();\n";
+    return "// Registers " + qualified.substr(2) +
            " with the host program (upstream's emit kind `registration`).\n"
-           "#include \"HalideRuntime.h\"\n\n"
-           "extern \"C\" {\n"
-           "int " +
-           function +
-           "_argv(void **args);\n"
-           "const struct halide_filter_metadata_t *" +
-           function +
-           "_metadata();\n"
-           "void halide_register_argv_and_metadata(int (*filter_argv_call)(void **),\n"
+           "#include \"HalideRuntime.h\"\n\n" +
+           (cplusplus ? open + declarations + close : "extern \"C\" {\n" + declarations + "}\n") +
+           "extern \"C\" void halide_register_argv_and_metadata(int (*filter_argv_call)(void **),\n"
            "                                       const struct halide_filter_metadata_t *filter_metadata,\n"
-           "                                       const char *const *extra_key_value_pairs);\n"
-           "}\n\n"
+           "                                       const char *const *extra_key_value_pairs);\n\n"
            "namespace {\n"
            "struct Registerer {\n"
            "    Registerer() {\n"
            "        static const char *const extra[] = {nullptr};\n"
-           "        halide_register_argv_and_metadata(::" +
-           function + "_argv, ::" + function +
+           "        halide_register_argv_and_metadata(" +
+           qualified + "_argv, " + qualified +
            "_metadata(), extra);\n"
            "    }\n"
            "} registerer;\n"
@@ -196,21 +200,23 @@ int run(int argc, char **argv) {
                                    << ")";
     std::string generator = flags["-g"];
     std::string function = flags.count("-f") ? flags["-f"] : generator;
-    user_assert(function.find("::") == std::string::npos)
-        << "-f " << function << ": C++ namespaces in function names are not supported yet";
-    std::string base = flags.count("-n") ? flags["-n"] : function;
+    FunctionName fn = split_function_name(function, target);
+    std::string base = flags.count("-n") ? flags["-n"] : fn.name;
     want(base);
 
     if (targets.size() > 1) {
         // A multitarget library: the generator runs once per target (its
         // code may depend on the target), each a variant of one library.
-        compile_multitarget(files, function, targets, [&](const Target &t, const std::string &variant) {
-            std::unique_ptr<GeneratorBase> g = create_generator(generator);
-            g->set_target(t);
-            g->set_params(params);
-            Pipeline p = g->build_pipeline();
-            return lower_for_aot(p, g->arguments(), variant, t);
-        });
+        compile_multitarget(
+            files, fn.name, targets,
+            [&](const Target &t, const std::string &variant) {
+                std::unique_ptr<GeneratorBase> g = create_generator(generator);
+                g->set_target(t);
+                g->set_params(params);
+                Pipeline p = g->build_pipeline();
+                return lower_for_aot(p, g->arguments(), variant, t, g->output_names());
+            },
+            fn.namespaces);
     } else {
         std::unique_ptr<GeneratorBase> g = create_generator(generator);
         g->set_target(target);
@@ -222,7 +228,7 @@ int run(int argc, char **argv) {
     if (registration) {
         std::FILE *f = std::fopen((dir + "/" + base + ".registration.cpp").c_str(), "w");
         user_assert(f) << "Can't write " << dir << "/" << base << ".registration.cpp";
-        std::string text = registration_source(function);
+        std::string text = registration_source(fn, target.has_feature(Target::CPlusPlusMangling));
         std::fwrite(text.data(), 1, text.size(), f);
         std::fclose(f);
     }

@@ -1,0 +1,433 @@
+// A Generator's Input<> and Output<> members (see Generator.h), in the forms
+// upstream's Generator API has:
+//
+//   Input<Buffer<uint8_t>> in{"in", 2};           an ImageParam
+//   Input<Func> f{"f", Int(16), 2};               a buffer argument, used as a Func
+//   Input<float> scale{"scale", 1.0f, 0.0f, 2.0f}; a scalar: default, min, max
+//   Input<Buffer<uint8_t>[]> ins{"ins", 2};       an array, sized by ins.size=N
+//   Input<int32_t[2]> gains{"gains"};             an array of fixed size
+//   Output<Buffer<float>> out{"out", 2};          a Func to define and schedule
+//   Output<Func> pair{"pair", {UInt(8), Float(32)}, 2};  a Tuple output
+//   Output<Func[]> outs{"outs", Int(32), 2};      sized by outs.size=N or outs.resize(N)
+//
+// Element i of an array is argument NAME_i; value k of a Tuple output is
+// NAME.k (NAME_i.k in an array), as upstream names them. A type, dimension
+// count or array size left open in the declaration is set by the implicit
+// GeneratorParams NAME.type, NAME.dim and NAME.size.
+#ifndef HALIDE_GENERATOR_IO_H
+#define HALIDE_GENERATOR_IO_H
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "Halide/Argument.h"
+#include "Halide/Buffer.h"
+#include "Halide/Func.h"
+#include "Halide/GeneratorParam.h"
+#include "Halide/Param.h"
+
+namespace Halide {
+
+template <typename T> class Input;
+template <typename T> class Output;
+
+namespace Internal {
+
+// What every Input and Output shares: a name, declared types (empty: open),
+// a dimension count (-1: open) and, for arrays, a size (-1: open).
+class GeneratorIOBase {
+public:
+    // array_size: 0 for a single value, -1 for T[] (open), N for T[N].
+    GeneratorIOBase(const std::string &name, bool is_input, int array_size, const std::vector<Type> &types, int dims,
+                    bool is_scalar = false);
+    virtual ~GeneratorIOBase() = default;
+    GeneratorIOBase(const GeneratorIOBase &) = delete;
+    GeneratorIOBase &operator=(const GeneratorIOBase &) = delete;
+
+    const std::string &name() const { return name_; }
+    bool is_array() const { return is_array_; }
+    // The argument (or output) name of element i: NAME, or NAME_i in an array.
+    std::string array_name(size_t i) const;
+    bool types_defined() const { return !types_.empty(); }
+    const std::vector<Type> &types() const { return types_; }
+    Type type() const;
+    bool dims_defined() const { return dims_ >= 0; }
+    int dims() const { return dims_; }
+    bool array_size_defined() const { return array_size_ >= 0; }
+
+    // Run once the GeneratorParams are final, before generate().
+    virtual void init() = 0;
+    // Inputs: the compiled pipeline's arguments, one per element.
+    virtual std::vector<Argument> arguments() const { return {}; }
+    // Outputs: one Func per element, checked against the declaration (after generate()).
+    virtual std::vector<Func> output_funcs() const { return {}; }
+    // Scalar Inputs only: the default, from the command line.
+    virtual void set_default_from_string(const std::string &value);
+
+protected:
+    // Checks the open values were given; the element count.
+    size_t checked_count(bool allow_open_size) const;
+    // Checks one Func defined by generate() against the declaration.
+    void check_output_func(const Func &f, size_t i) const;
+    // Throws unless generate() may use the value (init() ran).
+    void check_initialized(bool initialized) const;
+
+    std::string name_;
+    bool is_input_, is_array_;
+    int array_size_; // 1 for a single value
+    std::vector<Type> types_;
+    int dims_;
+};
+
+// Buffer inputs (Input<Buffer<>>, Input<Func> and arrays of them): an
+// ImageParam per element, and a Func calling it for the Input<Func> forms.
+class InputBufferBase : public GeneratorIOBase {
+public:
+    InputBufferBase(const std::string &name, int array_size, const std::vector<Type> &types, int dims);
+    void init() override;
+    std::vector<Argument> arguments() const override;
+    const ImageParam &param(size_t i = 0) const;
+    const Func &func(size_t i = 0) const;
+    size_t elements() const;
+
+protected:
+    std::vector<ImageParam> params_;
+    mutable std::vector<Func> funcs_; // made on first use
+};
+
+// Input<Buffer<T>> and Input<Func>: one buffer argument.
+class InputBufferOne : public InputBufferBase {
+public:
+    using InputBufferBase::InputBufferBase;
+    template <typename... Args> Expr operator()(const Args &...pos) const { return param()(pos...); }
+    Expr operator()(const std::vector<Expr> &pos) const { return param()(pos); }
+    Dimension dim(int i) const { return param().dim(i); }
+    int dimensions() const { return param().dimensions(); }
+    // The expected region, for the metadata (call it in generate()).
+    void set_estimates(const Region &estimates) { ImageParam(param()).set_estimates(estimates); }
+    operator ImageParam() const { return param(); }
+    operator Func() const { return func(); }
+};
+
+// Input<Buffer<T>[]>: element i is an ImageParam.
+class InputBufferArray : public InputBufferBase {
+public:
+    using InputBufferBase::InputBufferBase;
+    size_t size() const { return elements(); }
+    ImageParam operator[](size_t i) const { return param(i); }
+    ImageParam at(size_t i) const { return param(i); }
+};
+
+// Input<Func[]>: element i is a Func.
+class InputFuncArray : public InputBufferBase {
+public:
+    using InputBufferBase::InputBufferBase;
+    size_t size() const { return elements(); }
+    const Func &operator[](size_t i) const { return func(i); }
+    const Func &at(size_t i) const { return func(i); }
+    std::vector<Func>::const_iterator begin() const;
+    std::vector<Func>::const_iterator end() const;
+};
+
+void set_default_of_param(const std::string &name, const Expr &value);
+
+// Scalar inputs: a Param<T> per element, with a default, range and estimate.
+template <typename T> class InputScalarBase : public GeneratorIOBase {
+public:
+    InputScalarBase(const std::string &name, int array_size)
+        : GeneratorIOBase(name, true, array_size, {type_of<T>()}, 0, true) {}
+    InputScalarBase(const std::string &name, int array_size, const T &def) : InputScalarBase(name, array_size) {
+        def_ = def;
+        has_def_ = true;
+    }
+    InputScalarBase(const std::string &name, int array_size, const T &def, const T &min, const T &max)
+        : InputScalarBase(name, array_size, def) {
+        min_ = scalar_constant(min);
+        max_ = scalar_constant(max);
+    }
+    void init() override {
+        size_t n = checked_count(false);
+        for (size_t i = params_.size(); i < n; i++) {
+            params_.emplace_back(array_name(i));
+            Param<T> &p = params_.back();
+            if (has_def_) {
+                p.set(def_);
+                set_default_of_param(p.name(), scalar_constant(def_));
+            }
+            if (min_.defined() || max_.defined()) {
+                p.set_range(min_, max_);
+            }
+            exprs_.push_back(p);
+        }
+        apply_estimate();
+    }
+    std::vector<Argument> arguments() const override { return std::vector<Argument>(params_.begin(), params_.end()); }
+    void set_default_from_string(const std::string &value) override {
+        def_ = parse_scalar<T>(name(), value);
+        has_def_ = true;
+    }
+    // The value the metadata suggests for tuning (all elements of an array).
+    void set_estimate(const T &v) {
+        estimate_ = v;
+        has_estimate_ = true;
+        apply_estimate();
+    }
+
+protected:
+    const Expr &expr(size_t i) const {
+        check_initialized(!params_.empty());
+        return exprs_.at(i);
+    }
+    void apply_estimate() {
+        for (Param<T> &p : params_) {
+            if (has_estimate_) {
+                p.set_estimate(estimate_);
+            }
+        }
+    }
+    std::vector<Param<T>> params_;
+    std::vector<Expr> exprs_;
+    T def_{}, estimate_{};
+    bool has_def_ = false, has_estimate_ = false;
+    Expr min_, max_;
+};
+
+template <typename T> class InputScalarOne : public InputScalarBase<T> {
+public:
+    using InputScalarBase<T>::InputScalarBase;
+    operator Expr() const { return this->expr(0); }
+};
+
+template <typename T> class InputScalarArray : public InputScalarBase<T> {
+public:
+    using InputScalarBase<T>::InputScalarBase;
+    size_t size() const { return this->checked_count(false); }
+    const Expr &operator[](size_t i) const { return this->expr(i); }
+    const Expr &at(size_t i) const { return this->expr(i); }
+    std::vector<Expr>::const_iterator begin() const {
+        this->check_initialized(!this->params_.empty());
+        return this->exprs_.begin();
+    }
+    std::vector<Expr>::const_iterator end() const {
+        this->check_initialized(!this->params_.empty());
+        return this->exprs_.end();
+    }
+};
+
+// Output<Buffer<T>> and Output<Func>: a Func (define and schedule it as
+// one), checked against the declaration once generate() ran. Assigning a
+// Func makes it the output; the argument keeps the Output's name.
+class OutputBufferBase : public GeneratorIOBase, public Func {
+public:
+    OutputBufferBase(const std::string &name, const std::vector<Type> &types, int dims);
+    void init() override {}
+    std::vector<Func> output_funcs() const override;
+    using GeneratorIOBase::name; // the Output's name, even once a Func is assigned
+    using Func::operator();
+    using Func::type;
+
+protected:
+    void assign(const Func &f);
+};
+
+// Output<Buffer<T>[]> and Output<Func[]>: a Func per element, NAME_i.
+class OutputArrayBase : public GeneratorIOBase {
+public:
+    OutputArrayBase(const std::string &name, int array_size, const std::vector<Type> &types, int dims);
+    void init() override;
+    std::vector<Func> output_funcs() const override;
+    size_t size() const;
+    Func &operator[](size_t i);
+    const Func &operator[](size_t i) const;
+    Func &at(size_t i) { return (*this)[i]; }
+    const Func &at(size_t i) const { return (*this)[i]; }
+    std::vector<Func>::const_iterator begin() const;
+    std::vector<Func>::const_iterator end() const;
+    // The expected region of every element, for the metadata.
+    void set_estimates(const Region &estimates);
+
+protected:
+    // T[] only: the size, when not given by NAME.size.
+    void resize_array(size_t n);
+    bool initialized_ = false;
+    std::vector<Func> funcs_;
+};
+
+// The element type a Buffer<T> declares; none (empty) for Buffer<>.
+template <typename T> std::vector<Type> declared_types() {
+    if constexpr (std::is_void<T>::value) {
+        return {};
+    } else {
+        return {type_of<T>()};
+    }
+}
+
+} // namespace Internal
+
+// ---------------------------------------------------------------- inputs
+
+template <typename T, int D> class Input<Buffer<T, D>> : public Internal::InputBufferOne {
+public:
+    explicit Input(const std::string &name) : InputBufferOne(name, 0, Internal::declared_types<T>(), D) {}
+    Input(const std::string &name, int dims) : InputBufferOne(name, 0, Internal::declared_types<T>(), dims) {}
+    Input(const std::string &name, const Type &t, int dims) : InputBufferOne(name, 0, {t}, dims) {}
+    Input(const std::string &name, const Type &t) : InputBufferOne(name, 0, {t}, D) {}
+};
+
+template <typename T, int D> class Input<Buffer<T, D>[]> : public Internal::InputBufferArray {
+public:
+    explicit Input(const std::string &name) : InputBufferArray(name, -1, Internal::declared_types<T>(), D) {}
+    Input(const std::string &name, int dims) : InputBufferArray(name, -1, Internal::declared_types<T>(), dims) {}
+    Input(const std::string &name, const Type &t, int dims) : InputBufferArray(name, -1, {t}, dims) {}
+    Input(const std::string &name, const Type &t) : InputBufferArray(name, -1, {t}, D) {}
+    Input(size_t size, const std::string &name) : InputBufferArray(name, (int)size, Internal::declared_types<T>(), D) {}
+    Input(size_t size, const std::string &name, int dims)
+        : InputBufferArray(name, (int)size, Internal::declared_types<T>(), dims) {}
+    Input(size_t size, const std::string &name, const Type &t, int dims)
+        : InputBufferArray(name, (int)size, {t}, dims) {}
+};
+
+template <typename T, int D, size_t N> class Input<Buffer<T, D>[N]> : public Internal::InputBufferArray {
+public:
+    explicit Input(const std::string &name) : InputBufferArray(name, (int)N, Internal::declared_types<T>(), D) {}
+    Input(const std::string &name, int dims) : InputBufferArray(name, (int)N, Internal::declared_types<T>(), dims) {}
+    Input(const std::string &name, const Type &t, int dims) : InputBufferArray(name, (int)N, {t}, dims) {}
+};
+
+template <> class Input<Func> : public Internal::InputBufferOne {
+public:
+    explicit Input(const std::string &name) : InputBufferOne(name, 0, {}, -1) {}
+    Input(const std::string &name, const Type &t, int dims) : InputBufferOne(name, 0, {t}, dims) {}
+    Input(const std::string &name, const Type &t) : InputBufferOne(name, 0, {t}, -1) {}
+    Input(const std::string &name, int dims) : InputBufferOne(name, 0, {}, dims) {}
+};
+
+template <> class Input<Func[]> : public Internal::InputFuncArray {
+public:
+    explicit Input(const std::string &name) : InputFuncArray(name, -1, {}, -1) {}
+    Input(const std::string &name, const Type &t, int dims) : InputFuncArray(name, -1, {t}, dims) {}
+    Input(const std::string &name, const Type &t) : InputFuncArray(name, -1, {t}, -1) {}
+    Input(const std::string &name, int dims) : InputFuncArray(name, -1, {}, dims) {}
+    Input(size_t size, const std::string &name, const Type &t, int dims) : InputFuncArray(name, (int)size, {t}, dims) {}
+};
+
+template <size_t N> class Input<Func[N]> : public Internal::InputFuncArray {
+public:
+    explicit Input(const std::string &name) : InputFuncArray(name, (int)N, {}, -1) {}
+    Input(const std::string &name, const Type &t, int dims) : InputFuncArray(name, (int)N, {t}, dims) {}
+    Input(const std::string &name, int dims) : InputFuncArray(name, (int)N, {}, dims) {}
+};
+
+template <typename T> class Input : public Internal::InputScalarOne<T> {
+    static_assert(std::is_arithmetic<T>::value, "Input<T> takes a scalar type, Buffer<T>, Func or an array of them");
+
+public:
+    explicit Input(const std::string &name) : Internal::InputScalarOne<T>(name, 0) {}
+    Input(const std::string &name, const T &def) : Internal::InputScalarOne<T>(name, 0, def) {}
+    Input(const std::string &name, const T &def, const T &min, const T &max)
+        : Internal::InputScalarOne<T>(name, 0, def, min, max) {}
+};
+
+template <typename T> class Input<T[]> : public Internal::InputScalarArray<T> {
+    static_assert(std::is_arithmetic<T>::value, "Input<T[]> takes a scalar type, Buffer<T> or Func");
+
+public:
+    explicit Input(const std::string &name) : Internal::InputScalarArray<T>(name, -1) {}
+    Input(const std::string &name, const T &def) : Internal::InputScalarArray<T>(name, -1, def) {}
+    Input(const std::string &name, const T &def, const T &min, const T &max)
+        : Internal::InputScalarArray<T>(name, -1, def, min, max) {}
+    Input(size_t size, const std::string &name) : Internal::InputScalarArray<T>(name, (int)size) {}
+    Input(size_t size, const std::string &name, const T &def) : Internal::InputScalarArray<T>(name, (int)size, def) {}
+    Input(size_t size, const std::string &name, const T &def, const T &min, const T &max)
+        : Internal::InputScalarArray<T>(name, (int)size, def, min, max) {}
+};
+
+template <typename T, size_t N> class Input<T[N]> : public Internal::InputScalarArray<T> {
+    static_assert(std::is_arithmetic<T>::value, "Input<T[N]> takes a scalar type, Buffer<T> or Func");
+
+public:
+    explicit Input(const std::string &name) : Internal::InputScalarArray<T>(name, (int)N) {}
+    Input(const std::string &name, const T &def) : Internal::InputScalarArray<T>(name, (int)N, def) {}
+    Input(const std::string &name, const T &def, const T &min, const T &max)
+        : Internal::InputScalarArray<T>(name, (int)N, def, min, max) {}
+};
+
+// ---------------------------------------------------------------- outputs
+
+template <typename T, int D> class Output<Buffer<T, D>> : public Internal::OutputBufferBase {
+public:
+    explicit Output(const std::string &name) : OutputBufferBase(name, Internal::declared_types<T>(), D) {}
+    Output(const std::string &name, int dims) : OutputBufferBase(name, Internal::declared_types<T>(), dims) {}
+    Output(const std::string &name, const Type &t, int dims) : OutputBufferBase(name, {t}, dims) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dims) : OutputBufferBase(name, types, dims) {}
+    Output(const std::string &name, const std::vector<Type> &types) : OutputBufferBase(name, types, D) {}
+    Output &operator=(const Func &f) {
+        assign(f);
+        return *this;
+    }
+};
+
+template <> class Output<Func> : public Internal::OutputBufferBase {
+public:
+    explicit Output(const std::string &name) : OutputBufferBase(name, {}, -1) {}
+    Output(const std::string &name, int dims) : OutputBufferBase(name, {}, dims) {}
+    Output(const std::string &name, const Type &t) : OutputBufferBase(name, {t}, -1) {}
+    Output(const std::string &name, const Type &t, int dims) : OutputBufferBase(name, {t}, dims) {}
+    Output(const std::string &name, const std::vector<Type> &types) : OutputBufferBase(name, types, -1) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dims) : OutputBufferBase(name, types, dims) {}
+    Output &operator=(const Func &f) {
+        assign(f);
+        return *this;
+    }
+};
+
+template <typename T, int D> class Output<Buffer<T, D>[]> : public Internal::OutputArrayBase {
+public:
+    explicit Output(const std::string &name) : OutputArrayBase(name, -1, Internal::declared_types<T>(), D) {}
+    Output(const std::string &name, int dims) : OutputArrayBase(name, -1, Internal::declared_types<T>(), dims) {}
+    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, -1, {t}, dims) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dims)
+        : OutputArrayBase(name, -1, types, dims) {}
+    Output(size_t size, const std::string &name) : OutputArrayBase(name, (int)size, Internal::declared_types<T>(), D) {}
+    Output(size_t size, const std::string &name, int dims)
+        : OutputArrayBase(name, (int)size, Internal::declared_types<T>(), dims) {}
+    // Sets the size in generate(), if NAME.size did not.
+    void resize(size_t size) { resize_array(size); }
+};
+
+template <typename T, int D, size_t N> class Output<Buffer<T, D>[N]> : public Internal::OutputArrayBase {
+public:
+    explicit Output(const std::string &name) : OutputArrayBase(name, (int)N, Internal::declared_types<T>(), D) {}
+    Output(const std::string &name, int dims) : OutputArrayBase(name, (int)N, Internal::declared_types<T>(), dims) {}
+    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, (int)N, {t}, dims) {}
+};
+
+template <> class Output<Func[]> : public Internal::OutputArrayBase {
+public:
+    explicit Output(const std::string &name) : OutputArrayBase(name, -1, {}, -1) {}
+    Output(const std::string &name, int dims) : OutputArrayBase(name, -1, {}, dims) {}
+    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, -1, {t}, dims) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dims)
+        : OutputArrayBase(name, -1, types, dims) {}
+    Output(size_t size, const std::string &name, const Type &t, int dims)
+        : OutputArrayBase(name, (int)size, {t}, dims) {}
+    Output(size_t size, const std::string &name, const std::vector<Type> &types, int dims)
+        : OutputArrayBase(name, (int)size, types, dims) {}
+    // Sets the size in generate(), if NAME.size did not.
+    void resize(size_t size) { resize_array(size); }
+};
+
+template <size_t N> class Output<Func[N]> : public Internal::OutputArrayBase {
+public:
+    explicit Output(const std::string &name) : OutputArrayBase(name, (int)N, {}, -1) {}
+    Output(const std::string &name, int dims) : OutputArrayBase(name, (int)N, {}, dims) {}
+    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, (int)N, {t}, dims) {}
+    Output(const std::string &name, const std::vector<Type> &types, int dims)
+        : OutputArrayBase(name, (int)N, types, dims) {}
+};
+
+} // namespace Halide
+
+#endif

@@ -1,0 +1,277 @@
+// See GeneratorIO.h: a Generator's Inputs and Outputs, their implicit
+// NAME.type/.dim/.size GeneratorParams, and the checks of what generate()
+// defined against what was declared.
+#include <functional>
+
+#include "Halide/Generator.h"
+#include "frontend/Function.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+// NAME.type, NAME.dim or NAME.size of an Input or Output. When the
+// declaration fixes the value, setting it is an error in upstream's words.
+class SyntheticParam : public GeneratorParamBase {
+public:
+    SyntheticParam(const std::string &name, bool fixed, std::function<void(const std::string &)> set)
+        : GeneratorParamBase(name), generator_(generator_under_construction()), fixed_(fixed), set_(std::move(set)) {}
+    void set_from_string(const std::string &v) override {
+        user_assert(!fixed_) << "Cannot set the GeneratorParam " << name_ << " for " << generator_->registered_name()
+                             << " because the value is explicitly specified in the C++ source.";
+        set_(v);
+        value_ = v;
+    }
+    std::string to_string() const override { return value_; }
+    bool settable() const override { return !fixed_; }
+
+private:
+    GeneratorBase *generator_;
+    bool fixed_;
+    std::function<void(const std::string &)> set_;
+    std::string value_;
+};
+
+std::vector<Type> parse_type_list(const std::string &s) {
+    std::vector<Type> types;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t comma = s.find(',', start);
+        size_t stop = comma == std::string::npos ? s.size() : comma;
+        types.push_back(parse_type_name(s.substr(start, stop - start)));
+        start = stop + 1;
+    }
+    return types;
+}
+
+std::string type_list_name(const std::vector<Type> &types) {
+    std::string r;
+    for (const Type &t : types) {
+        r += (r.empty() ? "" : ", ") + type_name_of(t);
+    }
+    return r;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- GeneratorIOBase
+
+GeneratorIOBase::GeneratorIOBase(const std::string &name, bool is_input, int array_size, const std::vector<Type> &types,
+                                 int dims, bool is_scalar)
+    : name_(name), is_input_(is_input), is_array_(array_size != 0), array_size_(array_size == 0 ? 1 : array_size),
+      types_(types), dims_(dims) {
+    user_assert(!name.empty()) << "Generator inputs and outputs need a name";
+    GeneratorBase *g = generator_under_construction();
+    user_assert(g) << (is_input ? "Input" : "Output") << " '" << name
+                   << "' must be a member of a Generator (declared in the class)";
+    g->add_io(this, is_input);
+    if (!is_scalar) {
+        g->add_owned_param(
+            std::make_unique<SyntheticParam>(name + ".type", types_defined(), [this](const std::string &v) {
+                types_ = parse_type_list(v);
+                user_assert(!is_input_ || types_.size() == 1)
+                    << "Input '" << name_ << "' takes one type, not '" << v << "' (Tuples are for Outputs)";
+            }));
+        g->add_owned_param(
+            std::make_unique<SyntheticParam>(name + ".dim", dims_defined(), [this](const std::string &v) {
+                dims_ = parse_scalar<int>(name_ + ".dim", v);
+                user_assert(dims_ >= 0) << "GeneratorParam '" << name_ << ".dim' can't be negative";
+            }));
+    }
+    if (is_array_) {
+        g->add_owned_param(
+            std::make_unique<SyntheticParam>(name + ".size", array_size_defined(), [this](const std::string &v) {
+                array_size_ = parse_scalar<int>(name_ + ".size", v);
+                user_assert(array_size_ >= 1) << "GeneratorParam '" << name_ << ".size' must be at least 1";
+            }));
+    }
+}
+
+std::string GeneratorIOBase::array_name(size_t i) const {
+    return is_array_ ? name_ + "_" + std::to_string(i) : name_;
+}
+
+Type GeneratorIOBase::type() const {
+    user_assert(types_.size() == 1) << (is_input_ ? "Input" : "Output") << " '" << name_ << "' has "
+                                    << (types_.empty() ? "no type yet" : "several types (a Tuple)");
+    return types_[0];
+}
+
+void GeneratorIOBase::set_default_from_string(const std::string &) {
+    user_error << "'" << name_ << "' is a buffer; only GeneratorParams and scalar Inputs take values";
+}
+
+size_t GeneratorIOBase::checked_count(bool allow_open_size) const {
+    const char *kind = is_input_ ? "Input" : "Output";
+    user_assert(types_defined() || !is_input_)
+        << "Input '" << name_ << "' has no type: declare it (Input<Buffer<uint8_t>>) or set " << name_ << ".type";
+    user_assert(dims_defined() || !is_input_)
+        << "Input '" << name_ << "' has no dimension count: declare it or set " << name_ << ".dim";
+    user_assert(array_size_defined() || allow_open_size)
+        << "ArraySize is unspecified for " << kind << " '" << name_ << "'; you need to explicitly set it "
+        << (is_input_ ? "" : "via the resize() method or ") << "by setting '" << name_ << ".size' in your build rules.";
+    return array_size_defined() ? (size_t)array_size_ : 0;
+}
+
+void GeneratorIOBase::check_initialized(bool initialized) const {
+    user_assert(initialized) << (is_input_ ? "Input" : "Output") << " '" << name_ << "' is used before generate() runs";
+}
+
+void GeneratorIOBase::check_output_func(const Func &f, size_t i) const {
+    const std::string n = array_name(i);
+    user_assert(f.defined()) << "Output '" << n << "' was not defined by generate()";
+    std::vector<Type> got = f.output_types();
+    user_assert(types_.empty() || got == types_) << "Output '" << n << "' is declared as (" << type_list_name(types_)
+                                                 << ") but generate() defined it as (" << type_list_name(got) << ")";
+    user_assert(dims_ < 0 || f.dimensions() == dims_)
+        << "Output '" << n << "' is declared with " << dims_ << " dimensions but generate() defined it with "
+        << f.dimensions();
+}
+
+// ---------------------------------------------------------------- inputs
+
+InputBufferBase::InputBufferBase(const std::string &name, int array_size, const std::vector<Type> &types, int dims)
+    : GeneratorIOBase(name, true, array_size, types, dims) {}
+
+void InputBufferBase::init() {
+    size_t n = checked_count(false);
+    user_assert(types_.size() == 1) << "Input '" << name_ << "' takes one type";
+    for (size_t i = params_.size(); i < n; i++) {
+        params_.emplace_back(types_[0], dims_, array_name(i));
+        funcs_.emplace_back(); // made by func(i) when asked for
+    }
+}
+
+std::vector<Argument> InputBufferBase::arguments() const {
+    return std::vector<Argument>(params_.begin(), params_.end());
+}
+
+size_t InputBufferBase::elements() const {
+    check_initialized(!params_.empty());
+    return params_.size();
+}
+
+const ImageParam &InputBufferBase::param(size_t i) const {
+    check_initialized(!params_.empty());
+    user_assert(i < params_.size()) << "Input '" << name_ << "' has " << params_.size() << " elements, not " << i + 1;
+    return params_[i];
+}
+
+// The Func form of an input is a Func that calls the ImageParam (inlined
+// into whatever calls it), as upstream's Input<Func> is in a compiled
+// generator.
+const Func &InputBufferBase::func(size_t i) const {
+    const ImageParam &p = param(i);
+    if (!funcs_[i].defined()) {
+        std::vector<Var> vars;
+        std::vector<Expr> at;
+        for (int d = 0; d < dims_; d++) {
+            vars.emplace_back();
+            at.push_back(vars.back());
+        }
+        Func f;
+        f(vars) = p(at);
+        funcs_[i] = f;
+    }
+    return funcs_[i];
+}
+
+std::vector<Func>::const_iterator InputFuncArray::begin() const {
+    for (size_t i = 0; i < elements(); i++) {
+        func(i);
+    }
+    return funcs_.begin();
+}
+
+std::vector<Func>::const_iterator InputFuncArray::end() const {
+    elements();
+    return funcs_.end();
+}
+
+void set_default_of_param(const std::string &name, const Expr &value) {
+    ParamPtr p = find_param(name);
+    internal_assert(p) << "no Param named " << name;
+    set_param_default(*p, value);
+}
+
+// ---------------------------------------------------------------- outputs
+
+OutputBufferBase::OutputBufferBase(const std::string &name, const std::vector<Type> &types, int dims)
+    : GeneratorIOBase(name, false, 0, types, dims), Func(name) {
+    user_assert(Func::name() == name) << "Output '" << name << "' has the name of another live Func";
+}
+
+void OutputBufferBase::assign(const Func &f) {
+    user_assert(f.defined()) << "Output '" << name_ << "' can't be assigned Func '" << f.name()
+                             << "', which has no definition";
+    static_cast<Func &>(*this) = f;
+}
+
+std::vector<Func> OutputBufferBase::output_funcs() const {
+    const Func &f = *this;
+    check_output_func(f, 0);
+    return {f};
+}
+
+OutputArrayBase::OutputArrayBase(const std::string &name, int array_size, const std::vector<Type> &types, int dims)
+    : GeneratorIOBase(name, false, array_size, types, dims) {}
+
+void OutputArrayBase::init() {
+    initialized_ = true;
+    size_t n = checked_count(true);
+    for (size_t i = funcs_.size(); i < n; i++) {
+        funcs_.emplace_back(array_name(i));
+    }
+}
+
+void OutputArrayBase::resize_array(size_t n) {
+    check_initialized(initialized_);
+    user_assert(!array_size_defined()) << "You may only call " << name_
+                                       << ".resize() when the size is undefined (it is " << array_size_ << ")";
+    user_assert(n >= 1) << name_ << ".resize(" << n << "): an Output array needs at least one element";
+    array_size_ = (int)n;
+    init();
+}
+
+size_t OutputArrayBase::size() const {
+    check_initialized(initialized_);
+    return checked_count(false);
+}
+
+Func &OutputArrayBase::operator[](size_t i) {
+    user_assert(i < size()) << "Output '" << name_ << "' has " << size() << " elements, not " << i + 1;
+    return funcs_[i];
+}
+
+const Func &OutputArrayBase::operator[](size_t i) const {
+    user_assert(i < size()) << "Output '" << name_ << "' has " << size() << " elements, not " << i + 1;
+    return funcs_[i];
+}
+
+std::vector<Func>::const_iterator OutputArrayBase::begin() const {
+    size();
+    return funcs_.begin();
+}
+
+std::vector<Func>::const_iterator OutputArrayBase::end() const {
+    size();
+    return funcs_.end();
+}
+
+void OutputArrayBase::set_estimates(const Region &estimates) {
+    for (size_t i = 0; i < size(); i++) {
+        funcs_[i].set_estimates(estimates);
+    }
+}
+
+std::vector<Func> OutputArrayBase::output_funcs() const {
+    size_t n = checked_count(false);
+    for (size_t i = 0; i < n; i++) {
+        check_output_func(funcs_[i], i);
+    }
+    return funcs_;
+}
+
+} // namespace Internal
+} // namespace Halide
