@@ -1,0 +1,17 @@
+// halide._compiler: the compiler's Python bindings, the only Python module
+// that links libhalide. halide/__init__.py re-exports its names lazily.
+#include "py_compiler.h"
+
+PYBIND11_MODULE(_compiler, m) {
+    m.doc() = "The Halide compiler: Func, Var, Expr, Buffer, ... (use them through `import halide`)";
+    // Classes first, so signatures that mention them resolve; Var and
+    // FuncRef before Expr, whose implicit conversions name them.
+    halide_py::define_error(m);
+    halide_py::define_type(m);
+    halide_py::define_var(m);
+    halide_py::define_func(m);
+    halide_py::define_expr(m);
+    halide_py::define_operators(m);
+    halide_py::define_target(m);
+    halide_py::define_buffer(m);
+}

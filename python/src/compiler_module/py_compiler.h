@@ -1,0 +1,74 @@
+// halide._compiler: the Python bindings of the compiler (libhalide).
+//
+// One file per concept; each defines its classes and functions on the module
+// in a define_* function, called in order from module.cpp.
+#ifndef HALIDE_PY_COMPILER_H
+#define HALIDE_PY_COMPILER_H
+
+#include <pybind11/operators.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <utility>
+#include <vector>
+
+#include "Halide.h"
+
+namespace halide_py {
+
+namespace py = pybind11;
+
+void define_error(py::module_ &m);
+void define_type(py::module_ &m);
+void define_expr(py::module_ &m);
+void define_var(py::module_ &m);
+void define_operators(py::module_ &m);
+void define_target(py::module_ &m);
+void define_buffer(py::module_ &m);
+void define_func(py::module_ &m);
+
+// A Python value as an Expr, with upstream's rules: Expr, Var, FuncRef as
+// they are; bool as a Bool constant; an int as Int(32) when it fits, else
+// Int(64), else (beyond 64 bits) a float; a float as a Float(32) constant,
+// with a RuntimeWarning when that loses precision. `what` names the argument
+// in the TypeError raised for anything else.
+Halide::Expr to_expr(py::handle value, const char *what = "value");
+
+// Like to_expr, but a Python bool is the integer 0 or 1 (as in arithmetic).
+Halide::Expr to_arith_expr(py::handle value, const char *what = "operand");
+
+// A Python float as a Float(32) Expr, warning when it loses precision.
+Halide::Expr float_to_expr(double value);
+
+// True when `value` is a Python int (or bool, or an object with __index__,
+// such as a NumPy integer) that fits a signed 32-bit int; sets *out.
+bool as_small_int(py::handle value, int *out);
+
+// The Python operators of Expr (arithmetic, comparisons, bitwise, reflected
+// ones, unary), as (name, function of self and other) pairs. A function
+// returns NotImplemented when `other` is not a value it takes.
+using BinaryOp = py::object (*)(py::handle self, py::handle other);
+using UnaryOp = py::object (*)(py::handle self);
+const std::vector<std::pair<const char *, BinaryOp>> &expr_binary_operators();
+const std::vector<std::pair<const char *, UnaryOp>> &expr_unary_operators();
+
+// Installs those operators on a class whose instances convert to Expr
+// (Expr, Var, FuncRef).
+template <typename T> void add_expr_operators(py::class_<T> &cls) {
+    for (const auto &op : expr_binary_operators()) {
+        cls.def(op.first, op.second, py::is_operator());
+    }
+    for (const auto &op : expr_unary_operators()) {
+        cls.def(op.first, op.second);
+    }
+    // Defining __eq__ would otherwise leave the class unhashable anyway; say so.
+    cls.attr("__hash__") = py::none();
+}
+
+// "<halide.Expr of type int32: (x + 1)>"-style text of an Expr.
+std::string expr_repr(const Halide::Expr &e);
+std::string type_name(const Halide::Type &t);
+
+} // namespace halide_py
+
+#endif

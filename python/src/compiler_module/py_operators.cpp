@@ -1,0 +1,178 @@
+// The functions of IROperator.h: hl.select, hl.min, hl.max, hl.clamp, casts,
+// math. Every argument that is an Expr takes any Python number as well.
+#include "py_compiler.h"
+
+namespace halide_py {
+
+using Halide::Expr;
+
+namespace {
+
+Expr arg(const py::object &o, const char *what) {
+    return to_expr(o, what);
+}
+
+// Left to right, as upstream folds min(a, b, c, ...) into min(a, min(b, ...)).
+template <Expr (*F)(Expr, Expr)> Expr fold(const py::args &args, const char *name) {
+    if (args.size() < 2) {
+        throw py::type_error(std::string(name) + "() needs at least two arguments, got " + std::to_string(args.size()));
+    }
+    Expr result = arg(args[args.size() - 1], name);
+    for (size_t i = args.size() - 1; i-- > 0;) {
+        result = F(arg(args[i], name), result);
+    }
+    return result;
+}
+
+Expr min2(Expr a, Expr b) {
+    return Halide::min(std::move(a), std::move(b));
+}
+Expr max2(Expr a, Expr b) {
+    return Halide::max(std::move(a), std::move(b));
+}
+
+// print / print_when arguments: Exprs, numbers, and strings as text.
+std::vector<Expr> print_args(const py::args &args, size_t first) {
+    std::vector<Expr> out;
+    for (size_t i = first; i < args.size(); i++) {
+        if (py::isinstance<py::str>(args[i])) {
+            out.emplace_back(args[i].cast<std::string>());
+        } else {
+            out.push_back(arg(args[i], "print"));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void define_operators(py::module_ &m) {
+    m.def(
+        "select",
+        [](const py::args &args) {
+            if (args.size() < 3 || args.size() % 2 == 0) {
+                throw py::type_error("select() takes (condition, true_value, [condition, value, ...] false_value): an "
+                                     "odd number of at least three arguments, got " +
+                                     std::to_string(args.size()));
+            }
+            Expr result = arg(args[args.size() - 1], "select");
+            for (size_t i = args.size() - 1; i >= 2; i -= 2) {
+                result = Halide::select(arg(args[i - 2], "select"), arg(args[i - 1], "select"), result);
+            }
+            return result;
+        },
+        "select(c0, v0, [c1, v1, ...] default): the value of the first true condition");
+    m.def(
+        "mux",
+        [](const py::object &id, const std::vector<py::object> &values) {
+            std::vector<Expr> v;
+            for (const auto &o : values) {
+                v.push_back(arg(o, "mux"));
+            }
+            return Halide::mux(arg(id, "mux"), v);
+        },
+        py::arg("id"), py::arg("values"));
+    m.def("min", [](const py::args &args) { return fold<min2>(args, "min"); });
+    m.def("max", [](const py::args &args) { return fold<max2>(args, "max"); });
+    m.def(
+        "clamp",
+        [](const py::object &a, const py::object &lo, const py::object &hi) {
+            return Halide::clamp(arg(a, "clamp"), arg(lo, "clamp"), arg(hi, "clamp"));
+        },
+        py::arg("a"), py::arg("min_val"), py::arg("max_val"));
+    m.def(
+        "absd", [](const py::object &a, const py::object &b) { return Halide::absd(arg(a, "absd"), arg(b, "absd")); },
+        py::arg("a"), py::arg("b"));
+    m.def(
+        "lerp",
+        [](const py::object &a, const py::object &b, const py::object &w) {
+            return Halide::lerp(arg(a, "lerp"), arg(b, "lerp"), arg(w, "lerp"));
+        },
+        py::arg("zero_val"), py::arg("one_val"), py::arg("weight"));
+    m.def(
+        "cast", [](const Halide::Type &t, const py::object &e) { return Halide::cast(t, arg(e, "cast")); },
+        py::arg("t"), py::arg("e"));
+    m.def(
+        "reinterpret",
+        [](const Halide::Type &t, const py::object &e) { return Halide::reinterpret(t, arg(e, "reinterpret")); },
+        py::arg("t"), py::arg("e"));
+    m.def(
+        "saturating_cast",
+        [](const Halide::Type &t, const py::object &e) {
+            return Halide::saturating_cast(t, arg(e, "saturating_cast"));
+        },
+        py::arg("t"), py::arg("e"));
+    m.def(
+        "logical_not", [](const py::object &e) { return !arg(e, "logical_not"); }, py::arg("a"));
+    m.def(
+        "atan2",
+        [](const py::object &y, const py::object &x) { return Halide::atan2(arg(y, "atan2"), arg(x, "atan2")); },
+        py::arg("y"), py::arg("x"));
+    m.def(
+        "hypot",
+        [](const py::object &x, const py::object &y) { return Halide::hypot(arg(x, "hypot"), arg(y, "hypot")); },
+        py::arg("x"), py::arg("y"));
+    m.def(
+        "pow", [](const py::object &x, const py::object &y) { return Halide::pow(arg(x, "pow"), arg(y, "pow")); },
+        py::arg("x"), py::arg("y"));
+    m.def("print", [](const py::args &args) { return Halide::print(print_args(args, 0)); });
+    m.def("print_when", [](const py::object &condition, const py::args &args) {
+        return Halide::print_when(arg(condition, "print_when"), print_args(args, 0));
+    });
+
+#define HALIDE_PY_UNARY(name)                                                                                          \
+    m.def(                                                                                                             \
+        #name, [](const py::object &x) { return Halide::name(arg(x, #name)); }, py::arg("x"));
+    HALIDE_PY_UNARY(abs)
+    HALIDE_PY_UNARY(sin)
+    HALIDE_PY_UNARY(asin)
+    HALIDE_PY_UNARY(cos)
+    HALIDE_PY_UNARY(acos)
+    HALIDE_PY_UNARY(tan)
+    HALIDE_PY_UNARY(atan)
+    HALIDE_PY_UNARY(sinh)
+    HALIDE_PY_UNARY(asinh)
+    HALIDE_PY_UNARY(cosh)
+    HALIDE_PY_UNARY(acosh)
+    HALIDE_PY_UNARY(tanh)
+    HALIDE_PY_UNARY(atanh)
+    HALIDE_PY_UNARY(sqrt)
+    HALIDE_PY_UNARY(exp)
+    HALIDE_PY_UNARY(log)
+    HALIDE_PY_UNARY(floor)
+    HALIDE_PY_UNARY(ceil)
+    HALIDE_PY_UNARY(round)
+    HALIDE_PY_UNARY(trunc)
+    HALIDE_PY_UNARY(fract)
+    HALIDE_PY_UNARY(is_nan)
+    HALIDE_PY_UNARY(is_inf)
+    HALIDE_PY_UNARY(is_finite)
+    HALIDE_PY_UNARY(likely)
+#undef HALIDE_PY_UNARY
+    // Concise casts: hl.u8(x) is hl.cast(hl.UInt(8), x); the _sat forms clamp.
+#define HALIDE_PY_UNARY(name)                                                                                          \
+    m.def(                                                                                                             \
+        #name, [](const py::object &x) { return Halide::ConciseCasts::name(arg(x, #name)); }, py::arg("x"));
+    HALIDE_PY_UNARY(f64)
+    HALIDE_PY_UNARY(f32)
+    HALIDE_PY_UNARY(f16)
+    HALIDE_PY_UNARY(i64)
+    HALIDE_PY_UNARY(i32)
+    HALIDE_PY_UNARY(i16)
+    HALIDE_PY_UNARY(i8)
+    HALIDE_PY_UNARY(u64)
+    HALIDE_PY_UNARY(u32)
+    HALIDE_PY_UNARY(u16)
+    HALIDE_PY_UNARY(u8)
+    HALIDE_PY_UNARY(i64_sat)
+    HALIDE_PY_UNARY(i32_sat)
+    HALIDE_PY_UNARY(i16_sat)
+    HALIDE_PY_UNARY(i8_sat)
+    HALIDE_PY_UNARY(u64_sat)
+    HALIDE_PY_UNARY(u32_sat)
+    HALIDE_PY_UNARY(u16_sat)
+    HALIDE_PY_UNARY(u8_sat)
+#undef HALIDE_PY_UNARY
+}
+
+} // namespace halide_py

@@ -1,0 +1,27 @@
+// hl.Var, and the implicit Vars hl._, hl._0 ... hl._9.
+#include "py_compiler.h"
+
+namespace halide_py {
+
+using Halide::Var;
+
+void define_var(py::module_ &m) {
+    py::class_<Var> cls(m, "Var");
+    cls.def(py::init<>())
+        .def(py::init<const std::string &>(), py::arg("name"))
+        .def("name", &Var::name)
+        .def("same_as", &Var::same_as, py::arg("other"))
+        .def("is_implicit", [](const Var &v) { return v.name().size() > 1 && v.name()[0] == '_'; })
+        .def_static("implicit", &Var::implicit, py::arg("n"))
+        .def_static("outermost", []() { return Var("__outermost"); })
+        .def("__repr__", [](const Var &v) { return "<halide.Var '" + v.name() + "'>"; })
+        .def("__str__", &Var::name);
+    add_expr_operators(cls);
+
+    m.attr("_") = Var("_");
+    for (int i = 0; i < 10; i++) {
+        m.attr(("_" + std::to_string(i)).c_str()) = Var::implicit(i);
+    }
+}
+
+} // namespace halide_py
