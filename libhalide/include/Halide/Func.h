@@ -34,6 +34,8 @@ enum class TailStrategy { Auto, GuardWithIf, ShiftInwards, RoundUp };
 class FuncRef {
 public:
     FuncRef(std::shared_ptr<Internal::FunctionContents> f, std::vector<Expr> args);
+    // Copies refer to the same point (assignment, below, defines the Func).
+    FuncRef(const FuncRef &) = default;
     // Defines the Func: every argument must be a distinct Var.
     FuncRef &operator=(const Expr &value);
     FuncRef &operator=(const Tuple &values);
