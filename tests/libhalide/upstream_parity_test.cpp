@@ -380,6 +380,21 @@ TEST(UpstreamParity, StoredOutsideParallelLoopButComputedInsideIsRefused) {
     }
 }
 
+// A split of a parallel loop gives two parallel loops, as upstream: storage
+// between them and a computation inside the inner one is a race.
+TEST(UpstreamParity, BothHalvesOfASplitParallelLoopAreParallel) {
+    ThreeStages p("t8_");
+    p.f2.parallel(p.y);
+    p.f2.split(p.y, p.xo, p.xi, 2);
+    p.f0.compute_at(p.f2, p.xi).store_at(p.f2, p.xo);
+    EXPECT_NE(p.realize().find(std::string(kRace) + "t8_f2.xi"), std::string::npos);
+    ThreeStages q("t9_");
+    q.f2.parallel(q.y);
+    q.f2.split(q.y, q.xo, q.xi, 2);
+    q.f0.compute_at(q.f2, q.xi);
+    EXPECT_EQ(q.realize(), "");
+}
+
 TEST(UpstreamParity, StorageInsideTheParallelLoopIsAccepted) {
     auto ok = [](const std::function<void(ThreeStages &)> &schedule) {
         ThreeStages p("t5_");

@@ -418,8 +418,10 @@ Func &Func::split(const Var &old, const Var &outer, const Var &inner, const Expr
     step.outer = internal_var(*f_, outer.name() + (outer.name() == old.name() ? "$o" : ""));
     f_->splits.push_back(step);
     f_->splits.back().inner = internal_var(*f_, inner.name() + (inner.name() == old.name() ? "$i" : ""));
+    // Both halves keep the loop's type, as upstream's do (a split of a
+    // parallel loop gives two parallel loops).
     ForType type = f_->dims[i].for_type;
-    f_->dims[i] = {inner.name(), f_->splits.back().inner, ForType::Serial};
+    f_->dims[i] = {inner.name(), f_->splits.back().inner, type};
     f_->dims.insert(f_->dims.begin() + i + 1, Dim{outer.name(), f_->splits.back().outer, type});
     bump_pipeline_epoch();
     return *this;
