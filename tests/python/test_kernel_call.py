@@ -115,7 +115,6 @@ def test_float16_rounds_to_nearest_even(load):
         ("u16", 65536, "not representable as uint16"),
         ("u64", 2**64, "not representable as uint64"),
         ("i64", 2**63, "not representable as int64"),
-        ("b", 2, "not representable as bool"),
         ("f16", 70000.0, "not representable as float16"),
         ("f32", 1e39, "not representable as float32"),
         ("i32", 2000000, "outside the kernel's range"),
@@ -259,3 +258,21 @@ def test_gil_is_released_during_the_call(load):
     np.testing.assert_array_equal(out, 3.0)
     # With the GIL held through the call, this thread could not have run at all.
     assert len(inside) > 1000
+
+
+
+@pytest.mark.parametrize("value,truth", [(2, 1), (0.5, 1), (0, 0), (0.0, 0), (None, 0), (np.int64(-7), 1)])
+def test_bool_scalar_takes_any_number_by_truth_value(load, value, truth):
+    # As upstream (pybind11's bool conversion): None and numbers by their truth value.
+    k = load("scalars")
+    out = np.zeros(13, np.uint64)
+    k(value, np.int8(-3), np.int16(7), np.int32(9), np.int64(-11), np.uint8(200), np.uint16(3),
+      np.uint32(4), np.uint64(5), np.float16(1.0), np.float32(2.0), np.float64(3.0), 0, out)
+    assert int(out[0]) == truth
+
+
+def test_bool_scalar_refuses_non_numbers(load):
+    k = load("scalars")
+    with pytest.raises(TypeError, match="Invalid argument"):
+        k("yes", np.int8(-3), np.int16(7), np.int32(9), np.int64(-11), np.uint8(200), np.uint16(3),
+          np.uint32(4), np.uint64(5), np.float16(1.0), np.float32(2.0), np.float64(3.0), 0, np.zeros(13, np.uint64))

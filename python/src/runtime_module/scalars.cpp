@@ -187,7 +187,11 @@ void to_scalar(PyObject *value, halide_type_t type, const std::string &what, hal
     switch (type.code) {
     case halide_type_uint:
         if (type.bits == 1) {
-            if (PyBool_Check(value) || is_numpy_bool(value)) {
+            // As upstream (pybind11's bool conversion): bools, None and any
+            // number take their truth value.
+            PyNumberMethods *number = Py_TYPE(value)->tp_as_number;
+            if (PyBool_Check(value) || is_numpy_bool(value) || value == Py_None ||
+                (number != nullptr && number->nb_bool != nullptr)) {
                 int truth = PyObject_IsTrue(value);
                 if (truth < 0) {
                     raise_with_note(what);
