@@ -592,18 +592,16 @@ class Gen:
         return mk(t, fmt, [n], lo, hi)
 
     def unfold_float_conversion(self, n: Node, t: HType) -> Node:
-        """Upstream folds cast<uint32_t>(cast<int32_t>(f)) of a float f (and reinterpret, and the 64-bit
-        case) into one float -> unsigned conversion, which is undefined for negative f (it gives the
-        maximum): an upstream bug. Keep such values non-negative first."""
-        if (
-            t.kind == "uint"
-            and n.t.kind == "int"
-            and t.bits == n.t.bits >= 32
-            and n.kids
-            and n.kids[0].t.is_float
-            and n.lo < 0
-        ):
+        """Upstream folds a cast of a float -> int conversion into one conversion: cast<uint32_t>(
+        cast<int32_t>(f)) (and reinterpret, and 64 bits) becomes a float -> unsigned conversion, which
+        gives the maximum for negative f, and cast<int8_t>(cast<int64_t>(f)) gives 0 (cast<int32_t> of
+        it INT_MIN) when f does not fit the narrow type: upstream bugs. Keep such values in range first."""
+        if not (n.t.is_intlike and t.is_intlike and n.kids and n.kids[0].t.is_float):
+            return n
+        if t.kind == "uint" and n.t.kind == "int" and t.bits == n.t.bits >= 32 and n.lo < 0:
             return self.narrow(n, 0, n.t.hi)
+        if n.t.bits == 64 and t.bits < 64 and not t.fits(n.lo, n.hi):
+            return self.narrow(n, max(t.lo, n.t.lo), min(t.hi, n.t.hi))
         return n
 
     def force_cast(self, n: Node, t: HType) -> Node | None:

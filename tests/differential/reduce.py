@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -42,7 +43,7 @@ class Runner:
             with ThreadPoolExecutor(max_workers=2) as pool:
                 exes = dict(zip(flags, pool.map(lambda s: rd.build_interp(s, flags[s]), flags), strict=True))
         self.exes = exes
-        self.workdir = rd.OUT / "reduce-work"
+        self.workdir = rd.OUT / "runs" / f"reduce-{os.getpid()}"
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.timeout = timeout
         self.counter = 0

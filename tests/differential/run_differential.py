@@ -89,6 +89,43 @@ def upstream_flags() -> tuple[list[str], list[str]]:
     return ["-isystem", str(inc)], [f"-L{lib}", "-lHalide", f"-Wl,-rpath,{lib}", "-lpthread", "-ldl"]
 
 
+def snapshot_install(install: Path) -> Path:
+    """A copy of our install, named after its contents, shared by the runs that see the same files
+    (concurrent runs may each be copying: the first rename wins). Copies unused for a day are removed."""
+    skip = shutil.ignore_patterns("site", "python*")
+    h = hashlib.sha256()
+    for f in sorted(install.rglob("*")):
+        rel = f.relative_to(install)
+        if f.is_file() and not skip(str(f.parent), [rel.parts[0]]):
+            st = f.stat()
+            h.update(f"{rel}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    root = OUT / "ours"
+    snap = root / h.hexdigest()[:16]
+    if not snap.exists():
+        tmp = root / f"{snap.name}.tmp{os.getpid()}"
+        shutil.copytree(install, tmp, symlinks=True, ignore=skip)
+        try:
+            os.rename(tmp, snap)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+    os.utime(snap)
+    prune(root, keep=snap, max_age_s=86400)
+    return snap
+
+
+def prune(folder: Path, keep: Path | None = None, max_age_s: float = 86400, keep_newest: int = 0) -> None:
+    """Removes entries of folder not touched for max_age_s (but never keep, nor the keep_newest newest)."""
+    now = time.time()
+    entries = sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True) if folder.exists() else []
+    for i, p in enumerate(entries):
+        if p == keep or i < keep_newest or now - p.stat().st_mtime < max_age_s:
+            continue
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+
+
 def ours_flags(snapshot: bool) -> tuple[list[str], list[str]]:
     """Flags for our build/dev install (a private copy of it when snapshot is set, so a
     reinstall during the run can't change the library under a running program)."""
@@ -103,10 +140,7 @@ def ours_flags(snapshot: bool) -> tuple[list[str], list[str]]:
     libdir = pcdir.parent
     cf, lf = cflags.stdout.split(), libs.stdout.split()
     if snapshot:
-        snap = OUT / "ours-snapshot"
-        if snap.exists():
-            shutil.rmtree(snap)
-        shutil.copytree(install, snap, symlinks=True, ignore=shutil.ignore_patterns("site", "python*"))
+        snap = snapshot_install(install)
         cf = [a.replace(str(install), str(snap)) for a in cf]
         lf = [a.replace(str(install), str(snap)) for a in lf]
         libdir = Path(str(libdir).replace(str(install), str(snap)))
@@ -157,13 +191,13 @@ def build_interp(side: str, flags: tuple[list[str], list[str]]) -> Path:
     if exe.exists():
         return exe
     exe.parent.mkdir(parents=True, exist_ok=True)
-    for old in exe.parent.glob(f"interp_{side}_*"):
-        old.unlink()
-    cmd = [CXX, *INTERP_CXXFLAGS, *flags[0], str(src), "-o", str(exe) + ".tmp", *flags[1]]
+    prune(exe.parent, max_age_s=7 * 86400)
+    tmp = f"{exe}.tmp{os.getpid()}"
+    cmd = [CXX, *INTERP_CXXFLAGS, *flags[0], str(src), "-o", tmp, *flags[1]]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"building the interpreter against {side}'s Halide.h failed:\n{' '.join(cmd)}\n{p.stderr[-4000:]}")
-    os.replace(str(exe) + ".tmp", exe)
+    os.replace(tmp, exe)
     return exe
 
 
@@ -210,10 +244,17 @@ def run_side(batch: Batch, side: str, exe: Path, batch_file: Path, per_pipeline_
         if done and rc == 0:
             break
         if started is None:
-            # Died before (or between) pipelines: nothing to attribute it to.
+            # Died before (or between) pipelines, e.g. could not read its batch: a harness failure.
             for q in pipelines[entry:]:
                 for v in compare.VARIANTS:
-                    res.results.setdefault((q.ident, v), compare.Result(compare.CRASH, [], f"exit code {rc}"))
+                    res.results.setdefault(
+                        (q.ident, v),
+                        compare.Result(
+                            compare.ERR,
+                            [],
+                            f"HARNESS: the {side} interpreter exited with {rc} outside any pipeline ({batch_file})",
+                        ),
+                    )
             break
         e_i, v_i = started
         pid = pipelines[e_i].ident
@@ -314,10 +355,10 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [(args.seed, list(range(args.first, args.first + args.count)))]
 
     t_start = time.time()
-    workdir = OUT / "work"
-    if workdir.exists():
-        shutil.rmtree(workdir)
+    # Each run has its own folder (runs may overlap); the last 10 are kept.
+    workdir = OUT / "runs" / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     workdir.mkdir(parents=True)
+    prune(workdir.parent, keep=workdir, max_age_s=0, keep_newest=10)
 
     batches: list[Batch] = []
     for seed, ks in jobs:
