@@ -554,13 +554,17 @@ public:
             throw ParseError("integer " + op);
         }
         if (a.kind == Val::E && b.kind == Val::I)
-            return Val::expr(op_ei(op, a.e, (int)b.i));
+            return Val::expr(apply_op(op, a.e, (int)b.i));
         if (a.kind == Val::I && b.kind == Val::E)
-            return Val::expr(op_ie(op, (int)a.i, b.e));
-        return Val::expr(op_ee(op, as_expr(a), as_expr(b)));
+            return Val::expr(apply_op(op, (int)a.i, b.e));
+        return Val::expr(apply_op(op, as_expr(a), as_expr(b)));
     }
 
-    static Expr op_ee(const std::string &op, const Expr &a, const Expr &b) {
+    // One binary operator of the C++ API, on Expr/Expr, Expr/int or int/Expr
+    // operands (the overloads a generated statement calls). Shifts need an
+    // Expr on the left and && || two Exprs, as in Halide.h.
+    template <typename A, typename B> static Expr apply_op(const std::string &op, const A &a, const B &b) {
+        constexpr bool expr_left = std::is_same<A, Expr>::value, both_expr = expr_left && std::is_same<B, Expr>::value;
         if (op == "+")
             return a + b;
         if (op == "-")
@@ -571,10 +575,6 @@ public:
             return a / b;
         if (op == "%")
             return a % b;
-        if (op == "<<")
-            return a << b;
-        if (op == ">>")
-            return a >> b;
         if (op == "&")
             return a & b;
         if (op == "|")
@@ -593,77 +593,19 @@ public:
             return a == b;
         if (op == "!=")
             return a != b;
-        if (op == "&&")
-            return a && b;
-        if (op == "||")
-            return a || b;
+        if constexpr (expr_left) {
+            if (op == "<<")
+                return a << b;
+            if (op == ">>")
+                return a >> b;
+        }
+        if constexpr (both_expr) {
+            if (op == "&&")
+                return a && b;
+            if (op == "||")
+                return a || b;
+        }
         throw ParseError("operator " + op);
-    }
-    static Expr op_ei(const std::string &op, const Expr &a, int b) {
-        if (op == "+")
-            return a + b;
-        if (op == "-")
-            return a - b;
-        if (op == "*")
-            return a * b;
-        if (op == "/")
-            return a / b;
-        if (op == "%")
-            return a % b;
-        if (op == "<<")
-            return a << b;
-        if (op == ">>")
-            return a >> b;
-        if (op == "&")
-            return a & b;
-        if (op == "|")
-            return a | b;
-        if (op == "^")
-            return a ^ b;
-        if (op == "<")
-            return a < b;
-        if (op == "<=")
-            return a <= b;
-        if (op == ">")
-            return a > b;
-        if (op == ">=")
-            return a >= b;
-        if (op == "==")
-            return a == b;
-        if (op == "!=")
-            return a != b;
-        throw ParseError("operator Expr " + op + " int");
-    }
-    static Expr op_ie(const std::string &op, int a, const Expr &b) {
-        if (op == "+")
-            return a + b;
-        if (op == "-")
-            return a - b;
-        if (op == "*")
-            return a * b;
-        if (op == "/")
-            return a / b;
-        if (op == "%")
-            return a % b;
-        if (op == "&")
-            return a & b;
-        if (op == "|")
-            return a | b;
-        if (op == "^")
-            return a ^ b;
-        if (op == "<")
-            return a < b;
-        if (op == "<=")
-            return a <= b;
-        if (op == ">")
-            return a > b;
-        if (op == ">=")
-            return a >= b;
-        if (op == "==")
-            return a == b;
-        if (op == "!=")
-            return a != b;
-        throw ParseError("operator int " + op + " Expr");
     }
 
     Val call(const std::string &n, const std::vector<Val> &a) {
