@@ -46,10 +46,7 @@ CI_SEEDS = [1, 2, 3, 4]
 # Open defects of ours that the CI seeds hit, by pipeline: reported in the
 # summary as such and not counted as failures, so CI stays green while the
 # issue stays open. Remove an entry once its defect is fixed.
-KNOWN_DEFECTS = {
-    "s3_k60": "error_mismatch: ours fails with 'Input buffer ... accessed beyond the max': bounds inference "
-    "over-approximates a producer's region through nested GuardWithIf splits of its consumers (issue 16)",
-}
+KNOWN_DEFECTS: dict[str, str] = {}
 CI_PER_SEED = 250
 CXX = os.environ.get("CXX_DIFFERENTIAL", "g++")
 INTERP_CXXFLAGS = ["-std=c++17", "-O1", "-w"]

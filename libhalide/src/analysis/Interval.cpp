@@ -281,7 +281,12 @@ public:
         pop(op->name);
     }
 
-    // Inside `if (v < e)` (a split's tail guard), v is at most e - 1.
+    // Inside `if (v < e)` (a split's tail guard), v is taken as min(v, e - 1),
+    // as upstream's bounds inference clamps a guarded split: an iteration
+    // past the end needs the last point rather than nothing. That keeps
+    // every region non-empty, so a producer's region (and its widening to a
+    // split factor) stays a plain function of its consumer's, which interval
+    // arithmetic bounds tightly.
     void visit(const IfThenElse *op) override {
         include(op->condition);
         std::vector<std::string> narrowed;
@@ -297,6 +302,9 @@ public:
             Interval limit = bounds_of_expr(Sub::make(lt->b, int32(1)), scope_);
             if (limit.max.defined()) {
                 i.max = i.max.defined() ? make_min(i.max, limit.max) : limit.max;
+                if (i.min.defined()) {
+                    i.min = make_min(i.min, limit.max);
+                }
             }
             push(v->name, i);
             narrowed.push_back(v->name);

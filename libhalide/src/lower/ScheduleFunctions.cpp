@@ -37,7 +37,7 @@ Expr loop_var(const FunctionContents &f, const std::string &var) {
 
 // Whether a split of a non-output Func can shift its last iteration inwards
 // without a guard: the first split of a pure argument (not explicitly
-// bounded) by a constant, with the Auto or ShiftInwards tail. realize_around then makes the
+// bounded) by a constant, with the Auto or ShiftInwards tail. bind_region then makes the
 // region at least one factor wide, so the shifted iteration stays inside.
 bool shifts_inwards(const FunctionContents &f, const SplitStep &step) {
     if (step.kind != SplitStep::Split || !step.factor.as<IntImm>() ||
@@ -131,9 +131,13 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
             if (tail == TailKind::Auto) {
                 tail = TailKind::ShiftInwards;
             }
-            Expr base = Mul::make(outer, factor);
+            // The first point of this iteration. Shifted inwards, the last
+            // iteration starts at max - factor + 1: written with the max
+            // (not min + extent - factor) so bounds inference, which sees
+            // max as one variable, need not bound the extent from below.
+            Expr base = Add::make(old.min, Mul::make(outer, factor));
             if (tail == TailKind::ShiftInwards) {
-                base = Min::make(base, Sub::make(old.extent, factor));
+                base = Min::make(base, Add::make(old.max, Sub::make(int32_const(1), factor)));
             }
             if (tail == TailKind::ShiftInwards && checked_shift) {
                 checks.push_back(AssertStmt::make(
@@ -144,7 +148,7 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
                                 int32_const(0), Sub::make(factor, int32_const(1))},
                                Call::Extern)));
             }
-            Expr value = Add::make(Add::make(old.min, base), inner);
+            Expr value = Add::make(base, inner);
             lets.emplace_back(step.old_var, promise_in(value, old.min, old.max));
             if (tail == TailKind::GuardWithIf) {
                 guards.push_back(LT::make(loop_var(f, step.old_var), Add::make(old.min, old.extent)));
@@ -241,11 +245,13 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
             box[d] = {min, Sub::make(Add::make(min, rounded), int32_const(1))};
         }
         if (int64_t width = minimum_width(g, g.args[d]); width > 1 && box[d].is_bounded()) {
-            // At least one split factor wide (when not empty), so the shifted
-            // last iteration stays inside. Written with max/select rather than
-            // a promise, so bounds inference keeps it exact.
-            Expr widened = Max::make(box[d].max, Add::make(box[d].min, int32_const(width - 1)));
-            box[d].max = Select::make(GE::make(box[d].max, box[d].min), widened, box[d].max);
+            // At least one split factor wide, so the shifted last iteration
+            // stays inside. Grown downwards from the max, as upstream grows it
+            // (its last iteration starts at max - factor + 1), so both read
+            // the same inputs. An empty region (the guarded tail of a
+            // consumer's split) stays empty: nothing is read there.
+            Expr widened = Min::make(box[d].min, Sub::make(box[d].max, int32_const(width - 1)));
+            box[d].min = Select::make(GE::make(box[d].max, box[d].min), widened, box[d].min);
         }
     }
     for (size_t d = 0; d < box.size(); d++) {
