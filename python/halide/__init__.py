@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_SUBMODULES = frozenset({"runtime"})
+_SUBMODULES = frozenset({"imageio", "runtime"})
 
 # Provided by the `halide` distribution (the compiler bindings).
 _COMPILER_MODULE = "halide._compiler"

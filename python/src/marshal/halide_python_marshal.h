@@ -26,6 +26,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "HalideRuntime.h"
 
@@ -216,6 +217,153 @@ inline bool type_from_format(const char *format, Py_ssize_t itemsize, const char
     out->bits = f[0] == '?' ? 1 : (uint8_t)(bytes * 8);
     out->lanes = 1;
     return true;
+}
+
+// The struct-module format character of a Halide element type, or nullptr
+// when the buffer protocol has none (handles, bfloat16, vectors).
+inline const char *format_of(halide_type_t t) {
+    if (t.lanes != 1) {
+        return nullptr;
+    }
+    switch (t.code) {
+    case halide_type_int:
+        switch (t.bits) {
+        case 8: return "b";
+        case 16: return "h";
+        case 32: return "i";
+        case 64: return "q";
+        }
+        break;
+    case halide_type_uint:
+        switch (t.bits) {
+        case 1: return "?";
+        case 8: return "B";
+        case 16: return "H";
+        case 32: return "I";
+        case 64: return "Q";
+        }
+        break;
+    case halide_type_float:
+        switch (t.bits) {
+        case 16: return "e";
+        case 32: return "f";
+        case 64: return "d";
+        }
+        break;
+    default: break;
+    }
+    return nullptr;
+}
+
+// One buffer-protocol export of a halide_buffer_t: shape and byte strides in
+// NumPy order, owned by the Py_buffer (view->internal) until it is released.
+// Subclasses add whatever keeps the memory alive; release_export() deletes
+// through this base.
+struct BufferExport {
+    virtual ~BufferExport() = default;
+    std::vector<Py_ssize_t> shape, strides;
+    const char *format = nullptr;
+    Py_ssize_t itemsize = 0, len = 0;
+    void *host = nullptr;
+    bool readonly = false;
+};
+
+// Describes `h` in `e` (dimension 0 last with reverse_axes). Returns false
+// with a ValueError naming `what` for types or buffers NumPy cannot see.
+inline bool describe_export(const halide_buffer_t &h, bool reverse_axes, const char *what, BufferExport *e) {
+    e->format = format_of(h.type);
+    if (!e->format) {
+        PyErr_Format(PyExc_ValueError,
+                     "Unsupported Buffer<> type: %s: a buffer of %s has no Python buffer-protocol equivalent", what,
+                     type_name(h.type).c_str());
+        return false;
+    }
+    static uint8_t empty_storage[8];
+    e->host = h.host;
+    const int n = h.dimensions;
+    e->itemsize = h.type.bytes();
+    e->shape.assign(n, 0);
+    e->strides.assign(n, 0);
+    e->len = e->itemsize;
+    for (int i = 0; i < n; i++) {
+        const halide_dimension_t &dim = h.dim[reverse_axes ? n - 1 - i : i];
+        e->shape[i] = dim.extent;
+        e->strides[i] = (Py_ssize_t)dim.stride * e->itemsize;
+        e->len *= dim.extent;
+    }
+    if (!e->host) {
+        if (e->len != 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: cannot convert a Buffer<> with null host ptr to a Python buffer (a bounds-query or "
+                         "deallocated buffer); call allocate() first",
+                         what);
+            return false;
+        }
+        e->host = empty_storage; // no element is ever read through it
+    }
+    return true;
+}
+
+inline bool export_is_contiguous(const BufferExport &e, bool fortran) {
+    Py_ssize_t expected = e.itemsize;
+    const int n = (int)e.shape.size();
+    for (int k = 0; k < n; k++) {
+        if (e.shape[k] == 0) {
+            return true;
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        const int i = fortran ? k : n - 1 - k;
+        if (e.shape[i] != 1 && e.strides[i] != expected) {
+            return false;
+        }
+        expected *= e.shape[i];
+    }
+    return true;
+}
+
+// Fills `view` from `e` for a bf_getbuffer slot, honouring the consumer's
+// flags. Takes ownership of `e` (freed by release_export or on failure).
+// Returns 0, or -1 with a BufferError naming `what`.
+inline int fill_buffer_view(PyObject *self, BufferExport *e, Py_buffer *view, int flags, const char *what) {
+    std::unique_ptr<BufferExport> owned(e);
+    const char *refusal = nullptr;
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && e->readonly) {
+        refusal = "a writable buffer was requested, but the Buffer wraps read-only memory";
+    } else if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !export_is_contiguous(*e, false)) {
+        refusal = "the buffer is not C-contiguous";
+    } else if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !export_is_contiguous(*e, true)) {
+        refusal = "the buffer is not Fortran-contiguous";
+    } else if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !export_is_contiguous(*e, false) &&
+               !export_is_contiguous(*e, true)) {
+        refusal = "the buffer is not contiguous";
+    } else if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !export_is_contiguous(*e, false)) {
+        refusal = "the buffer is not C-contiguous; request strides (PyBUF_STRIDES)";
+    }
+    if (refusal) {
+        PyErr_Format(PyExc_BufferError, "%s: %s", what, refusal);
+        view->obj = nullptr;
+        return -1;
+    }
+    view->buf = e->host;
+    view->len = e->len;
+    view->readonly = e->readonly ? 1 : 0;
+    view->itemsize = e->itemsize;
+    view->format = (flags & PyBUF_FORMAT) ? const_cast<char *>(e->format) : nullptr;
+    view->ndim = (int)e->shape.size();
+    view->shape = (flags & PyBUF_ND) == PyBUF_ND ? e->shape.data() : nullptr;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? e->strides.data() : nullptr;
+    view->suboffsets = nullptr;
+    view->internal = owned.release();
+    Py_INCREF(self);
+    view->obj = self;
+    return 0;
+}
+
+// The bf_releasebuffer slot matching fill_buffer_view.
+inline void release_export(PyObject *, Py_buffer *view) {
+    delete static_cast<BufferExport *>(view->internal);
+    view->internal = nullptr;
 }
 
 // A halide_buffer_t describing a Python buffer-protocol object, holding the

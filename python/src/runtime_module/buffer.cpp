@@ -128,9 +128,13 @@ Buffer Buffer::wrap(py::handle exporter, const std::string &name, bool reverse_a
     PyObject *obj = exporter.ptr();
     Buffer b;
     b.reverse_axes_ = reverse_axes;
-    if (!PyObject_CheckBuffer(obj)) {
-        // No buffer protocol: maybe a halide_buffer_t capsule (already in
-        // Halide's axis order, so reverse_axes does not apply).
+    // A halide_buffer_t capsule (halide.Buffer offers one) comes first: it
+    // keeps mins and types NumPy lacks, and is already in Halide's axis
+    // order, so reverse_axes does not apply. Our own Buffers go through the
+    // buffer protocol, as upstream's do.
+    const bool prefer_capsule =
+        !py::isinstance<Buffer>(exporter) && PyObject_HasAttrString(obj, HALIDE_BUFFER_CAPSULE_METHOD);
+    if (!PyObject_CheckBuffer(obj) || prefer_capsule) {
         PyObject *capsule = nullptr;
         halide_buffer_t *source = nullptr;
         if (!buffer_from_capsule(obj, what.c_str(), &capsule, &source)) {
@@ -249,6 +253,29 @@ Buffer Buffer::from_borrowed(py::handle capsule, py::object owner, const std::st
     b.identity_ = std::make_shared<char>();
     b.name_ = name;
     b.defined_ = true;
+    return b;
+}
+
+Buffer Buffer::borrow(RuntimeBuffer *rb) {
+    Buffer b;
+    b.borrowed_ = rb;
+    b.identity_ = std::make_shared<char>();
+    b.defined_ = true;
+    return b;
+}
+
+Buffer Buffer::from_dlpack(py::handle producer, const std::string &name, bool reverse_axes) {
+    dlpack::Imported t;
+    if (!dlpack::import_tensor(producer.ptr(), reverse_axes, "Buffer.from_dlpack", &t)) {
+        throw py::error_already_set();
+    }
+    Buffer b;
+    b.owner_ = py::reinterpret_steal<py::object>(t.owner);
+    b.buffer_ = RuntimeBuffer(t.buffer.type, t.buffer.host, t.buffer.dimensions, t.buffer.dim);
+    b.readonly_ = t.readonly;
+    b.reverse_axes_ = reverse_axes;
+    b.init_identity(name);
+    b.buffer_.set_host_dirty(true);
     return b;
 }
 

@@ -22,6 +22,7 @@
 
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
+#include "halide_python_dlpack.h"
 #include "halide_python_marshal.h"
 
 // Capsule carrying a Halide::Runtime::Buffer<void> * (the object itself, not
@@ -60,6 +61,13 @@ public:
     // Borrows the Runtime::Buffer in `capsule`: in-place changes of the new
     // Buffer change that object. `owner` is kept alive.
     static Buffer from_borrowed(pybind11::handle capsule, pybind11::object owner, const std::string &name);
+    // Operates on `rb` in place (no owner): for a caller that keeps `rb`
+    // alive, such as halide.Buffer reusing these checked shape operations.
+    static Buffer borrow(RuntimeBuffer *rb);
+    // Consumes the DLPack tensor of `producer` (an object with __dlpack__
+    // or a DLPack capsule), without copying; the tensor is released when the
+    // last view of it goes away.
+    static Buffer from_dlpack(pybind11::handle producer, const std::string &name, bool reverse_axes);
 
     // A view of this buffer (same memory and identity, a fresh name).
     Buffer view() const;

@@ -300,94 +300,18 @@ bool element_equals(const uint8_t *p, const halide_scalar_value_t &v, halide_typ
 // Exports: the buffer protocol and numpy_view()
 // ---------------------------------------------------------------------------
 
-const char *format_of(halide_type_t t) {
-    switch (t.code) {
-    case halide_type_int:
-        switch (t.bits) {
-        case 8: return "b";
-        case 16: return "h";
-        case 32: return "i";
-        case 64: return "q";
-        }
-        break;
-    case halide_type_uint:
-        switch (t.bits) {
-        case 1: return "?";
-        case 8: return "B";
-        case 16: return "H";
-        case 32: return "I";
-        case 64: return "Q";
-        }
-        break;
-    case halide_type_float:
-        switch (t.bits) {
-        case 16: return "e";
-        case 32: return "f";
-        case 64: return "d";
-        }
-        break;
-    default: break;
-    }
-    return nullptr;
-}
-
-struct Export {
+// A buffer-protocol or NumPy export that holds the buffer's memory alive.
+struct Export : BufferExport {
     std::unique_ptr<Buffer::Keepalive> keep;
-    std::vector<Py_ssize_t> shape, strides; // NumPy order; strides in bytes
-    const char *format = nullptr;
-    Py_ssize_t itemsize = 0, len = 0;
-    uint8_t *host = nullptr;
-    bool readonly = false;
 };
 
 void prepare_export(const Buffer &b, bool reverse_axes, Export &e) {
     b.require_defined();
-    const halide_buffer_t &h = b.raw();
-    e.format = format_of(h.type);
-    if (!e.format || h.type.lanes != 1) {
-        throw py::value_error("Unsupported Buffer<> type: a buffer of " + type_string(h.type) +
-                              " cannot be converted to a Python buffer");
-    }
-    static uint8_t empty_storage[8];
-    e.host = h.host;
-    if (!e.host) {
-        if (h.number_of_elements() != 0) {
-            throw py::value_error("Cannot convert a Buffer<> with null host ptr to a Python buffer (a bounds-query "
-                                  "or deallocated buffer); call allocate() first");
-        }
-        e.host = empty_storage; // no element is ever read through it
-    }
-    const int n = h.dimensions;
-    e.itemsize = h.type.bytes();
-    e.shape.resize(n);
-    e.strides.resize(n);
-    e.len = e.itemsize;
-    for (int i = 0; i < n; i++) {
-        const halide_dimension_t &dim = h.dim[reverse_axes ? n - 1 - i : i];
-        e.shape[i] = dim.extent;
-        e.strides[i] = (Py_ssize_t)dim.stride * e.itemsize;
-        e.len *= dim.extent;
+    if (!describe_export(b.raw(), reverse_axes, "halide.runtime.Buffer", &e)) {
+        throw py::error_already_set();
     }
     e.readonly = b.readonly();
     e.keep.reset(b.new_keepalive());
-}
-
-bool is_contiguous(const Export &e, bool fortran) {
-    Py_ssize_t expected = e.itemsize;
-    const int n = (int)e.shape.size();
-    for (int k = 0; k < n; k++) {
-        if (e.shape[k] == 0) {
-            return true;
-        }
-    }
-    for (int k = 0; k < n; k++) {
-        const int i = fortran ? k : n - 1 - k;
-        if (e.shape[i] != 1 && e.strides[i] != expected) {
-            return false;
-        }
-        expected *= e.shape[i];
-    }
-    return true;
 }
 
 void set_python_error_from_current_exception() {
@@ -410,45 +334,11 @@ int buffer_getbuffer(PyObject *self, Py_buffer *view, int flags) {
         const Buffer &b = py::cast<const Buffer &>(py::handle(self));
         auto e = std::make_unique<Export>();
         prepare_export(b, /*reverse_axes=*/true, *e);
-        const char *refusal = nullptr;
-        if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && e->readonly) {
-            refusal = "halide.runtime.Buffer: a writable buffer was requested, but the Buffer wraps read-only memory";
-        } else if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !is_contiguous(*e, false)) {
-            refusal = "halide.runtime.Buffer: the buffer is not C-contiguous";
-        } else if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !is_contiguous(*e, true)) {
-            refusal = "halide.runtime.Buffer: the buffer is not Fortran-contiguous";
-        } else if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !is_contiguous(*e, false) &&
-                   !is_contiguous(*e, true)) {
-            refusal = "halide.runtime.Buffer: the buffer is not contiguous";
-        } else if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !is_contiguous(*e, false)) {
-            refusal = "halide.runtime.Buffer: the buffer is not C-contiguous; request strides (PyBUF_STRIDES)";
-        }
-        if (refusal) {
-            PyErr_SetString(PyExc_BufferError, refusal);
-            return -1;
-        }
-        view->buf = e->host;
-        view->len = e->len;
-        view->readonly = e->readonly ? 1 : 0;
-        view->itemsize = e->itemsize;
-        view->format = (flags & PyBUF_FORMAT) ? const_cast<char *>(e->format) : nullptr;
-        view->ndim = (int)e->shape.size();
-        view->shape = (flags & PyBUF_ND) == PyBUF_ND ? e->shape.data() : nullptr;
-        view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? e->strides.data() : nullptr;
-        view->suboffsets = nullptr;
-        view->internal = e.release();
-        Py_INCREF(self);
-        view->obj = self;
-        return 0;
+        return fill_buffer_view(self, e.release(), view, flags, "halide.runtime.Buffer");
     } catch (...) {
         set_python_error_from_current_exception();
         return -1;
     }
-}
-
-void buffer_releasebuffer(PyObject *, Py_buffer *view) {
-    delete static_cast<Export *>(view->internal);
-    view->internal = nullptr;
 }
 
 py::array numpy_view(const Buffer &b, bool reverse_axes) {
@@ -952,6 +842,50 @@ void bind_buffer(py::module_ &m) {
             "numpy", [](const Buffer &b) { return numpy_view(b, b.reverse_axes()); },
             "A NumPy view in the axis order the buffer was made with (NumPy order unless reverse_axes=False).");
 
+    // DLPack (no copy unless asked) and Jupyter.
+    cls.def_static(
+           "from_dlpack",
+           [](py::handle producer, const std::string &name, bool reverse_axes) {
+               return Buffer::from_dlpack(producer, name, reverse_axes);
+           },
+           py::arg("tensor"), py::arg("name") = "", py::arg("reverse_axes") = true,
+           "A Buffer over the memory of a DLPack producer (an object with __dlpack__, such as a NumPy array or "
+           "a torch tensor, or a DLPack capsule), without copying; with reverse_axes the last axis is dimension 0.")
+        .def(
+            "__dlpack__",
+            [](const Buffer &b, py::handle stream, py::handle max_version, py::handle dl_device, py::handle copy) {
+                bool versioned = false;
+                int copy_mode = -1;
+                if (!dlpack::parse_dlpack_request(stream.ptr(), max_version.ptr(), dl_device.ptr(), copy.ptr(),
+                                                  "halide.runtime.Buffer.__dlpack__", &versioned, &copy_mode)) {
+                    throw py::error_already_set();
+                }
+                b.require_defined();
+                const Buffer source = copy_mode == 1 ? b.copy() : Buffer(b);
+                if (source.raw().device_dirty()) {
+                    throw py::value_error("__dlpack__: the buffer is device-dirty; call copy_to_host() first");
+                }
+                struct Owner : dlpack::ExportOwner {
+                    std::unique_ptr<Buffer::Keepalive> keep;
+                };
+                auto *owner = new Owner;
+                owner->keep.reset(source.new_keepalive());
+                PyObject *capsule =
+                    dlpack::export_capsule(source.raw(), /*reverse_axes=*/true, versioned, source.readonly(),
+                                           copy_mode == 1, owner, "halide.runtime.Buffer.__dlpack__");
+                if (!capsule) {
+                    throw py::error_already_set();
+                }
+                return py::reinterpret_steal<py::object>(capsule);
+            },
+            py::kw_only(), py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
+            py::arg("dl_device") = py::none(), py::arg("copy") = py::none(),
+            "A DLPack capsule over the buffer's memory (dimension 0 last, as NumPy sees it).")
+        .def("__dlpack_device__", [](const Buffer &) { return py::make_tuple((int)dlpack::kDLCPU, 0); })
+        .def(
+            "_repr_png_", [](py::handle self) { return py::module_::import("halide._png").attr("repr_png")(self); },
+            "PNG bytes of a 2-D or 3-D uint8/uint16/float buffer, for Jupyter (None for other buffers).");
+
     // Dirty bits and device memory.
     cls.def("host_dirty", [](const Buffer &b) { return b.raw().host_dirty(); })
         .def("device_dirty", [](const Buffer &b) { return b.raw().device_dirty(); })
@@ -1038,7 +972,7 @@ void bind_buffer(py::module_ &m) {
     // the export lives, whatever happens to the Buffer meanwhile.
     auto *type_object = reinterpret_cast<PyTypeObject *>(cls.ptr());
     type_object->tp_as_buffer->bf_getbuffer = buffer_getbuffer;
-    type_object->tp_as_buffer->bf_releasebuffer = buffer_releasebuffer;
+    type_object->tp_as_buffer->bf_releasebuffer = release_export;
 
     m.attr("RUNTIME_BUFFER_CAPSULE_NAME") = HALIDE_RUNTIME_BUFFER_CAPSULE_NAME;
 }
