@@ -4,6 +4,7 @@
 
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
+#include "Halide/Callable.h"
 #include "Halide/Error.h"
 #include "Halide/Expr.h"
 #include "Halide/Func.h"

@@ -10,6 +10,7 @@
 
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
+#include "Halide/Callable.h"
 #include "Halide/Expr.h"
 #include "Halide/Realization.h"
 #include "Halide/Target.h"
@@ -158,8 +159,18 @@ public:
                                    const Target &target = get_target_from_environment());
     void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                          const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_multitarget_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets);
     std::string llvm_ir();
     std::string assembly();
+
+    // See Pipeline (these use Pipeline(*this)).
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(const std::vector<int32_t> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(const Realization &dst, const Target &target = get_jit_target_from_environment());
+    std::vector<Argument> infer_arguments();
 
     std::shared_ptr<Internal::FunctionContents> function() const { return f_; }
 

@@ -4,6 +4,7 @@
 #define HALIDE_PARAM_H
 
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,11 +36,42 @@ template <typename T> Expr scalar_constant(T v) {
     }
 }
 Expr param_expr(const ParamContents &p);
+// Param<void>'s value, range and estimate: `value` must be a constant that
+// the Param's type holds exactly (a user error names the Param otherwise).
+// `text` is the value as the user wrote it, for the message.
+void set_param_constant(ParamContents &p, const Expr &value, const std::string &text);
+void set_param_estimate_constant(ParamContents &p, const Expr &value, const std::string &text);
+template <typename V> std::string value_text(V v) {
+    if constexpr (std::is_same<V, bool>::value) {
+        return v ? "true" : "false";
+    } else {
+        std::ostringstream s;
+        s.precision(17);
+        s << +v;
+        return s.str();
+    }
+}
+// The constant `v` as type `t`, or an undefined Expr if `t` can't hold it exactly.
+Expr exact_constant(Type t, int64_t v);
+Expr exact_constant(Type t, uint64_t v);
+Expr exact_constant(Type t, double v);
+template <typename V> Expr exact_constant_of(Type t, V v) {
+    static_assert(std::is_arithmetic<V>::value, "a Param's value is a number or a bool");
+    if constexpr (std::is_same<V, bool>::value) {
+        return exact_constant(t, (int64_t)v);
+    } else if constexpr (std::is_floating_point<V>::value) {
+        return exact_constant(t, (double)v);
+    } else if constexpr (std::is_unsigned<V>::value) {
+        return exact_constant(t, (uint64_t)v);
+    } else {
+        return exact_constant(t, (int64_t)v);
+    }
+}
+Expr param_min_value(const ParamContents &p);
+Expr param_max_value(const ParamContents &p);
 } // namespace Internal
 
 template <typename T = void> class Param {
-    static_assert(!std::is_void<T>::value, "use Param<T> with a scalar type");
-
 public:
     Param() : Param(std::string()) {}
     explicit Param(const std::string &name) : p_(Internal::make_param(name, type_of<T>())) {}
@@ -52,6 +84,43 @@ public:
     void set_estimate(T value) { Internal::set_param_estimate(*p_, Internal::scalar_constant(value)); }
     const std::string &name() const { return Internal::param_name(*p_); }
     Type type() const { return type_of<T>(); }
+    operator Expr() const { return Internal::param_expr(*p_); }
+    operator Argument() const { return Argument(name(), Argument::InputScalar, type(), 0); }
+
+private:
+    std::shared_ptr<Internal::ParamContents> p_;
+};
+
+// Param<void> (Param<>): a scalar argument whose type is chosen at run time,
+// what the Python bindings offer as hl.Param. Values are converted to the
+// type, and refused when the conversion would change them.
+template <> class Param<void> {
+public:
+    explicit Param(Type t) : Param(t, std::string()) {}
+    Param(Type t, const std::string &name) : p_(Internal::make_param(name, t)) {}
+    template <typename V> Param(Type t, const std::string &name, V value) : Param(t, name) { set(value); }
+    template <typename V>
+    Param(Type t, const std::string &name, V value, const Expr &min, const Expr &max) : Param(t, name, value) {
+        set_range(min, max);
+    }
+    template <typename V> void set(const V &value) {
+        Internal::set_param_constant(*p_, Internal::exact_constant_of(type(), value), Internal::value_text(value));
+    }
+    template <typename V> void set_estimate(const V &value) {
+        Internal::set_param_estimate_constant(*p_, Internal::exact_constant_of(type(), value),
+                                              Internal::value_text(value));
+    }
+    // Checked when the pipeline runs; an undefined Expr means no bound.
+    void set_range(const Expr &min, const Expr &max) {
+        set_min_value(min);
+        set_max_value(max);
+    }
+    void set_min_value(const Expr &min);
+    void set_max_value(const Expr &max);
+    Expr min_value() const { return Internal::param_min_value(*p_); }
+    Expr max_value() const { return Internal::param_max_value(*p_); }
+    const std::string &name() const { return Internal::param_name(*p_); }
+    Type type() const { return Internal::param_type(*p_); }
     operator Expr() const { return Internal::param_expr(*p_); }
     operator Argument() const { return Argument(name(), Argument::InputScalar, type(), 0); }
 
@@ -77,33 +146,72 @@ private:
 };
 } // namespace Internal
 
-class ImageParam {
+// A buffer argument of a pipeline: its name, type, dimensions and the
+// expressions for its shape. ImageParam (an input) is the one kind the
+// compiler makes today; a default-constructed one is undefined.
+class OutputImageParam {
 public:
-    ImageParam() = default;
-    ImageParam(Type t, int dimensions, const std::string &name = "");
+    OutputImageParam() = default;
     bool defined() const { return contents_ != nullptr; }
-    // The region this input is expected to cover (constants), reported in
-    // ahead-of-time metadata (buffer_estimates).
-    ImageParam &set_estimates(const Region &estimates);
     const std::string &name() const;
     Type type() const;
     int dimensions() const;
     // dim(i).min(), .extent(), .max(), .stride(): usable in the algorithm
-    // (say, to clamp to the image) of a pipeline that reads this ImageParam.
+    // (say, to clamp to the image) of a pipeline that reads this buffer.
     Internal::Dimension dim(int i) const;
-    // What the pipeline reads when it runs.
-    template <typename T, int D> void set(const Buffer<T, D> &b) {
-        set_raw(b.raw_buffer(), std::static_pointer_cast<void>(std::make_shared<Buffer<T, D>>(b)), b.type(),
-                b.dimensions());
+    // The region this buffer is expected to cover (constants), reported in
+    // ahead-of-time metadata (buffer_estimates).
+    OutputImageParam &set_estimates(const Region &estimates);
+    // Shorthands: left/right/width over dim(0), top/bottom/height over
+    // dim(1), channels is dim(2).extent().
+    Expr left() const { return dim(0).min(); }
+    Expr right() const { return dim(0).max(); }
+    Expr top() const { return dim(1).min(); }
+    Expr bottom() const { return dim(1).max(); }
+    Expr width() const { return dim(0).extent(); }
+    Expr height() const { return dim(1).extent(); }
+    Expr channels() const { return dim(2).extent(); }
+    operator Argument() const { return Argument(name(), kind_, type(), dimensions()); }
+
+protected:
+    void check_defined() const;
+    std::shared_ptr<Internal::InputBufferContents> contents_;
+    Argument::Kind kind_ = Argument::InputBuffer;
+};
+
+class ImageParam;
+namespace Internal {
+// What an ImageParam is bound to: the buffer, and whatever else must stay
+// alive while the pipeline may read it (the Python object of a NumPy array).
+struct BoundImage {
+    Buffer<> buffer;
+    std::shared_ptr<void> owner;
+};
+void bind_image_param(ImageParam &p, const Buffer<> &b, std::shared_ptr<void> owner);
+void bind_input_buffer(InputBufferContents &c, const Buffer<> &b, std::shared_ptr<void> owner);
+} // namespace Internal
+
+class ImageParam : public OutputImageParam {
+public:
+    ImageParam() = default;
+    ImageParam(Type t, int dimensions, const std::string &name = "");
+    ImageParam &set_estimates(const Region &estimates) {
+        OutputImageParam::set_estimates(estimates);
+        return *this;
     }
-    operator Argument() const { return Argument(name(), Argument::InputBuffer, type(), dimensions()); }
+    // What the pipeline reads when it runs.
+    template <typename T, int D> void set(const Buffer<T, D> &b) { set(Buffer<>(b)); }
+    void set(const Buffer<> &b) { Internal::bind_image_param(*this, b, nullptr); }
+    // The buffer given to set(), or an undefined Buffer.
+    Buffer<> get() const;
+    // Forgets the buffer given to set().
+    void reset();
     template <typename... Args> Expr operator()(const Args &...pos) const { return call({Expr(pos)...}); }
     Expr operator()(const std::vector<Expr> &pos) const { return call(pos); }
 
 private:
+    friend void Internal::bind_image_param(ImageParam &p, const Buffer<> &b, std::shared_ptr<void> owner);
     Expr call(const std::vector<Expr> &pos) const;
-    void set_raw(halide_buffer_t *raw, std::shared_ptr<void> owner, Type t, int dims);
-    std::shared_ptr<Internal::InputBufferContents> contents_;
 };
 
 } // namespace Halide

@@ -9,6 +9,7 @@
 
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
+#include "Halide/Callable.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/Realization.h"
@@ -26,15 +27,37 @@ public:
     Pipeline(const Func &output);
     explicit Pipeline(const std::vector<Func> &outputs);
 
+    bool defined() const { return contents_ != nullptr; }
     std::vector<Func> outputs() const;
 
-    // JIT-compiles (cached until any definition or schedule changes).
-    void compile_jit();
-    // Allocates every output over `sizes` and runs the pipeline.
-    Realization realize(std::vector<int32_t> sizes);
+    // JIT-compiles (cached until any definition or schedule changes). The
+    // JIT makes code for this machine: a target of another OS, architecture
+    // or bit width is an error; features are not used yet.
+    void compile_jit(const Target &target = get_jit_target_from_environment());
+    // Allocates every output over `sizes` and runs the pipeline. A default
+    // Target() means get_jit_target_from_environment().
+    Realization realize(std::vector<int32_t> sizes = {}, const Target &target = Target());
     // Fills existing buffers, one per output (their mins are honoured).
-    void realize(const Realization &dst);
-    template <typename T, int D> void realize(const Buffer<T, D> &dst) { realize(Realization({Buffer<>(dst)})); }
+    void realize(const Realization &dst, const Target &target = Target());
+    template <typename T, int D> void realize(const Buffer<T, D> &dst, const Target &target = Target()) {
+        realize(Realization({Buffer<>(dst)}), target);
+    }
+
+    // JIT-compiles with a fixed argument list: `args` (every Param and
+    // ImageParam the pipeline reads) and then the output buffers. Input
+    // Buffers the pipeline reads directly need not be listed.
+    Callable compile_to_callable(const std::vector<Argument> &args,
+                                 const Target &target = get_jit_target_from_environment());
+
+    // Every ImageParam without a buffer gets one (zero-filled) covering the
+    // region that realizing over `sizes` (or into `dst`) would read.
+    void infer_input_bounds(const std::vector<int32_t> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(const Realization &dst, const Target &target = get_jit_target_from_environment());
+
+    // The Params and ImageParams (and input Buffers) the pipeline reads:
+    // buffers first, then scalars, each sorted by name (as upstream).
+    std::vector<Argument> infer_arguments();
 
     // For people: the lowered loop nest, LLVM IR and assembly.
     std::string lowered_stmt();
@@ -73,8 +96,10 @@ public:
 
 private:
     friend class Func;
-    // Runs into raw buffers, one per output.
+    // Runs into raw buffers, one per output. With `query_inputs`, unbound
+    // ImageParams are passed as bounds queries and their buffers returned.
     void run(const std::vector<halide_buffer_t *> &outputs);
+    void infer_input_bounds(const std::vector<halide_buffer_t *> &outputs);
     std::shared_ptr<Internal::PipelineContents> contents_;
 };
 

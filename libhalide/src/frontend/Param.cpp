@@ -1,10 +1,13 @@
 // Param, ImageParam and Buffer's hooks into the compiler's registries.
+#include <cmath>
 #include <cstring>
 
 #include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/IR.h"
+#include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
+#include "lower/Lower.h"
 
 namespace Halide {
 namespace Internal {
@@ -64,6 +67,7 @@ void set_param_value(ParamContents &p, const void *value, size_t bytes) {
 void set_param_range(ParamContents &p, const Expr &min, const Expr &max) {
     p.min_value = min;
     p.max_value = max;
+    bump_pipeline_epoch(); // the range checks are compiled in
 }
 
 void set_param_default(ParamContents &p, const Expr &value) {
@@ -78,9 +82,100 @@ Expr param_expr(const ParamContents &p) {
     return Variable::make(p.type, p.name);
 }
 
+Expr param_min_value(const ParamContents &p) {
+    return p.min_value;
+}
+Expr param_max_value(const ParamContents &p) {
+    return p.max_value;
+}
+
+Expr exact_constant(Type t, int64_t v) {
+    if (t.is_bool()) {
+        return (v == 0 || v == 1) ? make_const(t, v) : Expr();
+    }
+    if (t.is_float()) {
+        // Exact when the value survives the round trip through the float type.
+        double d = t.bits() == 32 ? (double)(float)v : (double)v;
+        return (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && (int64_t)d == v) ? make_const(t, d)
+                                                                                             : Expr();
+    }
+    return t.can_represent(v) ? make_const(t, v) : Expr();
+}
+
+Expr exact_constant(Type t, uint64_t v) {
+    if (t.is_uint() || t.is_bool()) {
+        return t.can_represent(v) ? make_const(t, v) : Expr();
+    }
+    if (t.is_int() || v <= (uint64_t)INT64_MAX) {
+        return v <= (uint64_t)INT64_MAX ? exact_constant(t, (int64_t)v) : Expr();
+    }
+    double d = t.bits() == 32 ? (double)(float)v : (double)v;
+    return (d < 18446744073709551616.0 && (uint64_t)d == v) ? make_const(t, d) : Expr();
+}
+
+Expr exact_constant(Type t, double v) {
+    if (t.is_float()) {
+        if (t.bits() == 32 && !std::isnan(v) && (double)(float)v != v) {
+            return Expr();
+        }
+        return make_const(t, v);
+    }
+    if (std::isnan(v) || v != std::trunc(v) || v < -9223372036854775808.0 || v >= 18446744073709551616.0) {
+        return Expr();
+    }
+    return v < 0 ? exact_constant(t, (int64_t)v) : exact_constant(t, (uint64_t)v);
+}
+
+namespace {
+// The constant `value` (from exact_constant: undefined if it did not fit)
+// as the bits of a halide_scalar_value_t of type `t`.
+halide_scalar_value_t scalar_bits(const ParamContents &p, const Expr &value, const std::string &text) {
+    user_assert(value.defined()) << "The value " << text << " cannot be losslessly converted to type "
+                                 << type_to_string(p.type) << " (Param '" << p.name << "')";
+    user_assert(p.type.bits() != 16 || !p.type.is_float())
+        << "Param '" << p.name << "': values of type " << type_to_string(p.type) << " are not supported";
+    halide_scalar_value_t v{};
+    const Type &t = p.type;
+    if (const FloatImm *f = value.as<FloatImm>()) {
+        if (t.bits() == 32) {
+            v.u.f32 = (float)f->value;
+        } else {
+            v.u.f64 = f->value;
+        }
+        return v;
+    }
+    uint64_t bits = 0;
+    if (const IntImm *i = value.as<IntImm>()) {
+        bits = (uint64_t)i->value;
+    } else if (const UIntImm *u = value.as<UIntImm>()) {
+        bits = u->value;
+    } else {
+        internal_error << "exact_constant made a non-constant";
+    }
+    switch (t.is_bool() ? 1 : t.bits()) {
+    case 1: v.u.b = bits != 0; break;
+    case 8: v.u.u8 = (uint8_t)bits; break;
+    case 16: v.u.u16 = (uint16_t)bits; break;
+    case 32: v.u.u32 = (uint32_t)bits; break;
+    default: v.u.u64 = bits; break;
+    }
+    return v;
+}
+} // namespace
+
+void set_param_constant(ParamContents &p, const Expr &value, const std::string &text) {
+    p.value = scalar_bits(p, value, text);
+}
+
+void set_param_estimate_constant(ParamContents &p, const Expr &value, const std::string &text) {
+    scalar_bits(p, value, text);
+    p.estimate = value;
+}
+
 } // namespace Internal
 
 ImageParam::ImageParam(Type t, int dimensions, const std::string &name) {
+    user_assert(dimensions >= 0) << "ImageParam '" << name << "' can't have " << dimensions << " dimensions";
     contents_ = std::make_shared<Internal::InputBufferContents>();
     contents_->name = name.empty() ? Internal::fresh_name('i') : Internal::unique_name(name);
     contents_->type = t;
@@ -88,18 +183,25 @@ ImageParam::ImageParam(Type t, int dimensions, const std::string &name) {
     Internal::register_input_buffer(contents_);
 }
 
-const std::string &ImageParam::name() const {
+void OutputImageParam::check_defined() const {
+    user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
+}
+
+const std::string &OutputImageParam::name() const {
+    check_defined();
     return contents_->name;
 }
-Type ImageParam::type() const {
+Type OutputImageParam::type() const {
+    check_defined();
     return contents_->type;
 }
-int ImageParam::dimensions() const {
+int OutputImageParam::dimensions() const {
+    check_defined();
     return contents_->dimensions;
 }
 
-ImageParam &ImageParam::set_estimates(const Region &estimates) {
-    user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
+OutputImageParam &OutputImageParam::set_estimates(const Region &estimates) {
+    check_defined();
     user_assert((int)estimates.size() == contents_->dimensions)
         << "set_estimates of ImageParam '" << name() << "' needs " << contents_->dimensions << " ranges, not "
         << estimates.size();
@@ -107,12 +209,46 @@ ImageParam &ImageParam::set_estimates(const Region &estimates) {
     return *this;
 }
 
-Internal::Dimension ImageParam::dim(int i) const {
-    user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
+Internal::Dimension OutputImageParam::dim(int i) const {
+    check_defined();
     user_assert(i >= 0 && i < contents_->dimensions)
         << "ImageParam '" << name() << "' has " << contents_->dimensions << " dimensions; there is no dim(" << i << ")";
     return Internal::Dimension(name(), i);
 }
+
+Buffer<> ImageParam::get() const {
+    check_defined();
+    auto bound = std::static_pointer_cast<Internal::BoundImage>(contents_->keep_alive);
+    return bound ? bound->buffer : Buffer<>();
+}
+
+void ImageParam::reset() {
+    check_defined();
+    contents_->bound = nullptr;
+    contents_->keep_alive.reset();
+}
+
+namespace Internal {
+// The ImageParam's keep_alive is always a BoundImage, so get() can find the Buffer.
+void bind_image_param(ImageParam &p, const Buffer<> &b, std::shared_ptr<void> owner) {
+    p.check_defined();
+    bind_input_buffer(*p.contents_, b, std::move(owner));
+}
+
+void bind_input_buffer(InputBufferContents &c, const Buffer<> &b, std::shared_ptr<void> owner) {
+    user_assert(b.defined()) << "ImageParam '" << c.name << "' was given an undefined Buffer";
+    Type t = b.type();
+    user_assert(t == c.type) << "ImageParam '" << c.name << "' has type " << type_to_string(c.type)
+                             << " but was given a buffer of type " << type_to_string(t);
+    user_assert(b.dimensions() == c.dimensions) << "ImageParam '" << c.name << "' has " << c.dimensions
+                                                << " dimensions but was given a buffer with " << b.dimensions();
+    auto bound = std::make_shared<BoundImage>();
+    bound->buffer = b;
+    bound->owner = std::move(owner);
+    c.bound = b.raw_buffer();
+    c.keep_alive = std::move(bound);
+}
+} // namespace Internal
 
 namespace Internal {
 // The names add_image_checks binds from the buffer's fields.
@@ -134,18 +270,18 @@ Expr Dimension::stride() const {
 } // namespace Internal
 
 Expr ImageParam::call(const std::vector<Expr> &pos) const {
-    user_assert(contents_) << "ImageParam used before it was constructed with a type and dimensions";
+    check_defined();
     return Internal::make_image_call(contents_->type, contents_->name, pos);
 }
 
-void ImageParam::set_raw(halide_buffer_t *raw, std::shared_ptr<void> owner, Type t, int dims) {
-    user_assert(t == contents_->type) << "ImageParam '" << contents_->name << "' has type "
-                                      << int(contents_->type.code()) << ":" << contents_->type.bits()
-                                      << " but was given a buffer of type " << int(t.code()) << ":" << t.bits();
-    user_assert(dims == contents_->dimensions) << "ImageParam '" << contents_->name << "' has " << contents_->dimensions
-                                               << " dimensions but was given a buffer with " << dims;
-    contents_->bound = raw;
-    contents_->keep_alive = std::move(owner);
-}
+} // namespace Halide
 
+// Param<void>'s bounds, cast to its type so the run-time check compares like with like.
+namespace Halide {
+void Param<void>::set_min_value(const Expr &min) {
+    Internal::set_param_range(*p_, min.defined() && min.type() != type() ? cast(type(), min) : min, max_value());
+}
+void Param<void>::set_max_value(const Expr &max) {
+    Internal::set_param_range(*p_, min_value(), max.defined() && max.type() != type() ? cast(type(), max) : max);
+}
 } // namespace Halide

@@ -2,13 +2,16 @@
 // when any definition or schedule has changed since (pipeline_epoch).
 #include "Halide/Pipeline.h"
 
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <sstream>
 
 #include "Function.h"
 #include "Halide/IRPrinter.h"
+#include "Halide/Param.h"
 #include "call_context.h"
-#include "jit/JIT.h"
+#include "frontend/JITCall.h"
 #include "lower/Lower.h"
 
 namespace Halide {
@@ -40,6 +43,8 @@ void capture_jit_error(void *, const char *message) {
     log->text += (log->text.empty() ? "" : "\n") + std::string(message);
 }
 
+} // namespace
+
 void run_jit(const JITModule &module, const std::string &name, void **args) {
     static std::once_flag once;
     std::call_once(once, [] { halide_set_error_handler(capture_jit_error); });
@@ -54,7 +59,16 @@ void run_jit(const JITModule &module, const std::string &name, void **args) {
     }
 }
 
-} // namespace
+void check_jit_target(const Target &target, const char *what) {
+    if (target.has_unknowns()) { // Target(): the JIT target from the environment
+        return;
+    }
+    Target host = get_host_target();
+    user_assert(target.os == host.os && target.arch == host.arch && target.bits == host.bits)
+        << what << ": the JIT compiles for this machine (" << host.to_string() << "), not for target "
+        << target.to_string();
+}
+
 } // namespace Internal
 
 using namespace Internal;
@@ -70,8 +84,9 @@ std::vector<Func> Pipeline::outputs() const {
     return contents_ ? contents_->outputs : std::vector<Func>{};
 }
 
-void Pipeline::compile_jit() {
+void Pipeline::compile_jit(const Target &target) {
     user_assert(contents_) << "Can't compile an empty Pipeline";
+    check_jit_target(target, "compile_jit");
     PipelineContents &c = *contents_;
     std::vector<FunctionPtr> outputs;
     for (const Func &f : c.outputs) {
@@ -86,7 +101,9 @@ void Pipeline::compile_jit() {
     c.epoch = pipeline_epoch();
 }
 
-void Pipeline::realize(const Realization &dst) {
+void Pipeline::realize(const Realization &dst, const Target &target) {
+    user_assert(contents_) << "Can't realize an empty Pipeline";
+    check_jit_target(target, "realize");
     std::vector<halide_buffer_t *> outputs;
     for (size_t i = 0; i < dst.size(); i++) {
         user_assert(dst[i].defined()) << "Output buffer " << i << " given to realize() is undefined";
@@ -95,16 +112,22 @@ void Pipeline::realize(const Realization &dst) {
     run(outputs);
 }
 
+namespace {
+void check_output_count(const std::vector<Func> &funcs, size_t given, const char *what) {
+    size_t buffers = 0;
+    for (const Func &f : funcs) {
+        buffers += (size_t)f.outputs();
+    }
+    user_assert(given == buffers) << "Pipeline '" << funcs[0].name() << "' computes " << buffers
+                                  << " output buffers (one per output Func and Tuple value) but " << what
+                                  << " was given " << given;
+}
+} // namespace
+
 void Pipeline::run(const std::vector<halide_buffer_t *> &outputs) {
     compile_jit();
     PipelineContents &c = *contents_;
-    size_t buffers = 0;
-    for (const Func &f : c.outputs) {
-        buffers += (size_t)f.outputs();
-    }
-    user_assert(outputs.size() == buffers)
-        << "Pipeline '" << c.outputs[0].name() << "' computes " << buffers << " output buffers (one per output Func "
-        << "and Tuple value) but realize() was given " << outputs.size();
+    check_output_count(c.outputs, outputs.size(), "realize()");
     const LoweredPipeline &lp = c.lowered;
     std::vector<void *> args;
     for (const ArgumentSource &s : lp.sources) {
@@ -122,7 +145,7 @@ void Pipeline::run(const std::vector<halide_buffer_t *> &outputs) {
     run_jit(*c.module, c.outputs[0].name(), args.data());
 }
 
-Realization Pipeline::realize(std::vector<int32_t> sizes) {
+Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) {
     user_assert(contents_) << "Can't realize an empty Pipeline";
     std::vector<Buffer<>> buffers;
     for (const Func &f : contents_->outputs) {
@@ -135,8 +158,117 @@ Realization Pipeline::realize(std::vector<int32_t> sizes) {
         }
     }
     Realization r(buffers);
-    realize(r);
+    realize(r, target);
     return r;
+}
+
+// A bounds query (ABI.md 9) with every unbound ImageParam as a query
+// buffer; each then gets a zero-filled buffer of the answered shape.
+void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs) {
+    compile_jit();
+    PipelineContents &c = *contents_;
+    check_output_count(c.outputs, outputs.size(), "infer_input_bounds()");
+    struct Query {
+        InputBufferPtr input;
+        halide_buffer_t buffer{};
+        std::vector<halide_dimension_t> dims;
+    };
+    std::vector<Query> queries;
+    queries.reserve(c.lowered.sources.size()); // args point into it
+    std::vector<void *> args;
+    for (const ArgumentSource &s : c.lowered.sources) {
+        if (s.param) {
+            args.push_back(&s.param->value);
+        } else if (s.buffer && s.buffer->bound) {
+            args.push_back(s.buffer->bound);
+        } else if (s.buffer) {
+            Query &q = queries.emplace_back();
+            q.input = s.buffer;
+            q.dims.resize((size_t)s.buffer->dimensions);
+            q.buffer.type = s.buffer->type;
+            q.buffer.dimensions = s.buffer->dimensions;
+            q.buffer.dim = q.dims.data();
+            args.push_back(&q.buffer);
+        } else {
+            args.push_back(outputs[(size_t)s.output_index]);
+        }
+    }
+    if (queries.empty()) {
+        return;
+    }
+    run_jit(*c.module, c.outputs[0].name(), args.data());
+    for (Query &q : queries) {
+        std::vector<int> extents, mins;
+        for (const halide_dimension_t &d : q.dims) {
+            mins.push_back(d.min);
+            extents.push_back(d.extent);
+        }
+        Runtime::Buffer<> rb(q.buffer.type, extents);
+        rb.set_min(mins);
+        std::memset(rb.data(), 0, rb.size_in_bytes());
+        bind_input_buffer(*q.input, Buffer<>(rb), nullptr);
+    }
+}
+
+void Pipeline::infer_input_bounds(const std::vector<int32_t> &sizes, const Target &target) {
+    user_assert(contents_) << "Can't infer the input bounds of an empty Pipeline";
+    check_jit_target(target, "infer_input_bounds");
+    // Outputs as queries too: shapes given, no memory.
+    std::vector<std::vector<halide_dimension_t>> dims;
+    std::vector<halide_buffer_t> buffers;
+    for (const Func &f : contents_->outputs) {
+        user_assert(f.defined()) << "Can't infer input bounds for Func '" << f.name() << "': it is not defined";
+        user_assert((int)sizes.size() == f.dimensions())
+            << "Func '" << f.name() << "' has " << f.dimensions() << " dimensions but infer_input_bounds() was given "
+            << sizes.size() << " sizes";
+        for (const Type &t : f.output_types()) {
+            std::vector<halide_dimension_t> d;
+            int32_t stride = 1;
+            for (int32_t extent : sizes) {
+                d.push_back({0, extent, stride, 0});
+                stride *= extent;
+            }
+            dims.push_back(std::move(d));
+            halide_buffer_t b{};
+            b.type = t;
+            b.dimensions = (int32_t)sizes.size();
+            buffers.push_back(b);
+        }
+    }
+    std::vector<halide_buffer_t *> outputs;
+    for (size_t i = 0; i < buffers.size(); i++) {
+        buffers[i].dim = dims[i].data();
+        outputs.push_back(&buffers[i]);
+    }
+    infer_input_bounds(outputs);
+}
+
+void Pipeline::infer_input_bounds(const Realization &dst, const Target &target) {
+    user_assert(contents_) << "Can't infer the input bounds of an empty Pipeline";
+    check_jit_target(target, "infer_input_bounds");
+    std::vector<halide_buffer_t *> outputs;
+    for (size_t i = 0; i < dst.size(); i++) {
+        user_assert(dst[i].defined()) << "Output buffer " << i << " given to infer_input_bounds() is undefined";
+        outputs.push_back(dst[i].raw_buffer());
+    }
+    infer_input_bounds(outputs);
+}
+
+std::vector<Argument> Pipeline::infer_arguments() {
+    compile_jit();
+    std::vector<Argument> buffers, scalars;
+    for (const LoweredArgument &a : contents_->lowered.func.args) {
+        if (a.kind == LoweredArgument::InputBuffer) {
+            buffers.emplace_back(a.name, Argument::InputBuffer, a.type, a.dimensions);
+        } else if (a.kind == LoweredArgument::Scalar) {
+            scalars.emplace_back(a.name, Argument::InputScalar, a.type, 0);
+        }
+    }
+    auto by_name = [](const Argument &a, const Argument &b) { return a.name < b.name; };
+    std::sort(buffers.begin(), buffers.end(), by_name);
+    std::sort(scalars.begin(), scalars.end(), by_name);
+    buffers.insert(buffers.end(), scalars.begin(), scalars.end());
+    return buffers;
 }
 
 std::string Pipeline::lowered_stmt() {

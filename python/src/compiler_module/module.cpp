@@ -10,8 +10,11 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_type(m);
     halide_py::define_var(m);
     halide_py::define_func(m);
+    halide_py::define_param(m);
     halide_py::define_expr(m);
     halide_py::define_operators(m);
     halide_py::define_target(m);
     halide_py::define_buffer(m);
+    halide_py::define_pipeline(m);
+    halide_py::define_callable(m);
 }

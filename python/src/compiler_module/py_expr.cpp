@@ -86,7 +86,7 @@ Expr number_to_expr(py::handle value) {
     return Expr();
 }
 
-// An Expr for an Expr-like object (Expr, Var, FuncRef), else undefined.
+// An Expr for an Expr-like object (Expr, Var, FuncRef, Param), else undefined.
 Expr exprlike_to_expr(py::handle value) {
     if (py::isinstance<Expr>(value)) {
         return value.cast<Expr>();
@@ -97,11 +97,14 @@ Expr exprlike_to_expr(py::handle value) {
     if (py::isinstance<Halide::FuncRef>(value)) {
         return Expr(value.cast<Halide::FuncRef>());
     }
+    if (py::isinstance<Halide::Param<>>(value)) {
+        return Expr(value.cast<Halide::Param<>>());
+    }
     return Expr();
 }
 
 [[noreturn]] void bad_operand(py::handle value, const char *what) {
-    throw py::type_error(std::string(what) + ": expected a halide.Expr, Var, FuncRef, int, float or bool, got " +
+    throw py::type_error(std::string(what) + ": expected a halide.Expr, Var, FuncRef, Param, int, float or bool, got " +
                          std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 
@@ -136,8 +139,8 @@ bool operands(py::handle self, py::handle other, Expr *a, Expr *b) {
         return false;
     }
     int small = 0;
-    if (py::isinstance<Expr>(other) || py::isinstance<Halide::Var>(other) || py::isinstance<Halide::FuncRef>(other)) {
-        *b = exprlike_to_expr(other);
+    *b = exprlike_to_expr(other);
+    if (b->defined()) {
         return true;
     }
     if (as_small_int(other, &small)) {

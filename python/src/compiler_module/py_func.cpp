@@ -1,5 +1,5 @@
 // hl.Func, hl.FuncRef and hl.TailStrategy: definitions with f[x, y] = e,
-// calls f[x, y], the schedule, and realize.
+// calls f[x, y] and the schedule (realize and compile_to_*: py_pipeline.cpp).
 #include "py_compiler.h"
 
 namespace halide_py {
@@ -49,18 +49,6 @@ std::vector<Var> var_list(const py::args &args) {
         return args[0].cast<std::vector<Var>>();
     }
     return args.cast<std::vector<Var>>();
-}
-
-// realize's result: one Buffer, or a list of them for several outputs.
-py::object realization_to_python(const Halide::Realization &r) {
-    if (r.size() == 1) {
-        return py::cast(r[0]);
-    }
-    py::list out;
-    for (size_t i = 0; i < r.size(); i++) {
-        out.append(py::cast(r[i]));
-    }
-    return std::move(out);
 }
 
 } // namespace
@@ -176,34 +164,9 @@ void define_func(py::module_ &m) {
             py::arg("var"), py::arg("factor"), py::arg("tail") = TailStrategy::Auto,
             py::return_value_policy::reference_internal)
 
-        // Running it (JIT).
-        .def("compile_jit", [](Func &f) { f.compile_jit(); })
-        .def(
-            "realize",
-            [](Func &f, const py::object &arg) -> py::object {
-                using Buf = Halide::Buffer<>;
-                if (py::isinstance<Buf>(arg)) {
-                    f.realize(arg.cast<Buf>());
-                    return py::none();
-                }
-                // A list of Buffers (one per value of a Tuple), else sizes.
-                if (py::isinstance<py::sequence>(arg) && !py::isinstance<py::str>(arg) && py::len(arg) > 0 &&
-                    py::isinstance<Buf>(arg[py::int_(0)])) {
-                    f.realize(Halide::Realization(arg.cast<std::vector<Buf>>()));
-                    return py::none();
-                }
-                std::vector<int32_t> sizes;
-                try {
-                    sizes = arg.cast<std::vector<int32_t>>();
-                } catch (const py::cast_error &) {
-                    throw py::type_error("Func.realize() takes a list of sizes, a halide.Buffer or a list of "
-                                         "halide.Buffer, got " +
-                                         std::string(py::str(py::type::handle_of(arg).attr("__name__"))));
-                }
-                return realization_to_python(f.realize(sizes));
-            },
-            py::arg("sizes"))
         .def("lowered_stmt", &Func::lowered_stmt);
+    // realize, compile_jit, compile_to_*...: define_pipeline adds them, once
+    // Target and the enums they default to exist.
 }
 
 } // namespace halide_py

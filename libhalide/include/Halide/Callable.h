@@ -1,0 +1,69 @@
+// Halide::Callable: a pipeline JIT-compiled once with a fixed argument list
+// (Pipeline::compile_to_callable), called like a function with its inputs
+// and then its output buffers. Cheap to copy (copies share the code) and
+// safe to call from several threads at once.
+#ifndef HALIDE_CALLABLE_H
+#define HALIDE_CALLABLE_H
+
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "Halide/Argument.h"
+#include "Halide/Buffer.h"
+#include "Halide/Error.h"
+
+namespace Halide {
+
+namespace Internal {
+struct CallableContents;
+}
+
+class Callable {
+public:
+    Callable() = default;
+    bool defined() const { return contents_ != nullptr; }
+    const std::string &name() const;
+    // In call order: the arguments given to compile_to_callable, then one
+    // output buffer per output Func (and per value of a Tuple).
+    const std::vector<Argument> &arguments() const;
+
+    // argv[i] is argument i: a halide_buffer_t * for a buffer, a pointer to
+    // the value (of exactly the argument's type) for a scalar. Unlike
+    // upstream, there is no JITUserContext in front. Returns 0, or throws
+    // RuntimeError with the pipeline's message.
+    int call_argv_fast(size_t argc, const void *const *argv) const;
+
+    // c(input, scale, output): Buffers (any Buffer<T, D>, or a
+    // halide_buffer_t *) and scalars of exactly the argument's type.
+    template <typename... Args> int operator()(const Args &...args) const {
+        const void *argv[sizeof...(Args) + 1] = {nullptr};
+        size_t i = 0;
+        ((argv[i] = pointer_to(i, args), i++), ...);
+        return call_argv_fast(sizeof...(Args), argv);
+    }
+
+private:
+    friend class Pipeline;
+    // Checks argument i's kind (and a scalar's type) against `t`/`is_buffer`.
+    void check_argument(size_t i, bool is_buffer, const Type &t) const;
+    template <typename T, int D> const void *pointer_to(size_t i, const Buffer<T, D> &b) const {
+        check_argument(i, true, Type());
+        return b.raw_buffer();
+    }
+    const void *pointer_to(size_t i, halide_buffer_t *const &b) const {
+        check_argument(i, true, Type());
+        return b;
+    }
+    template <typename T> const void *pointer_to(size_t i, const T &v) const {
+        static_assert(std::is_arithmetic<T>::value, "Callable arguments are Buffers and scalars");
+        check_argument(i, false, type_of<T>());
+        return &v;
+    }
+    std::shared_ptr<Internal::CallableContents> contents_;
+};
+
+} // namespace Halide
+
+#endif

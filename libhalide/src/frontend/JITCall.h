@@ -1,0 +1,25 @@
+// Running JIT-compiled code: shared by Pipeline (realize) and Callable.
+#ifndef HALIDE_INTERNAL_JITCALL_H
+#define HALIDE_INTERNAL_JITCALL_H
+
+#include <string>
+
+#include "Halide/Target.h"
+#include "jit/JIT.h"
+
+namespace Halide {
+namespace Internal {
+
+// Calls `module`'s entry point with `args`; a non-zero result becomes a
+// RuntimeError carrying the messages the runtime reported during the call
+// (collected per call, so concurrent calls keep their messages apart).
+void run_jit(const JITModule &module, const std::string &name, void **args);
+
+// The JIT makes code for this machine only: a user error for a target of
+// another OS, architecture or bit width. `what` names the caller.
+void check_jit_target(const Target &target, const char *what);
+
+} // namespace Internal
+} // namespace Halide
+
+#endif

@@ -1,0 +1,205 @@
+// hl.Param (Param<void>: typed at run time), hl.ImageParam,
+// hl.OutputImageParam and hl.Dimension: a pipeline's inputs, given values
+// before it runs, and usable in definitions as Exprs and calls.
+#include <sstream>
+
+#include "py_compiler.h"
+
+namespace halide_py {
+
+using Halide::Expr;
+using Halide::ImageParam;
+using Halide::OutputImageParam;
+using Halide::Type;
+using Param = Halide::Param<>;
+
+namespace {
+
+// Calls f with a Python number as the C++ type that holds it: bool,
+// int64_t, uint64_t (large ints) or double. Param::set then converts it to
+// the Param's type, refusing values that would change.
+template <typename F> void with_number(const py::object &value, const char *what, F &&f) {
+    PyObject *o = value.ptr();
+    if (PyBool_Check(o)) {
+        f(o == Py_True);
+        return;
+    }
+    if (PyIndex_Check(o) && !PyFloat_Check(o)) {
+        py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(o));
+        if (!i) {
+            throw py::error_already_set();
+        }
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+        if (!overflow) {
+            f((int64_t)v);
+            return;
+        }
+        unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+        if (!PyErr_Occurred()) {
+            f((uint64_t)u);
+            return;
+        }
+        PyErr_Clear();
+        throw Halide::CompileError("The value " + std::string(py::str(value)) +
+                                   " cannot be losslessly converted to any 64-bit type");
+    }
+    if (PyFloat_Check(o) || (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float)) {
+        double d = PyFloat_AsDouble(o);
+        if (d == -1.0 && PyErr_Occurred()) {
+            throw py::error_already_set();
+        }
+        f(d);
+        return;
+    }
+    throw py::type_error(std::string(what) + ": expected an int, float or bool, got " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+}
+
+void set_value(Param &p, const py::object &value) {
+    with_number(value, "Param.set()", [&](auto v) { p.set(v); });
+}
+
+Param make_param(const Type &t, const std::string &name, const py::object *value) {
+    Param p(t, name);
+    if (value) {
+        set_value(p, *value);
+    }
+    return p;
+}
+
+// The owner of a NumPy-backed hl.Buffer an ImageParam reads: the Python
+// object, released with the GIL held (whatever thread drops the binding).
+std::shared_ptr<void> python_owner(const py::object &obj) {
+    auto *held = new py::object(obj);
+    return std::shared_ptr<void>(held, [](void *p) {
+        if (!Py_IsInitialized()) {
+            return; // at exit: leak rather than touch a finalized interpreter
+        }
+        py::gil_scoped_acquire gil;
+        delete static_cast<py::object *>(p);
+    });
+}
+
+std::vector<Expr> coordinates(const py::object &index) {
+    std::vector<Expr> args;
+    if (py::isinstance<py::tuple>(index) || py::isinstance<py::list>(index)) {
+        for (const auto &item : index) {
+            args.push_back(to_expr(item, "ImageParam index"));
+        }
+    } else {
+        args.push_back(to_expr(index, "ImageParam index"));
+    }
+    return args;
+}
+
+} // namespace
+
+void define_param(py::module_ &m) {
+    py::class_<Param> param(m, "Param");
+    param.def(py::init([](const Type &t) { return make_param(t, "", nullptr); }), py::arg("type"))
+        .def(py::init([](const Type &t, const std::string &name) { return make_param(t, name, nullptr); }),
+             py::arg("type"), py::arg("name"))
+        .def(py::init([](const Type &t, const std::string &name, const py::object &value) {
+                 return make_param(t, name, &value);
+             }),
+             py::arg("type"), py::arg("name"), py::arg("value"))
+        .def(py::init([](const Type &t, const py::object &value) { return make_param(t, "", &value); }),
+             py::arg("type"), py::arg("value"))
+        .def("name", &Param::name)
+        .def("type", &Param::type)
+        .def("set", &set_value, py::arg("value"))
+        .def(
+            "set_estimate",
+            [](Param &p, const py::object &value) {
+                with_number(value, "Param.set_estimate()", [&](auto v) { p.set_estimate(v); });
+            },
+            py::arg("value"))
+        .def(
+            "set_range",
+            [](Param &p, const py::object &min, const py::object &max) {
+                p.set_range(min.is_none() ? Expr() : to_expr(min, "min"), max.is_none() ? Expr() : to_expr(max, "max"));
+            },
+            py::arg("min"), py::arg("max"))
+        .def(
+            "set_min_value",
+            [](Param &p, const py::object &min) { p.set_min_value(min.is_none() ? Expr() : to_expr(min, "min")); },
+            py::arg("min"))
+        .def(
+            "set_max_value",
+            [](Param &p, const py::object &max) { p.set_max_value(max.is_none() ? Expr() : to_expr(max, "max")); },
+            py::arg("max"))
+        .def("min_value", &Param::min_value)
+        .def("max_value", &Param::max_value)
+        .def("logical_not", [](const Param &p) { return !Expr(p); })
+        .def("__repr__",
+             [](const Param &p) { return "<halide.Param '" + p.name() + "' type " + type_name(p.type()) + ">"; });
+    add_expr_operators(param);
+
+    py::class_<Halide::Internal::Dimension>(m, "Dimension")
+        .def("min", &Halide::Internal::Dimension::min)
+        .def("extent", &Halide::Internal::Dimension::extent)
+        .def("max", &Halide::Internal::Dimension::max)
+        .def("stride", &Halide::Internal::Dimension::stride);
+
+    py::class_<OutputImageParam> out(m, "OutputImageParam");
+    out.def(py::init<>())
+        .def("name", &OutputImageParam::name)
+        .def("type", &OutputImageParam::type)
+        .def("dimensions", &OutputImageParam::dimensions)
+        .def("defined", &OutputImageParam::defined)
+        .def("dim", &OutputImageParam::dim, py::arg("dimension"))
+        .def("left", &OutputImageParam::left)
+        .def("right", &OutputImageParam::right)
+        .def("top", &OutputImageParam::top)
+        .def("bottom", &OutputImageParam::bottom)
+        .def("width", &OutputImageParam::width)
+        .def("height", &OutputImageParam::height)
+        .def("channels", &OutputImageParam::channels)
+        .def(
+            "set_estimates",
+            [](OutputImageParam &p,
+               const std::vector<std::pair<py::object, py::object>> &estimates) -> OutputImageParam & {
+                Halide::Region region;
+                for (const auto &[min, extent] : estimates) {
+                    region.push_back(Halide::Range{to_expr(min, "min"), to_expr(extent, "extent")});
+                }
+                return p.set_estimates(region);
+            },
+            py::arg("estimates"), py::return_value_policy::reference_internal)
+        .def("__repr__", [](const OutputImageParam &p) {
+            if (!p.defined()) {
+                return std::string("<halide.OutputImageParam (undefined)>");
+            }
+            return "<halide.OutputImageParam '" + p.name() + "', dims: " + std::to_string(p.dimensions()) +
+                   ", type: " + type_name(p.type()) + ">";
+        });
+
+    py::class_<ImageParam, OutputImageParam>(m, "ImageParam")
+        .def(py::init<>())
+        .def(py::init<Type, int>(), py::arg("type"), py::arg("dimensions"))
+        .def(py::init<Type, int, std::string>(), py::arg("type"), py::arg("dimensions"), py::arg("name"))
+        .def(
+            "set",
+            [](ImageParam &p, const py::object &buffer) {
+                // An hl.Buffer, or anything hl.Buffer() takes (a NumPy array).
+                using Buf = Halide::Buffer<>;
+                py::object obj = py::isinstance<Buf>(buffer) ? buffer : py::type::of<Buf>()(buffer);
+                Halide::Internal::bind_image_param(p, obj.cast<Buf>(), python_owner(obj));
+            },
+            py::arg("buffer"))
+        .def("get", &ImageParam::get)
+        .def("reset", &ImageParam::reset)
+        .def(
+            "__getitem__", [](const ImageParam &p, const py::object &index) { return p(coordinates(index)); },
+            py::arg("index"))
+        .def("__repr__", [](const ImageParam &p) {
+            if (!p.defined()) {
+                return std::string("<halide.ImageParam (undefined)>");
+            }
+            return "<halide.ImageParam '" + p.name() + "', dims: " + std::to_string(p.dimensions()) +
+                   ", type: " + type_name(p.type()) + ">";
+        });
+}
+
+} // namespace halide_py

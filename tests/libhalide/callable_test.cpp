@@ -1,0 +1,145 @@
+// Callable (compile_to_callable), Param<void>, ImageParam::get/reset,
+// infer_input_bounds and infer_arguments, checked against plain C++.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "Halide.h"
+
+using namespace Halide;
+
+TEST(Callable, RunsWithArgumentsInTheGivenOrder) {
+    ImageParam in(UInt(8), 2, "in");
+    Param<int32_t> offset("offset");
+    Param<> scale(Float(32), "scale");
+    Var x, y;
+    Func f("f");
+    f(x, y) = cast<float>(in(x, y)) * scale + offset;
+    Callable c = f.compile_to_callable({scale, in, offset});
+    ASSERT_EQ(c.arguments().size(), 4u);
+    EXPECT_EQ(c.arguments()[0].name, "scale");
+    EXPECT_EQ(c.arguments()[3].kind, Argument::OutputBuffer);
+
+    Buffer<uint8_t> input(std::vector<int>{5, 3});
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 5; i++) {
+            input(i, j) = (uint8_t)(i * 7 + j);
+        }
+    }
+    Buffer<float> out(std::vector<int>{5, 3});
+    EXPECT_EQ(c(2.5f, input, 4, out), 0);
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 5; i++) {
+            EXPECT_FLOAT_EQ(out(i, j), (float)(i * 7 + j) * 2.5f + 4.0f);
+        }
+    }
+}
+
+TEST(Callable, ErrorsAreExceptions) {
+    Param<int32_t> p("p");
+    Var x;
+    Func f("f");
+    f(x) = x + p;
+    Callable c = f.compile_to_callable({p});
+    Buffer<int32_t> out(std::vector<int>{4});
+    EXPECT_THROW(c(1.5f, out), CompileError); // wrong scalar type
+    EXPECT_THROW(c(out, out), CompileError);  // a buffer for a scalar
+    Buffer<float> wrong(std::vector<int>{4});
+    EXPECT_THROW(c(3, wrong), RuntimeError);               // the pipeline's own type check
+    EXPECT_THROW(f.compile_to_callable({}), CompileError); // p not listed
+    EXPECT_THROW(Callable()(1), CompileError);
+}
+
+TEST(Param, VoidParamConvertsExactly) {
+    Param<> p(UInt(8), "p8");
+    p.set(200);
+    EXPECT_THROW(p.set(300), CompileError);
+    EXPECT_THROW(p.set(-1), CompileError);
+    EXPECT_THROW(p.set(2.5), CompileError);
+    Param<> q(Float(32), "q", 0.5);
+    EXPECT_THROW(q.set(0.1), CompileError); // not exact in float32
+    q.set(3);
+    Var x;
+    Func f("f");
+    f(x) = cast<float>(x) * q + cast<float>(p);
+    Buffer<float> out = f.realize({3});
+    EXPECT_FLOAT_EQ(out(2), 2.0f * 3.0f + 200.0f);
+    EXPECT_EQ(p.type(), UInt(8));
+    EXPECT_EQ(p.name(), "p8");
+}
+
+TEST(Param, VoidParamRangeIsChecked) {
+    Param<> p(Int(16), "r");
+    p.set_range(0, 10);
+    ASSERT_TRUE(p.min_value().defined());
+    EXPECT_EQ(p.min_value().type(), Int(16));
+    Var x;
+    Func f("f");
+    f(x) = cast<int32_t>(p) + x;
+    p.set(11);
+    EXPECT_THROW(f.realize({2}), RuntimeError);
+    p.set(10);
+    Buffer<int32_t> out = f.realize({2});
+    EXPECT_EQ(out(1), 11);
+}
+
+TEST(ImageParam, GetResetAndShorthands) {
+    ImageParam im(Int(32), 3, "im3");
+    EXPECT_FALSE(im.get().defined());
+    Buffer<int32_t> b(std::vector<int>{4, 3, 2});
+    im.set(b);
+    EXPECT_TRUE(im.get().defined());
+    EXPECT_EQ(im.get().raw_buffer(), b.raw_buffer());
+    Var x, y;
+    Func f("f");
+    f(x, y) = im.width() * 100 + im.height() * 10 + im.channels() + im(x, y, 0) * 0;
+    Buffer<int32_t> out = f.realize({2, 2});
+    EXPECT_EQ(out(1, 1), 432);
+    im.reset();
+    EXPECT_FALSE(im.get().defined());
+    EXPECT_THROW(f.realize({2, 2}), CompileError);
+    OutputImageParam undefined;
+    EXPECT_FALSE(undefined.defined());
+    EXPECT_THROW(undefined.name(), CompileError);
+}
+
+TEST(Pipeline, InferInputBoundsAllocatesTheRegionRead) {
+    ImageParam in(Float(32), 2, "src");
+    Var x, y;
+    Func f("f");
+    f(x, y) = in(x - 1, y) + in(x + 2, y * 2);
+    f.infer_input_bounds({10, 4});
+    Buffer<> b = in.get();
+    ASSERT_TRUE(b.defined());
+    EXPECT_EQ(b.dim(0).min(), -1);
+    EXPECT_EQ(b.dim(0).extent(), 13);
+    EXPECT_EQ(b.dim(1).min(), 0);
+    EXPECT_EQ(b.dim(1).extent(), 7);
+    Buffer<float> out = f.realize({10, 4});
+    EXPECT_EQ(out(3, 2), 0.0f); // zero-filled
+}
+
+TEST(Pipeline, InferArgumentsSortsBuffersThenScalars) {
+    ImageParam b(UInt(8), 1, "zz_in");
+    ImageParam a(UInt(8), 1, "aa_in");
+    Param<int32_t> s("s_param");
+    Var x;
+    Func f("f");
+    f(x) = cast<int32_t>(b(x)) + a(x) + s;
+    std::vector<Argument> args = Pipeline(f).infer_arguments();
+    ASSERT_EQ(args.size(), 3u);
+    EXPECT_EQ(args[0].name, "aa_in");
+    EXPECT_EQ(args[1].name, "zz_in");
+    EXPECT_EQ(args[2].name, "s_param");
+    EXPECT_TRUE(args[2].is_scalar());
+}
+
+TEST(Pipeline, JITRefusesForeignTargets) {
+    Var x;
+    Func f("f");
+    f(x) = x;
+    Pipeline p(f);
+    EXPECT_THROW(p.compile_jit(Target("arm-32-android")), CompileError);
+    EXPECT_NO_THROW(p.compile_jit(get_host_target()));
+    EXPECT_FALSE(Pipeline().defined());
+}

@@ -1,0 +1,277 @@
+"""hl.Pipeline, realize in every form, compile_jit, compile_to_*, hl.Callable
+(NumPy arrays, hl.Buffers, keywords), infer_input_bounds, infer_arguments,
+errors; results against NumPy; names and signatures against upstream."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
+import halide as hl  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+UPSTREAM_PY = REPO / "build" / "upstream21" / "bin" / "python"
+x, y = hl.Var("x"), hl.Var("y")
+
+
+def scaled_pipeline():
+    im = hl.ImageParam(hl.UInt(8), 2, "scale_in")
+    k = hl.Param(hl.Float(32), "scale_k", 1.5)
+    f = hl.Func("scaled")
+    f[x, y] = hl.f32(im[x, y]) * k
+    g = hl.Func("offset")
+    g[x, y] = hl.i32(im[x, y]) - x
+    return im, k, f, g
+
+
+def test_pipeline_realize_forms(rng):
+    im, k, f, g = scaled_pipeline()
+    arr = rng.integers(0, 256, size=(6, 9), dtype=np.uint8)
+    im.set(arr)
+    p = hl.Pipeline([f, g])
+    assert [o.name() for o in p.outputs()] == ["scaled", "offset"]
+    assert p.defined() and not hl.Pipeline().defined()
+    a, b = p.realize([9, 6])
+    np.testing.assert_allclose(np.asarray(a), arr.astype(np.float32) * 1.5)
+    np.testing.assert_array_equal(np.asarray(b), arr.astype(np.int32) - np.arange(9))
+    # Into existing buffers (a list), with a target.
+    outs = [hl.Buffer(hl.Float(32), [9, 6]), hl.Buffer(hl.Int(32), [9, 6])]
+    assert p.realize(outs, target=hl.get_host_target()) is None
+    np.testing.assert_array_equal(np.asarray(outs[1]), np.asarray(b))
+    # A single Func through Pipeline, into one Buffer wrapping NumPy memory.
+    target = np.zeros((6, 9), np.float32)
+    hl.Pipeline(f).realize(hl.Buffer(target))
+    np.testing.assert_allclose(target, arr * np.float32(1.5))
+    k.set(2.0)
+    np.testing.assert_allclose(np.asarray(f.realize([9, 6], hl.Target())), arr * np.float32(2.0))
+    assert repr(p) == "<halide.Pipeline ['scaled', 'offset']>"
+
+
+def test_tuple_realize_returns_a_tuple():
+    f = hl.Func("tup")
+    f[x] = (x, hl.f32(x) / 2)
+    r = f.realize([4])
+    assert isinstance(r, tuple) and len(r) == 2
+    np.testing.assert_array_equal(np.asarray(r[1]), np.arange(4, dtype=np.float32) / 2)
+
+
+def test_callable_with_numpy_buffers_and_keywords(rng):
+    im, k, f, _ = scaled_pipeline()
+    c = f.compile_to_callable([im, k])
+    assert [a.name for a in c.arguments()] == ["scale_in", "scale_k", "scaled"]
+    arr = rng.integers(0, 256, size=(5, 7), dtype=np.uint8)
+    out = np.zeros((5, 7), np.float32)
+    c(arr, 0.5, out)
+    np.testing.assert_allclose(out, arr * np.float32(0.5))
+    hb = hl.Buffer(hl.Float(32), [7, 5])
+    c(hl.Buffer(arr), 3, hb)
+    np.testing.assert_allclose(np.asarray(hb), arr * np.float32(3))
+    out2 = np.zeros((5, 7), np.float32)
+    c(scaled=out2, scale_k=2.0, scale_in=arr)
+    np.testing.assert_allclose(out2, arr * np.float32(2))
+    c(arr, scale_k=1, scaled=out2)
+    np.testing.assert_allclose(out2, arr.astype(np.float32))
+    assert repr(c) == "<halide.Callable 'scaled'>"
+
+
+def test_callable_from_pipeline_is_thread_safe(rng):
+    from concurrent.futures import ThreadPoolExecutor
+
+    im, k, f, g = scaled_pipeline()
+    c = hl.Pipeline([f, g]).compile_to_callable([k, im])
+    arrays = [rng.integers(0, 256, size=(8, 8), dtype=np.uint8) for _ in range(16)]
+
+    def run(a):
+        o1, o2 = np.zeros((8, 8), np.float32), np.zeros((8, 8), np.int32)
+        c(2.0, a, o1, o2)
+        return o1, o2
+
+    with ThreadPoolExecutor(4) as pool:
+        for a, (o1, o2) in zip(arrays, pool.map(run, arrays), strict=True):
+            np.testing.assert_allclose(o1, a * np.float32(2))
+            np.testing.assert_array_equal(o2, a.astype(np.int32) - np.arange(8))
+
+
+def test_callable_errors_raise_and_never_crash():
+    im, k, f, _ = scaled_pipeline()
+    c = f.compile_to_callable([im, k])
+    arr = np.zeros((3, 4), np.uint8)
+    out = np.zeros((3, 4), np.float32)
+    cases = [
+        lambda: c(arr, 1.0),  # output missing
+        lambda: c(arr, 1.0, out, out),  # too many
+        lambda: c(arr, "x", out),  # scalar of the wrong kind
+        lambda: c(1.0, arr, out),  # swapped
+        lambda: c(arr, 1.0, out, scale_k=2.0),  # twice
+        lambda: c(arr, 1.0, nope=out),  # unknown name
+        lambda: c(arr, 1.0, np.zeros((3, 4), np.int32)),  # output type
+        lambda: c(np.zeros((3, 4), np.float32), 1.0, out),  # input type
+        lambda: c(arr, 1.0, np.zeros((4, 5), np.float32)),  # reads beyond the input
+        lambda: c(arr, 1.0, hl.Buffer()),  # undefined buffer
+    ]
+    for case in cases:
+        with pytest.raises(hl.HalideError):
+            case()
+    ro = np.zeros((3, 4), np.float32)
+    ro.setflags(write=False)
+    with pytest.raises(ValueError):
+        c(arr, 1.0, ro)
+    with pytest.raises(hl.HalideError, match="scale_in"):
+        f.compile_to_callable([k])
+    with pytest.raises(hl.HalideError):
+        f.compile_to_callable([k, im], hl.Target("arm-32-android"))
+    with pytest.raises(TypeError):
+        f.compile_to_callable([1, 2])
+    u8 = hl.Param(hl.UInt(8), "u8arg")
+    g = hl.Func("u8f")
+    g[x] = u8 + hl.u8(x)
+    cu = g.compile_to_callable([u8])
+    with pytest.raises(hl.HalideError, match="does not fit"):
+        cu(256, np.zeros(3, np.uint8))
+
+
+def test_realize_errors():
+    f = hl.Func("re")
+    f[x, y] = x + y
+    with pytest.raises(hl.HalideError):
+        f.realize([3])
+    with pytest.raises(TypeError):
+        f.realize("ab")
+    with pytest.raises(hl.HalideError):
+        f.realize([3, 3], hl.Target("arm-64-android"))
+    with pytest.raises(hl.HalideError):
+        hl.Pipeline().realize([3])
+    with pytest.raises(hl.HalideError):
+        hl.Pipeline([])
+    with pytest.raises(hl.HalideError):
+        hl.Pipeline(f).realize([hl.Buffer(hl.Int(32), [2, 2]), hl.Buffer(hl.Int(32), [2, 2])])
+    with pytest.raises(hl.HalideError):
+        hl.Func("undefined_f").realize([2])
+
+
+def test_infer_input_bounds_and_arguments():
+    im = hl.ImageParam(hl.Int(16), 2, "iib")
+    k = hl.Param(hl.Int(16), "iib_k", 2)
+    f = hl.Func("iib_f")
+    f[x, y] = im[x - 2, y] + im[x + 1, 2 * y] * k
+    f.infer_input_bounds([8, 3])
+    b = im.get()
+    assert [b.dim(0).min(), b.dim(0).extent(), b.dim(1).min(), b.dim(1).extent()] == [-2, 11, 0, 5]
+    assert not np.asarray(b).any()
+    np.asarray(b)[...] = np.arange(55, dtype=np.int16).reshape(5, 11)
+    a = np.asarray(b)  # rows are y (min 0), columns x (min -2)
+    ref = a[0:3, 0:8] + a[0:5:2, 3:11] * 2
+    np.testing.assert_array_equal(np.asarray(f.realize([8, 3])), ref)
+    args = f.infer_arguments()
+    assert [(a.name, a.kind) for a in args] == [
+        ("iib", hl.ArgumentKind.InputBuffer), ("iib_k", hl.ArgumentKind.InputScalar)]
+    with pytest.raises(TypeError):
+        f.infer_input_bounds("x")
+
+
+def test_compile_to_files(tmp_path):
+    im = hl.ImageParam(hl.UInt(8), 2, "aot_in")
+    k = hl.Param(hl.UInt(8), "aot_k")
+    f = hl.Func("aot_f")
+    f[x, y] = im[x, y] + k
+    args = [im, k]
+    target = hl.get_host_target()
+    f.compile_to_file(str(tmp_path / "a"), args, "aot_a")
+    f.compile_to_static_library(str(tmp_path / "b"), args, "aot_b", target)
+    f.compile_to_object(str(tmp_path / "c.o"), args, "aot_c")
+    f.compile_to_object(str(tmp_path / "c2.o"), args)
+    f.compile_to_header(str(tmp_path / "c.h"), args, fn_name="aot_c")
+    f.compile_to_assembly(str(tmp_path / "c.s"), args, "aot_c")
+    f.compile_to_bitcode(str(tmp_path / "c.bc"), args, "aot_c")
+    f.compile_to_llvm_assembly(str(tmp_path / "c.ll"), args, "aot_c")
+    f.compile_to_lowered_stmt(str(tmp_path / "c.stmt"), args)
+    hl.Pipeline(f).compile_to({hl.OutputFileType.c_header: str(tmp_path / "d.h"),
+                               hl.OutputFileType.shared_library: str(tmp_path / "libd.so")}, args, "aot_d")
+    f.compile_to_multitarget_static_library(str(tmp_path / "m"), args, [target])
+    for name in ["a.o", "a.h", "b.a", "b.h", "c.o", "c2.o", "c.h", "c.s", "c.bc", "c.ll", "c.stmt", "d.h",
+                 "libd.so", "m.a", "m.h"]:
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert "aot_c" in (tmp_path / "c.h").read_text()
+    assert "aot_f" in (tmp_path / "c2.o").read_bytes().decode("latin-1")
+    with pytest.raises(hl.HalideError, match="aot_in"):
+        f.compile_to_object(str(tmp_path / "e.o"), [k], "aot_e")
+    with pytest.raises(hl.HalideError):
+        f.compile_to_lowered_stmt(str(tmp_path / "e.html"), args, hl.StmtOutputFormat.HTML)
+    # The shared library runs under halide.runtime.
+    hlr = pytest.importorskip("halide.runtime")
+    kernel = hlr.load(str(tmp_path / "libd.so"))
+    arr = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    out = np.zeros((3, 4), np.uint8)
+    kernel(arr, 5, out)
+    np.testing.assert_array_equal(out, arr + 5)
+
+
+NAMES = ["Param", "ImageParam", "OutputImageParam", "Argument", "ArgumentKind", "Pipeline", "Callable",
+         "OutputFileType", "StmtOutputFormat", "Dimension"]
+METHODS = {
+    "Param": ["name", "type", "set", "set_estimate", "set_range", "set_min_value", "set_max_value", "min_value",
+              "max_value", "logical_not"],
+    "ImageParam": ["name", "type", "dimensions", "dim", "set", "get", "reset", "width", "height", "channels",
+                   "left", "right", "top", "bottom", "defined", "set_estimates", "__getitem__"],
+    "Pipeline": ["realize", "compile_jit", "compile_to", "compile_to_callable", "compile_to_object",
+                 "compile_to_header", "compile_to_assembly", "compile_to_bitcode", "compile_to_llvm_assembly",
+                 "compile_to_lowered_stmt", "compile_to_static_library", "compile_to_file",
+                 "compile_to_multitarget_static_library", "infer_input_bounds", "infer_arguments", "outputs",
+                 "defined", "get_func"],
+    "Func": ["realize", "compile_jit", "compile_to", "compile_to_callable", "compile_to_object", "compile_to_header",
+             "compile_to_assembly", "compile_to_bitcode", "compile_to_llvm_assembly", "compile_to_lowered_stmt",
+             "compile_to_static_library", "compile_to_file", "compile_to_multitarget_static_library",
+             "infer_input_bounds", "infer_arguments"],
+    "Dimension": ["min", "max", "extent", "stride"],
+}
+PROBE = r"""
+import json, re, halide as hl
+names = json.loads(NAMES_JSON); methods = json.loads(METHODS_JSON)
+out = {}
+def params(doc):
+    # Every overload's parameter names, in order, without self.
+    sigs = re.findall(r"\((self[^)]*)\)", doc or "")
+    return sorted({",".join(re.findall(r"(?:^|, )(\w+): ", s)[1:]) for s in sigs})
+for cls, ms in methods.items():
+    for m in ms:
+        out[cls + "." + m] = params(getattr(getattr(hl, cls), m).__doc__)
+out["names"] = [n for n in names if hasattr(hl, n)]
+out["ArgumentKind"] = sorted(hl.ArgumentKind.__members__)
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up")
+def test_names_and_argument_names_match_upstream():
+    import json
+
+    code = PROBE.replace("NAMES_JSON", repr(json.dumps(NAMES))).replace("METHODS_JSON", repr(json.dumps(METHODS)))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    up = subprocess.run([str(UPSTREAM_PY), "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert up.returncode == 0, up.stderr
+    theirs = json.loads(up.stdout)
+    ns: dict = {}
+    exec(compile(code.replace("print(json.dumps(out))", "RESULT = out"), "probe", "exec"), ns)
+    ours = ns["RESULT"]
+    assert ours["names"] == theirs["names"]
+    assert ours["ArgumentKind"] == theirs["ArgumentKind"]
+    problems = []
+    for key, their_sigs in theirs.items():
+        if key in ("names", "ArgumentKind"):
+            continue
+        # Each of upstream's overloads exists here with the same argument
+        # names (upstream's unnamed arg0, arg1... only count).
+        for sig in their_sigs:
+            names = sig.split(",") if sig else []
+            if all(n.startswith("arg") for n in names):
+                ok = any(len(o.split(",") if o else []) == len(names) for o in ours[key])
+            else:
+                ok = sig in ours[key]
+            if not ok:
+                problems.append(f"{key}: upstream ({sig}), ours {ours[key]}")
+    assert not problems, "\n".join(problems)
