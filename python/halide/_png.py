@@ -50,7 +50,9 @@ def display_pixels(buffer: Any) -> np.ndarray | None:
     image: another rank or type, more than 4 channels, no elements."""
     try:
         array = np.asarray(buffer)  # NumPy order: (y, x) or (c, y, x)
-    except (TypeError, ValueError, BufferError):
+    except Exception:  # a display hook must not raise (undefined buffer, ...)
+        return None
+    if array.dtype == object:
         return None
     if array.size == 0:
         return None
