@@ -12,6 +12,7 @@
 #include "Halide/Buffer.h"
 #include "Halide/Callable.h"
 #include "Halide/Expr.h"
+#include "Halide/RDom.h"
 #include "Halide/Realization.h"
 #include "Halide/Target.h"
 #include "Halide/Tuple.h"
@@ -21,6 +22,7 @@ namespace Halide {
 
 namespace Internal {
 struct FunctionContents;
+enum class ForType;
 } // namespace Internal
 
 class Pipeline;
@@ -30,6 +32,55 @@ class Pipeline;
 // moved back so it ends at the edge, so outputs must be at least one factor
 // wide), GuardWithIf for every other Func.
 enum class TailStrategy { Auto, GuardWithIf, ShiftInwards, RoundUp };
+
+// A loop name in a schedule: a Var, or an RVar of an update definition.
+class VarOrRVar {
+public:
+    VarOrRVar(const Var &v) : var(v), is_rvar(false) {}
+    VarOrRVar(const RVar &r) : rvar(r), is_rvar(true) {}
+    VarOrRVar(const RDom &r) : rvar(RVar(r)), is_rvar(true) {}
+    VarOrRVar(const std::string &n, bool r) : var(n), rvar(n), is_rvar(r) {}
+    const std::string &name() const { return is_rvar ? rvar.name() : var.name(); }
+
+    Var var;
+    RVar rvar;
+    bool is_rvar;
+};
+
+// One definition of a Func (the pure one, or an update) as a thing to
+// schedule: Func::update(i) returns the Stage of update i.
+class Stage {
+public:
+    Stage(std::shared_ptr<Internal::FunctionContents> f, int stage) : f_(std::move(f)), stage_(stage) {}
+
+    Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                 TailStrategy tail = TailStrategy::Auto);
+    Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    // Innermost first.
+    Stage &reorder(const std::vector<VarOrRVar> &vars);
+    template <typename... Vars> Stage &reorder(const VarOrRVar &v, const Vars &...rest) {
+        return reorder(std::vector<VarOrRVar>{v, rest...});
+    }
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo, const VarOrRVar &xi,
+                const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor,
+                const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Stage &parallel(const VarOrRVar &v);
+    Stage &parallel(const VarOrRVar &v, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
+    Stage &vectorize(const VarOrRVar &v);
+    Stage &vectorize(const VarOrRVar &v, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Stage &unroll(const VarOrRVar &v);
+    Stage &unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Stage &serial(const VarOrRVar &v);
+
+    // "f.update(0)"-style name, as upstream's messages use.
+    std::string name() const;
+
+private:
+    Stage &set_loop_type(const VarOrRVar &v, Internal::ForType type, const char *what);
+    std::shared_ptr<Internal::FunctionContents> f_;
+    int stage_;
+};
 
 // f(x, y): the left side of a definition, or a call inside an expression.
 class FuncRef {
@@ -46,14 +97,23 @@ public:
     // Value i of a Func defined with a Tuple.
     Expr operator[](int i) const;
 
-    // Update definitions arrive with a later milestone.
-    FuncRef &operator+=(const Expr &);
-    FuncRef &operator-=(const Expr &);
-    FuncRef &operator*=(const Expr &);
-    FuncRef &operator/=(const Expr &);
+    // Update definitions: f(x) = f(x) + e, written f(x) += e. On a Func not
+    // yet defined, these first define it as 0 (+=, -=) or 1 (*=, /=).
+    FuncRef &operator+=(const Expr &e);
+    FuncRef &operator-=(const Expr &e);
+    FuncRef &operator*=(const Expr &e);
+    FuncRef &operator/=(const Expr &e);
+    FuncRef &operator+=(const FuncRef &e) { return *this += Expr(e); }
+    FuncRef &operator-=(const FuncRef &e) { return *this -= Expr(e); }
+    FuncRef &operator*=(const FuncRef &e) { return *this *= Expr(e); }
+    FuncRef &operator/=(const FuncRef &e) { return *this /= Expr(e); }
 
 private:
     void define(const std::vector<Expr> &values);
+    void define_pure(const std::vector<Expr> &values);
+    void define_update(const std::vector<Expr> &values);
+    // f(args) op= e: defines f as `identity` first if need be.
+    FuncRef &update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &));
     Expr call(int value_index) const;
     std::shared_ptr<Internal::FunctionContents> f_;
     std::vector<Expr> args_;
@@ -76,6 +136,16 @@ public:
     std::vector<Type> output_types() const;
     // How many values it computes (> 1 when defined with a Tuple).
     int outputs() const;
+
+    // Update definitions (f(x) += ..., f(r.x) = ...), in the order made.
+    bool has_update_definition() const;
+    int num_update_definitions() const;
+    const std::vector<Expr> &update_args(int idx = 0) const;
+    Expr update_value(int idx = 0) const;
+    Tuple update_values(int idx = 0) const;
+    // The schedule of update `idx`.
+    Stage update(int idx = 0);
+    operator Stage() const { return Stage(f_, 0); }
 
     template <typename... Args> FuncRef operator()(const Args &...args) const {
         return (*this)(std::vector<Expr>{Expr(args)...});

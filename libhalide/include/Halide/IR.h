@@ -143,7 +143,11 @@ struct Call : BaseExprNode {
     std::vector<Expr> args;
     CallType call_type = Extern;
     int value_index = 0; // which value of a Tuple-valued Func
-    static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type, int value_index = 0);
+    // A call of a Func keeps that Func alive (an inline reduction's
+    // anonymous Func lives as long as the Exprs that call it).
+    std::shared_ptr<void> callee;
+    static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type, int value_index = 0,
+                     std::shared_ptr<void> callee = nullptr);
 };
 
 struct Let : BaseExprNode {

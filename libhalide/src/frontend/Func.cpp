@@ -9,6 +9,7 @@
 #include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/IR.h"
+#include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
@@ -105,13 +106,20 @@ void FuncRef::define(const std::vector<Expr> &values) {
     for (const Expr &value : values) {
         user_assert(value.defined()) << "Func '" << f_->name << "' is defined with an undefined expression";
     }
-    user_assert(!f_->defined()) << "Func '" << f_->name
-                                << "' is already defined; update definitions are not supported yet";
+    if (f_->defined()) {
+        define_update(values);
+    } else {
+        define_pure(values);
+    }
+    bump_pipeline_epoch();
+}
+
+void FuncRef::define_pure(const std::vector<Expr> &values) {
     std::vector<std::string> names;
     std::set<std::string> seen;
     for (size_t i = 0; i < args_.size(); i++) {
         const Variable *v = args_[i].as<Variable>();
-        user_assert(v && !find_param(v->name))
+        user_assert(v && !find_param(v->name) && !find_reduction_domain_of(v->name))
             << "Argument " << i << " in the definition of Func '" << f_->name
             << "' is not a Var: pure definitions take distinct Vars, e.g. f(x, y) = ...";
         user_assert(seen.insert(v->name).second)
@@ -137,7 +145,186 @@ void FuncRef::define(const std::vector<Expr> &values) {
     for (const std::string &n : names) {
         f_->dims.push_back({n, n, ForType::Serial});
     }
-    bump_pipeline_epoch();
+}
+
+namespace {
+
+// The reduction domain an update's expressions use (at most one).
+class FindReductionDomain : public IRVisitor {
+public:
+    explicit FindReductionDomain(const std::string &func) : func_(func) {}
+    ReductionDomainPtr rdom;
+
+    using IRVisitor::visit;
+    void visit(const Variable *v) override {
+        ReductionDomainPtr r = find_reduction_domain_of(v->name);
+        if (r && rdom && r != rdom) {
+            user_error << "In the update definition of Func '" << func_ << "': it uses RVars of two RDoms ('"
+                       << rdom->name << "' and '" << r->name << "'); an update definition loops over one RDom";
+        }
+        if (r) {
+            rdom = r;
+        }
+    }
+
+private:
+    std::string func_;
+};
+
+// Calls of Func `name` without the reference that keeps it alive: an
+// update reading its own Func would otherwise keep itself alive forever.
+class DropSelfReferences : public IRMutator {
+public:
+    explicit DropSelfReferences(const std::string &name) : name_(name) {}
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        if (c && c->call_type == Call::Halide && c->name == name_ && c->callee) {
+            return Call::make(c->type, c->name, c->args, c->call_type, c->value_index);
+        }
+        return e;
+    }
+
+private:
+    std::string name_;
+};
+
+} // namespace
+
+void FuncRef::define_update(const std::vector<Expr> &values_in) {
+    DropSelfReferences drop(f_->name);
+    std::vector<Expr> values;
+    for (const Expr &v : values_in) {
+        values.push_back(drop.mutate(v));
+    }
+    const std::string &name = f_->name;
+    int index = (int)f_->updates.size();
+    std::string where = "In update definition " + std::to_string(index) + " of Func \"" + name + "\":\n";
+    user_assert(args_.size() == f_->args.size())
+        << where << "it has " << args_.size() << " arguments, but the Func has " << f_->args.size() << " dimensions";
+    user_assert(values.size() == f_->values.size())
+        << where << "it defines " << values.size() << " value(s), but the pure definition has " << f_->values.size();
+    UpdateDefinition u;
+    for (size_t i = 0; i < values.size(); i++) {
+        user_assert(values[i].type() == f_->values[i].type())
+            << where << "Tuple element " << i << " of update definition has type " << values[i].type()
+            << ", but pure definition has type " << f_->values[i].type();
+    }
+    u.values = values;
+    FindReductionDomain rdoms(name);
+    for (Expr a : args_) {
+        user_assert(a.defined() && (a.type().is_int() || a.type().is_uint()))
+            << where << "its arguments must be integers";
+        a = drop.mutate(a);
+        u.args.push_back(a.type() == Int(32) ? a : cast(Int(32), a));
+        rdoms.include(a);
+    }
+    for (const Expr &v : values) {
+        rdoms.include(v);
+    }
+    u.rdom = rdoms.rdom;
+    // A pure Var of the update: a Var alone at its own position, and nowhere
+    // else among the arguments. It loops over that dimension of the region.
+    std::set<std::string> allowed;
+    for (size_t i = 0; i < u.args.size(); i++) {
+        const Variable *v = u.args[i].as<Variable>();
+        bool pure =
+            v && !find_param(v->name) && !find_reduction_domain_of(v->name) && input_buffer_of_field(v->name).empty();
+        u.pure_vars.push_back(pure ? v->name : std::string());
+        if (pure) {
+            user_assert(allowed.insert(v->name).second)
+                << where << "Var '" << v->name << "' is used in more than one argument";
+        }
+    }
+    if (u.rdom) {
+        for (const ReductionVariable &r : u.rdom->domain) {
+            allowed.insert(r.var);
+        }
+    }
+    FreeVariables free(allowed);
+    for (const Expr &e : u.args) {
+        free.include(e);
+    }
+    for (const Expr &e : values) {
+        free.include(e);
+    }
+    if (u.rdom) {
+        for (const Expr &p : u.rdom->predicates) {
+            free.include(p);
+        }
+    }
+    if (!free.found.empty()) {
+        bool misplaced = false;
+        for (const std::string &p : f_->args) {
+            misplaced |= p == free.found[0];
+        }
+        user_error << where << "undefined variable '" << free.found[0] << "'"
+                   << (misplaced ? ": a pure Var must appear alone at its own position among the arguments"
+                                 : ": it is neither a pure Var of the update nor an RVar");
+    }
+    ReferencedObjects refs;
+    for (const Expr &e : u.args) {
+        refs.include(e);
+    }
+    for (const Expr &e : values) {
+        refs.include(e);
+    }
+    if (u.rdom) {
+        f_->referenced.push_back(u.rdom);
+        for (const ReductionVariable &r : u.rdom->domain) {
+            refs.include(r.min);
+            refs.include(r.extent);
+        }
+        for (const Expr &p : u.rdom->predicates) {
+            refs.include(p);
+        }
+        for (const ReductionVariable &r : u.rdom->domain) {
+            u.dims.push_back({r.var, r.var, ForType::Serial, true});
+        }
+    }
+    for (const std::string &v : u.pure_vars) {
+        if (!v.empty()) {
+            u.dims.push_back({v, v, ForType::Serial, false});
+        }
+    }
+    for (auto &r : refs.found) {
+        if (r.get() != f_.get()) { // a self-reference would keep the Func alive forever
+            f_->referenced.push_back(std::move(r));
+        }
+    }
+    f_->updates.push_back(std::move(u));
+}
+
+FuncRef &FuncRef::update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &)) {
+    user_assert(e.defined()) << "Func '" << f_->name << "' is updated with an undefined expression";
+    if (!f_->defined()) {
+        // Define it first as the identity over fresh Vars.
+        std::vector<Expr> pure;
+        for (size_t i = 0; i < args_.size(); i++) {
+            pure.push_back(Var());
+        }
+        FuncRef(f_, pure) = cast(e.type(), identity);
+    }
+    user_assert(f_->values.size() == 1) << "Func '" << f_->name
+                                        << "' has several values (a Tuple): update it with f(...) = Tuple(...)";
+    // No cast: e of another type is an error (a constant adapts, as in any
+    // arithmetic), as upstream's.
+    define({op(call(0), e)});
+    return *this;
+}
+
+FuncRef &FuncRef::operator+=(const Expr &e) {
+    return update_with(e, 0, [](const Expr &a, const Expr &b) { return a + b; });
+}
+FuncRef &FuncRef::operator-=(const Expr &e) {
+    return update_with(e, 0, [](const Expr &a, const Expr &b) { return a - b; });
+}
+FuncRef &FuncRef::operator*=(const Expr &e) {
+    return update_with(e, 1, [](const Expr &a, const Expr &b) { return a * b; });
+}
+FuncRef &FuncRef::operator/=(const Expr &e) {
+    return update_with(e, 1, [](const Expr &a, const Expr &b) { return a / b; });
 }
 
 FuncRef &FuncRef::operator=(const FuncRef &other) {
@@ -170,25 +357,7 @@ Expr FuncRef::call(int value_index) const {
             a = Cast::make(Int(32), a);
         }
     }
-    return Call::make(f_->values[(size_t)value_index].type(), f_->name, std::move(args), Call::Halide, value_index);
-}
-
-[[noreturn]] static void unsupported_update(const std::string &name) {
-    user_error << "Func '" << name << "': update definitions (+=, -=, ...) are not supported yet";
-    throw CompileError("unreachable"); // user_error throws; this tells the compiler so
-}
-
-FuncRef &FuncRef::operator+=(const Expr &) {
-    unsupported_update(f_->name);
-}
-FuncRef &FuncRef::operator-=(const Expr &) {
-    unsupported_update(f_->name);
-}
-FuncRef &FuncRef::operator*=(const Expr &) {
-    unsupported_update(f_->name);
-}
-FuncRef &FuncRef::operator/=(const Expr &) {
-    unsupported_update(f_->name);
+    return Call::make(f_->values[(size_t)value_index].type(), f_->name, std::move(args), Call::Halide, value_index, f_);
 }
 
 Func::Func() : f_(new_function("")) {}
@@ -237,6 +406,41 @@ int Func::outputs() const {
     return defined() ? (int)f_->values.size() : 0;
 }
 
+bool Func::has_update_definition() const {
+    return !f_->updates.empty();
+}
+
+int Func::num_update_definitions() const {
+    return (int)f_->updates.size();
+}
+
+namespace {
+const UpdateDefinition &update_at(const FunctionContents &f, int idx) {
+    user_assert(idx >= 0 && (size_t)idx < f.updates.size())
+        << "Func '" << f.name << "' has " << f.updates.size() << " update definition(s); there is no update " << idx;
+    return f.updates[(size_t)idx];
+}
+} // namespace
+
+const std::vector<Expr> &Func::update_args(int idx) const {
+    return update_at(*f_, idx).args;
+}
+
+Expr Func::update_value(int idx) const {
+    const UpdateDefinition &u = update_at(*f_, idx);
+    user_assert(u.values.size() == 1) << "Func '" << name() << "' has a Tuple update: use update_values()";
+    return u.values[0];
+}
+
+Tuple Func::update_values(int idx) const {
+    return Tuple(update_at(*f_, idx).values);
+}
+
+Stage Func::update(int idx) {
+    update_at(*f_, idx);
+    return Stage(f_, idx + 1);
+}
+
 FuncRef Func::operator()(std::vector<Expr> args) const {
     return FuncRef(f_, std::move(args));
 }
@@ -260,58 +464,28 @@ Func &Func::compute_inline() {
 
 namespace {
 
-// The index in f's loops of the Dim the user calls `name`.
-size_t dim_index(const FunctionContents &f, const std::string &name, const char *what) {
+// The index in the loops of f's last stage (the one compute_at and store_at
+// levels refer to, as upstream's) of the Dim the user calls `name`.
+void check_level(const FunctionContents &f, const std::string &name, const char *what) {
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
-    for (size_t i = 0; i < f.dims.size(); i++) {
-        if (f.dims[i].name == name) {
-            return i;
+    const std::vector<Dim> &dims = f.updates.empty() ? f.dims : f.updates.back().dims;
+    for (const Dim &d : dims) {
+        if (d.name == name) {
+            return;
         }
     }
     std::string known;
-    for (const Dim &d : f.dims) {
+    for (const Dim &d : dims) {
         known += (known.empty() ? "" : ", ") + d.name;
     }
     user_error << "In " << what << " of Func '" << f.name << "': it has no loop named '" << name << "'; its loops are "
                << known;
-    return 0;
-}
-
-// A fresh internal name for a loop the user calls `name`.
-std::string internal_var(const FunctionContents &f, const std::string &name) {
-    auto taken = [&](const std::string &v) {
-        for (const std::string &a : f.args) {
-            if (a == v) {
-                return true;
-            }
-        }
-        for (const SplitStep &s : f.splits) {
-            if (s.old_var == v || s.outer == v || s.inner == v) {
-                return true;
-            }
-        }
-        return false;
-    };
-    std::string v = name;
-    for (int n = 1; taken(v); n++) {
-        v = name + "$" + std::to_string(n);
-    }
-    return v;
-}
-
-TailKind tail_kind(TailStrategy t) {
-    switch (t) {
-    case TailStrategy::GuardWithIf: return TailKind::GuardWithIf;
-    case TailStrategy::ShiftInwards: return TailKind::ShiftInwards;
-    case TailStrategy::RoundUp: return TailKind::RoundUp;
-    default: return TailKind::Auto;
-    }
 }
 
 } // namespace
 
 Func &Func::compute_at(const Func &f, const Var &var) {
-    dim_index(*f.f_, var.name(), "compute_at");
+    check_level(*f.f_, var.name(), "compute_at");
     user_assert(f.f_ != f_) << "Func '" << name() << "' can't be computed at one of its own loops";
     f_->compute = ComputeLevel::At;
     f_->compute_at_func = f.name();
@@ -385,7 +559,7 @@ Func &Func::store_root() {
 }
 
 Func &Func::store_at(const Func &f, const Var &var) {
-    dim_index(*f.f_, var.name(), "store_at");
+    check_level(*f.f_, var.name(), "store_at");
     user_assert(f.f_ != f_) << "Func '" << name() << "' can't be stored at one of its own loops";
     f_->store = ComputeLevel::At;
     f_->store_at_func = f.name();
@@ -394,148 +568,62 @@ Func &Func::store_at(const Func &f, const Var &var) {
     return *this;
 }
 
+// The pure definition's schedule is Stage 0's (Stage.cpp).
 Func &Func::split(const Var &old, const Var &outer, const Var &inner, const Expr &factor, TailStrategy tail) {
-    size_t i = dim_index(*f_, old.name(), "split");
-    user_assert(factor.defined() && (factor.type().is_int() || factor.type().is_uint()))
-        << "The split factor of '" << old.name() << "' in Func '" << name() << "' must be an integer";
-    if (const IntImm *c = factor.as<IntImm>()) {
-        user_assert(c->value > 0) << "The split factor of '" << old.name() << "' in Func '" << name()
-                                  << "' must be positive, not " << c->value;
-    }
-    for (const Dim &d : f_->dims) {
-        user_assert(d.name == old.name() || (d.name != outer.name() && d.name != inner.name()))
-            << "In split of Func '" << name() << "': a loop named '"
-            << (d.name == outer.name() ? outer.name() : inner.name()) << "' already exists";
-    }
-    user_assert(outer.name() != inner.name())
-        << "In split of Func '" << name() << "': the outer and inner loops need different names";
-    SplitStep step;
-    step.kind = SplitStep::Split;
-    step.old_var = f_->dims[i].var;
-    step.factor = factor.type() == Int(32) ? factor : cast(Int(32), factor);
-    step.tail = tail_kind(tail);
-    // Reserve the names one at a time so outer and inner never collide.
-    step.outer = internal_var(*f_, outer.name() + (outer.name() == old.name() ? "$o" : ""));
-    f_->splits.push_back(step);
-    f_->splits.back().inner = internal_var(*f_, inner.name() + (inner.name() == old.name() ? "$i" : ""));
-    // Both halves keep the loop's type, as upstream's do (a split of a
-    // parallel loop gives two parallel loops).
-    ForType type = f_->dims[i].for_type;
-    f_->dims[i] = {inner.name(), f_->splits.back().inner, type};
-    f_->dims.insert(f_->dims.begin() + i + 1, Dim{outer.name(), f_->splits.back().outer, type});
-    bump_pipeline_epoch();
+    Stage(f_, 0).split(old, outer, inner, factor, tail);
     return *this;
 }
 
 Func &Func::fuse(const Var &inner, const Var &outer, const Var &fused) {
-    size_t i = dim_index(*f_, inner.name(), "fuse");
-    size_t o = dim_index(*f_, outer.name(), "fuse");
-    user_assert(o == i + 1) << "In fuse of Func '" << name() << "': '" << outer.name()
-                            << "' must be the loop just outside '" << inner.name() << "'";
-    SplitStep step;
-    step.kind = SplitStep::Fuse;
-    step.inner = f_->dims[i].var;
-    step.outer = f_->dims[o].var;
-    step.old_var = internal_var(*f_, fused.name());
-    f_->splits.push_back(step);
-    f_->dims[i] = {fused.name(), step.old_var, f_->dims[o].for_type};
-    f_->dims.erase(f_->dims.begin() + o);
-    bump_pipeline_epoch();
+    Stage(f_, 0).fuse(inner, outer, fused);
     return *this;
 }
 
 Func &Func::reorder(const std::vector<Var> &vars) {
-    std::vector<size_t> positions;
-    for (const Var &v : vars) {
-        size_t p = dim_index(*f_, v.name(), "reorder");
-        for (size_t q : positions) {
-            user_assert(q != p) << "In reorder of Func '" << name() << "': '" << v.name() << "' appears twice";
-        }
-        positions.push_back(p);
-    }
-    std::vector<Dim> picked;
-    for (size_t p : positions) {
-        picked.push_back(f_->dims[p]);
-    }
-    std::vector<size_t> sorted = positions;
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t k = 0; k < sorted.size(); k++) {
-        f_->dims[sorted[k]] = picked[k];
-    }
-    bump_pipeline_epoch();
+    Stage(f_, 0).reorder(std::vector<VarOrRVar>(vars.begin(), vars.end()));
     return *this;
 }
 
 Func &Func::tile(const Var &x, const Var &y, const Var &xo, const Var &yo, const Var &xi, const Var &yi,
                  const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
-    split(x, xo, xi, xfactor, tail);
-    split(y, yo, yi, yfactor, tail);
-    return reorder(xi, yi, xo, yo);
+    Stage(f_, 0).tile(x, y, xo, yo, xi, yi, xfactor, yfactor, tail);
+    return *this;
 }
 
 Func &Func::tile(const Var &x, const Var &y, const Var &xi, const Var &yi, const Expr &xfactor, const Expr &yfactor,
                  TailStrategy tail) {
-    return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
+    Stage(f_, 0).tile(x, y, xi, yi, xfactor, yfactor, tail);
+    return *this;
 }
-
-namespace {
-
-void set_loop_type(FunctionContents &f, const Var &v, ForType type, const char *what) {
-    f.dims[dim_index(f, v.name(), what)].for_type = type;
-    bump_pipeline_epoch();
-}
-
-} // namespace
 
 Func &Func::parallel(const Var &v) {
-    set_loop_type(*f_, v, ForType::Parallel, "parallel");
+    Stage(f_, 0).parallel(v);
     return *this;
 }
 
 Func &Func::vectorize(const Var &v) {
-    set_loop_type(*f_, v, ForType::Vectorized, "vectorize");
+    Stage(f_, 0).vectorize(v);
     return *this;
 }
 
 Func &Func::unroll(const Var &v) {
-    set_loop_type(*f_, v, ForType::Unrolled, "unroll");
+    Stage(f_, 0).unroll(v);
     return *this;
 }
 
-namespace {
-
-// A loop name based on `base` that f does not use yet (vectorizing the same
-// Var twice splits it twice).
-std::string fresh_loop_name(const FunctionContents &f, const std::string &base) {
-    auto used = [&](const std::string &n) {
-        return std::any_of(f.dims.begin(), f.dims.end(), [&](const Dim &d) { return d.name == n; });
-    };
-    std::string name = base;
-    for (int k = 1; used(name); k++) {
-        name = base + "$" + std::to_string(k);
-    }
-    return name;
-}
-
-} // namespace
-
-// parallel(v, n), vectorize(v, n), unroll(v, n): split v by n, keep the
-// name v for the outer loop, and mark the inner (or, for parallel, outer) one.
 Func &Func::parallel(const Var &v, const Expr &task_size, TailStrategy tail) {
-    split(v, v, Var(fresh_loop_name(*f_, v.name() + "_par_inner")), task_size, tail);
-    return parallel(v);
+    Stage(f_, 0).parallel(v, task_size, tail);
+    return *this;
 }
 
 Func &Func::vectorize(const Var &v, int factor, TailStrategy tail) {
-    Var inner(fresh_loop_name(*f_, v.name() + "_vec"));
-    split(v, v, inner, factor, tail);
-    return vectorize(inner);
+    Stage(f_, 0).vectorize(v, factor, tail);
+    return *this;
 }
 
 Func &Func::unroll(const Var &v, int factor, TailStrategy tail) {
-    Var inner(fresh_loop_name(*f_, v.name() + "_unroll"));
-    split(v, v, inner, factor, tail);
-    return unroll(inner);
+    Stage(f_, 0).unroll(v, factor, tail);
+    return *this;
 }
 
 // One Pipeline per Func, made on first use, so the compiled code is cached.

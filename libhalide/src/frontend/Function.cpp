@@ -17,6 +17,7 @@ struct Registry {
     std::map<std::string, std::weak_ptr<FunctionContents>> functions;
     std::map<std::string, std::weak_ptr<InputBufferContents>> buffers;
     std::map<std::string, std::weak_ptr<ParamContents>> params;
+    std::map<std::string, std::weak_ptr<ReductionDomainContents>> rdoms;
     size_t sweep_at = 1024; // sweep expired entries when `names` grows this big
 };
 
@@ -48,6 +49,7 @@ void sweep_locked(Registry &r) {
     erase_expired(r.functions);
     erase_expired(r.buffers);
     erase_expired(r.params);
+    erase_expired(r.rdoms);
     r.sweep_at = std::max<size_t>(1024, 2 * r.names.size());
 }
 
@@ -83,6 +85,28 @@ std::string fresh_name(char prefix) {
 
 void register_function(const FunctionPtr &f) {
     add(registry().functions, f);
+}
+void register_reduction_domain(const ReductionDomainPtr &r) {
+    add(registry().rdoms, r);
+}
+ReductionDomainPtr find_reduction_domain_of(const std::string &var, int *index) {
+    size_t dot = var.rfind('.');
+    if (dot == std::string::npos) {
+        return nullptr;
+    }
+    ReductionDomainPtr r = find(registry().rdoms, var.substr(0, dot));
+    if (!r) {
+        return nullptr;
+    }
+    for (size_t i = 0; i < r->domain.size(); i++) {
+        if (r->domain[i].var == var) {
+            if (index) {
+                *index = (int)i;
+            }
+            return r;
+        }
+    }
+    return nullptr;
 }
 void register_input_buffer(const InputBufferPtr &b) {
     add(registry().buffers, b);

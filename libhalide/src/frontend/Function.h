@@ -40,6 +40,31 @@ struct SplitStep {
 struct Dim {
     std::string name, var;
     ForType for_type = ForType::Serial;
+    bool is_rvar = false; // a loop of a reduction domain (or a split or fuse of them)
+};
+
+// A reduction domain (RDom): loops over [min, min + extent) per variable,
+// innermost first, restricted to the points where every predicate holds.
+struct ReductionVariable {
+    std::string var; // unique name, e.g. "r0.x"
+    Expr min, extent;
+};
+struct ReductionDomainContents {
+    std::string name;
+    std::vector<ReductionVariable> domain;
+    std::vector<Expr> predicates; // RDom::where(), combined with &&
+};
+using ReductionDomainPtr = std::shared_ptr<ReductionDomainContents>;
+
+// An update definition f(args) = values, run after the pure definition and
+// the updates before it. Each argument is a pure Var of the update (looped
+// over the region of that dimension), or any Expr of RVars and those Vars.
+struct UpdateDefinition {
+    std::vector<Expr> args, values;
+    ReductionDomainPtr rdom;            // null when the update uses no RVars
+    std::vector<std::string> pure_vars; // by dimension; empty where that argument is not a pure Var
+    std::vector<SplitStep> splits;      // its schedule, as the pure definition's below
+    std::vector<Dim> dims;              // RVars innermost by default, then the pure Vars
 };
 
 struct FunctionContents {
@@ -51,8 +76,9 @@ struct FunctionContents {
     // store_root()/store_at(): Inlined (unset) stores where g is computed.
     ComputeLevel store = ComputeLevel::Inlined;
     std::string store_at_func, store_at_var;
-    std::vector<SplitStep> splits;
+    std::vector<SplitStep> splits; // the pure definition's schedule
     std::vector<Dim> dims;
+    std::vector<UpdateDefinition> updates;
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
     std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order
@@ -90,6 +116,9 @@ std::string unique_name(const std::string &requested);
 std::string fresh_name(char prefix);
 
 void register_function(const FunctionPtr &f);
+void register_reduction_domain(const ReductionDomainPtr &r);
+// The RDom that reduction variable `var` belongs to, and its index there.
+ReductionDomainPtr find_reduction_domain_of(const std::string &var, int *index = nullptr);
 void register_input_buffer(const InputBufferPtr &b);
 void register_param(const ParamPtr &p);
 FunctionPtr find_function(const std::string &name);

@@ -242,7 +242,8 @@ Expr Broadcast::make(Expr value, int lanes) {
     return Expr(std::move(n));
 }
 
-Expr Call::make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type, int value_index) {
+Expr Call::make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type, int value_index,
+                std::shared_ptr<void> callee) {
     internal_assert(!name.empty()) << "Call with an empty name";
     for (const Expr &a : args) {
         internal_assert(a.defined()) << "Call to " << name << " with an undefined argument";
@@ -253,6 +254,7 @@ Expr Call::make(Type t, const std::string &name, std::vector<Expr> args, CallTyp
     n->args = std::move(args);
     n->call_type = call_type;
     n->value_index = value_index;
+    n->callee = std::move(callee);
     return Expr(std::move(n));
 }
 

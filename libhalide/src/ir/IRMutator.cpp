@@ -205,7 +205,7 @@ Expr IRMutator::visit(const Call *op) {
     if (!changed) {
         return self_expr(op);
     }
-    return Call::make(op->type, op->name, std::move(args), op->call_type, op->value_index);
+    return Call::make(op->type, op->name, std::move(args), op->call_type, op->value_index, op->callee);
 }
 
 Expr IRMutator::visit(const Let *op) {

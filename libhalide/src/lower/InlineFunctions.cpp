@@ -42,7 +42,9 @@ void inline_functions(Environment &env, const std::vector<std::string> &order,
         outputs_set.insert(f->name);
     }
     for (const std::string &name : order) {
-        if (!outputs_set.count(name) && env[name]->compute == ComputeLevel::Inlined) {
+        // A Func with update definitions can't be substituted: left inline,
+        // it is computed at the innermost loop of its uses (ScheduleFunctions).
+        if (!outputs_set.count(name) && env[name]->compute == ComputeLevel::Inlined && env[name]->updates.empty()) {
             inlined.insert(name);
         }
     }
@@ -55,6 +57,25 @@ void inline_functions(Environment &env, const std::vector<std::string> &order,
         auto copy = std::make_shared<FunctionContents>(*env[name]);
         for (Expr &v : copy->values) {
             v = inliner.mutate(v);
+        }
+        for (UpdateDefinition &u : copy->updates) {
+            for (Expr &e : u.args) {
+                e = inliner.mutate(e);
+            }
+            for (Expr &e : u.values) {
+                e = inliner.mutate(e);
+            }
+            if (u.rdom) {
+                // A copy: the user's RDom keeps its own expressions.
+                u.rdom = std::make_shared<ReductionDomainContents>(*u.rdom);
+                for (ReductionVariable &r : u.rdom->domain) {
+                    r.min = inliner.mutate(r.min);
+                    r.extent = inliner.mutate(r.extent);
+                }
+                for (Expr &p : u.rdom->predicates) {
+                    p = inliner.mutate(p);
+                }
+            }
         }
         env[name] = copy;
     }

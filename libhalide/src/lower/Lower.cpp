@@ -30,8 +30,8 @@ Expr var_int32(const std::string &name) {
 Expr buffer_field(const std::string &buffer, const char *field, int d) {
     return var_int32(buffer + "." + field + "." + std::to_string(d));
 }
-std::string loop_var_name(const std::string &func, const std::string &var) {
-    return func + ".s0." + var;
+std::string loop_var_name(const std::string &func, const std::string &var, int stage) {
+    return func + ".s" + std::to_string(stage) + "." + var;
 }
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name, const LowerOptions &options) {

@@ -62,7 +62,8 @@ Expr int32_const(int64_t v);
 Expr var_int32(const std::string &name);
 // `name.min.d`-style field variables of buffers and realizations.
 Expr buffer_field(const std::string &buffer, const char *field, int d);
-std::string loop_var_name(const std::string &func, const std::string &var);
+// The loop over `var` of stage `stage` (0: the pure definition, k: update k - 1).
+std::string loop_var_name(const std::string &func, const std::string &var, int stage = 0);
 
 } // namespace Internal
 } // namespace Halide

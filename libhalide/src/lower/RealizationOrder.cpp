@@ -35,7 +35,27 @@ void visit_function(const FunctionPtr &f, Environment &env, std::vector<std::str
     for (const Expr &v : f->values) {
         calls.include(v);
     }
+    for (const UpdateDefinition &u : f->updates) {
+        for (const Expr &e : u.args) {
+            calls.include(e);
+        }
+        for (const Expr &e : u.values) {
+            calls.include(e);
+        }
+        if (u.rdom) {
+            for (const ReductionVariable &r : u.rdom->domain) {
+                calls.include(r.min);
+                calls.include(r.extent);
+            }
+            for (const Expr &p : u.rdom->predicates) {
+                calls.include(p);
+            }
+        }
+    }
     for (const std::string &callee : calls.calls) {
+        if (callee == f->name) {
+            continue; // an update reading the Func's earlier values
+        }
         FunctionPtr g = find_function(callee);
         internal_assert(g) << "call to unknown Func " << callee;
         if (env.count(callee) && in_progress.count(callee)) {

@@ -31,10 +31,6 @@ namespace Halide {
 namespace Internal {
 namespace {
 
-Expr loop_var(const FunctionContents &f, const std::string &var) {
-    return var_int32(loop_var_name(f.name, var));
-}
-
 // Whether a split of a non-output Func can shift its last iteration inwards
 // without a guard: the first split of a pure argument (not explicitly
 // bounded) by a constant, with the Auto or ShiftInwards tail. bind_region then makes the
@@ -73,51 +69,74 @@ Expr promise_in(const Expr &value, const Expr &min, const Expr &max) {
     return Call::make(Int(32), "promise_clamped", {value, min, max}, Call::Intrinsic);
 }
 
-// The loop nest that computes f over f.min.d / f.extent.d, following its
-// schedule: splits and fuses (in order), then the loops (innermost first).
+// The loop nest that computes stage `stage` of f over <region>.min.d /
+// .extent.d, following its schedule: splits and fuses (in order), then the
+// loops (innermost first). Stage 0 is the pure definition, stage k update k-1.
 //
-//   for f.s0.<outermost> ...
-//     for f.s0.<innermost> ...
-//       if (guards) f(x, y) = value    (split-off variables substituted)
-Stmt produce(const FunctionContents &f, bool is_output, const std::string &region) {
+//   for f.sK.<outermost> ...
+//     for f.sK.<innermost> ...
+//       if (guards) f(site) = value    (split-off variables substituted)
+Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const std::string &region) {
     // max is kept apart from min + extent - 1: bounds inference sees it as one
     // variable, so it does not lose the correlation between min and extent.
     struct Bounds {
         Expr min, extent, max;
     };
+    const UpdateDefinition *update = stage > 0 ? &f.updates[(size_t)stage - 1] : nullptr;
+    const std::vector<SplitStep> &splits = update ? update->splits : f.splits;
+    const std::vector<Dim> &dims = update ? update->dims : f.dims;
     std::map<std::string, Bounds> bounds;
     std::vector<Stmt> checks;
+    auto loop = [&](const std::string &var) { return var_int32(loop_var_name(f.name, var, stage)); };
     for (size_t d = 0; d < f.args.size(); d++) {
-        bounds[f.args[d]] = {buffer_field(region, "min", (int)d), buffer_field(region, "extent", (int)d),
-                             buffer_field(region, "max", (int)d)};
+        const std::string &var = update ? update->pure_vars[d] : f.args[d];
+        if (var.empty()) {
+            continue; // an update's argument that is not a pure Var: no loop
+        }
+        bounds[var] = {buffer_field(region, "min", (int)d), buffer_field(region, "extent", (int)d),
+                       buffer_field(region, "max", (int)d)};
         auto b = f.explicit_bounds.find(f.args[d]);
         if (is_output && b != f.explicit_bounds.end()) {
             // An output computes exactly its bound() region, which its buffer must hold.
             Expr min = b->second.first, extent = b->second.second;
             Expr max = Sub::make(Add::make(min, extent), int32_const(1));
-            bounds[f.args[d]] = {min, extent, max};
+            bounds[var] = {min, extent, max};
             Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
-            checks.push_back(AssertStmt::make(
-                And::make(LE::make(buf_min, min), LE::make(max, buf_max)),
-                Call::make(Int(32), "halide_error_access_out_of_bounds",
-                           {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
-                            int32_const((int)d), min, max, buf_min, buf_max},
-                           Call::Extern)));
+            if (stage == 0) {
+                checks.push_back(AssertStmt::make(
+                    And::make(LE::make(buf_min, min), LE::make(max, buf_max)),
+                    Call::make(Int(32), "halide_error_access_out_of_bounds",
+                               {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
+                                int32_const((int)d), min, max, buf_min, buf_max},
+                               Call::Extern)));
+            }
+        }
+    }
+    if (update && update->rdom) {
+        for (const ReductionVariable &r : update->rdom->domain) {
+            bounds[r.var] = {r.min, r.extent, Sub::make(Add::make(r.min, r.extent), int32_const(1))};
         }
     }
     std::vector<std::pair<std::string, Expr>> lets; // in the order the splits were made
     std::vector<Expr> guards;
-    for (const SplitStep &step : f.splits) {
+    for (const SplitStep &step : splits) {
         if (step.kind == SplitStep::Split) {
             Bounds old = bounds.at(step.old_var);
             Expr factor = step.factor;
             Expr outer_extent = Div::make(Add::make(old.extent, Sub::make(factor, int32_const(1))), factor);
             bounds[step.outer] = {int32_const(0), outer_extent, Sub::make(outer_extent, int32_const(1))};
             bounds[step.inner] = {int32_const(0), factor, Sub::make(factor, int32_const(1))};
-            Expr outer = loop_var(f, step.outer), inner = loop_var(f, step.inner);
+            Expr outer = loop(step.outer), inner = loop(step.inner);
             TailKind tail = step.tail;
             bool checked_shift = true;
-            if (!is_output && shifts_inwards(f, step)) {
+            if (update) {
+                // An update may not compute a point twice (f(x) += 1 would
+                // add twice), so its tails are guarded, as upstream's
+                // default for updates; RoundUp stays (checked below).
+                if (tail != TailKind::RoundUp) {
+                    tail = TailKind::GuardWithIf;
+                }
+            } else if (!is_output && shifts_inwards(f, step)) {
                 // Upstream grows such regions; we shift inwards within a
                 // region realize_around made at least one factor wide.
                 tail = TailKind::ShiftInwards;
@@ -151,7 +170,7 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
             Expr value = Add::make(base, inner);
             lets.emplace_back(step.old_var, promise_in(value, old.min, old.max));
             if (tail == TailKind::GuardWithIf) {
-                guards.push_back(LT::make(loop_var(f, step.old_var), Add::make(old.min, old.extent)));
+                guards.push_back(LT::make(loop(step.old_var), Add::make(old.min, old.extent)));
             } else if (tail == TailKind::RoundUp) {
                 checks.push_back(AssertStmt::make(
                     EQ::make(Mod::make(old.extent, factor), int32_const(0)),
@@ -165,24 +184,49 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
             Bounds in = bounds.at(step.inner), out = bounds.at(step.outer);
             Expr fused_extent = Mul::make(in.extent, out.extent);
             bounds[step.old_var] = {int32_const(0), fused_extent, Sub::make(fused_extent, int32_const(1))};
-            Expr fused = loop_var(f, step.old_var);
+            Expr fused = loop(step.old_var);
             lets.emplace_back(step.inner, promise_in(Add::make(in.min, Mod::make(fused, in.extent)), in.min, in.max));
             lets.emplace_back(step.outer,
                               promise_in(Add::make(out.min, Div::make(fused, in.extent)), out.min, out.max));
         }
     }
 
+    // The definition in terms of this stage's loop variables.
     std::map<std::string, Expr> renames;
-    std::vector<Expr> site;
-    for (const std::string &a : f.args) {
-        renames[a] = loop_var(f, a);
-        site.push_back(renames[a]);
-    }
-    std::vector<Expr> values;
-    for (const Expr &v : f.values) {
-        values.push_back(substitute(renames, v));
+    std::vector<Expr> site, values, predicates;
+    if (update) {
+        for (const std::string &v : update->pure_vars) {
+            if (!v.empty()) {
+                renames[v] = loop(v);
+            }
+        }
+        if (update->rdom) {
+            for (const ReductionVariable &r : update->rdom->domain) {
+                renames[r.var] = loop(r.var);
+            }
+            for (const Expr &p : update->rdom->predicates) {
+                predicates.push_back(substitute(renames, p));
+            }
+        }
+        for (const Expr &a : update->args) {
+            site.push_back(substitute(renames, a));
+        }
+        for (const Expr &v : update->values) {
+            values.push_back(substitute(renames, v));
+        }
+    } else {
+        for (const std::string &a : f.args) {
+            renames[a] = loop(a);
+            site.push_back(renames[a]);
+        }
+        for (const Expr &v : f.values) {
+            values.push_back(substitute(renames, v));
+        }
     }
     Stmt s = Provide::make(f.name, values, site);
+    for (const Expr &p : predicates) {
+        s = IfThenElse::make(p, s); // RDom::where: only the points where it holds
+    }
     if (!guards.empty()) {
         Expr all = guards[0];
         for (size_t i = 1; i < guards.size(); i++) {
@@ -195,14 +239,51 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
     // so index expressions are plain arithmetic on loop variables.
     std::map<std::string, Expr> definitions;
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-        definitions[loop_var_name(f.name, it->first)] = substitute(definitions, it->second);
+        definitions[loop_var_name(f.name, it->first, stage)] = substitute(definitions, it->second);
     }
     s = substitute(definitions, s);
-    for (const Dim &d : f.dims) {
+    for (const Dim &d : dims) {
         const Bounds &b = bounds.at(d.var);
-        s = For::make(loop_var_name(f.name, d.var), b.min, b.extent, d.for_type, s);
+        s = For::make(loop_var_name(f.name, d.var, stage), b.min, b.extent, d.for_type, s);
     }
     return Block::make(Block::make(checks), s);
+}
+
+// Every stage of f over <region>. With update definitions, the pure
+// definition covers the region and whatever the updates read of f beyond
+// it (a scan's f(x - 1)), as upstream's bounds inference grows it; an
+// output's stays within its buffer (checked where the output is made).
+Stmt produce(const FunctionContents &f, bool is_output, const std::string &region) {
+    if (f.updates.empty()) {
+        return produce_stage(f, 0, is_output, region);
+    }
+    std::vector<Stmt> updates;
+    for (size_t k = 1; k <= f.updates.size(); k++) {
+        updates.push_back(produce_stage(f, (int)k, is_output, region));
+    }
+    Stmt rest = Block::make(updates);
+    if (is_output) {
+        return Block::make(produce_stage(f, 0, is_output, region), rest);
+    }
+    std::string pure_region = region + ".s0";
+    Stmt pure = produce_stage(f, 0, is_output, pure_region);
+    auto boxes = boxes_required(rest);
+    auto read = boxes.find(f.name);
+    for (size_t d = f.args.size(); d-- > 0;) {
+        Expr min = buffer_field(region, "min", (int)d), max = buffer_field(region, "max", (int)d);
+        if (read != boxes.end() && read->second[d].is_bounded()) {
+            min = Min::make(min, read->second[d].min);
+            max = Max::make(max, read->second[d].max);
+        }
+        std::string suffix = "." + std::to_string(d);
+        Expr extent =
+            Add::make(Sub::make(buffer_field(pure_region, "max", (int)d), buffer_field(pure_region, "min", (int)d)),
+                      int32_const(1));
+        pure = LetStmt::make(pure_region + ".extent" + suffix, extent, pure);
+        pure = LetStmt::make(pure_region + ".max" + suffix, max, pure);
+        pure = LetStmt::make(pure_region + ".min" + suffix, min, pure);
+    }
+    return Block::make(pure, rest);
 }
 
 // The region of g that `body` needs, as lets `<region>.min.d`, `.max.d` and
@@ -293,7 +374,15 @@ Stmt realize(const FunctionContents &g, const Stmt &body) {
 
 // Wraps `body` (the statements that consume g) in g's realization over the
 // region `body` needs: storage and computation at one place.
+Stmt compute_around(const FunctionContents &g, const Stmt &body);
+Stmt store_around(const FunctionContents &g, const Stmt &body);
+
 Stmt realize_around(const FunctionContents &g, const Stmt &body) {
+    if (!g.updates.empty()) {
+        // Updates may write (hist(im(r.x)) += 1) and read (a scan) beyond the
+        // region consumers need: the storage covers everything touched.
+        return store_around(g, compute_around(g, body));
+    }
     Stmt s =
         bind_region(g, body, g.name, false, [&] { return realize(g, Block::make(produce(g, false, g.name), body)); });
     return s.defined() ? s : body;
@@ -364,9 +453,12 @@ std::string level_loop(const Environment &env, const FunctionContents &g, const 
                                        << func
                                        << "', which is not computed anywhere (it is inlined or not part of this "
                                           "pipeline)";
-    for (const Dim &d : consumer->second->dims) {
+    // A level names a loop of the Func's last stage, as upstream's does.
+    const FunctionContents &c = *consumer->second;
+    int stage = (int)c.updates.size();
+    for (const Dim &d : stage == 0 ? c.dims : c.updates.back().dims) {
         if (d.name == dim) {
-            return loop_var_name(func, d.var);
+            return loop_var_name(func, d.var, stage);
         }
     }
     user_error << invalid_location(g) << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '"
@@ -457,7 +549,8 @@ private:
 // compute_at that a consumer outside that loop also needs is a user error.
 class CheckCallsInsideRealizations : public IRVisitor {
 public:
-    explicit CheckCallsInsideRealizations(const Environment &env) : env_(env) {}
+    CheckCallsInsideRealizations(const Environment &env, const std::set<std::string> &outputs)
+        : env_(env), live_(outputs.begin(), outputs.end()) {} // an output's buffer is live throughout
 
     using IRVisitor::visit;
     void visit(const Realize *op) override {
@@ -488,6 +581,80 @@ private:
     std::string producing_;
 };
 
+// The innermost loop around every call to g, not entering vectorized loops
+// (empty: none). A Func with update definitions left inline is computed
+// there, as upstream computes it at the innermost level of its uses.
+class InnermostLoopAroundCalls : public IRVisitor {
+public:
+    explicit InnermostLoopAroundCalls(const std::string &g) : g_(g) {}
+    std::vector<std::string> common; // the loops around every call so far, outermost first
+    bool found = false;
+
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        include(op->min);
+        include(op->extent);
+        bool usable = op->for_type != ForType::Vectorized && vectorized_ == 0;
+        if (usable) {
+            loops_.push_back(op->name);
+        } else {
+            vectorized_++;
+        }
+        include(op->body);
+        if (usable) {
+            loops_.pop_back();
+        } else {
+            vectorized_--;
+        }
+    }
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type != Call::Halide || op->name != g_) {
+            return;
+        }
+        if (!found) {
+            common = loops_;
+            found = true;
+            return;
+        }
+        size_t n = 0;
+        while (n < common.size() && n < loops_.size() && common[n] == loops_[n]) {
+            n++;
+        }
+        common.resize(n);
+    }
+
+private:
+    std::string g_;
+    std::vector<std::string> loops_;
+    int vectorized_ = 0;
+};
+
+// An output's updates may write anywhere (f(im(r.x)) += 1): every point its
+// stages touch must lie in its buffer, as upstream checks.
+Stmt check_output_touched(const FunctionContents &f, const Stmt &nest) {
+    auto boxes = boxes_touched(nest);
+    auto found = boxes.find(f.name);
+    if (f.updates.empty() || found == boxes.end()) {
+        return nest;
+    }
+    std::vector<Stmt> checks;
+    for (size_t d = 0; d < found->second.size(); d++) {
+        const Interval &i = found->second[d];
+        Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
+        user_assert(i.is_bounded()) << "Can't tell which points of output Func '" << f.name
+                                    << "' its update definitions write in dimension " << d
+                                    << ": clamp the coordinates they write at";
+        checks.push_back(AssertStmt::make(
+            And::make(LE::make(buf_min, i.min), LE::make(i.max, buf_max)),
+            Call::make(Int(32), "halide_error_access_out_of_bounds",
+                       {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
+                        int32_const((int)d), i.min, i.max, buf_min, buf_max},
+                       Call::Extern)));
+    }
+    return Block::make(Block::make(checks), nest);
+}
+
 // Whether g's storage is at a different level from its computation.
 bool stored_apart(const FunctionContents &g) {
     if (g.compute != ComputeLevel::At || g.store == ComputeLevel::Inlined) {
@@ -504,7 +671,8 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
     std::vector<Stmt> output_nests;
     for (const FunctionPtr &f : outputs) {
         output_names.insert(f->name);
-        output_nests.push_back(produce(*env.at(f->name), true, f->name));
+        const FunctionContents &out = *env.at(f->name);
+        output_nests.push_back(check_output_touched(out, produce(out, true, f->name)));
     }
     Stmt s = Block::make(output_nests);
     // Consumers are placed before their producers, so each producer sees
@@ -520,6 +688,17 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
                                 [&](const Stmt &body) { return realize_around(g, body); });
                 s = inject.mutate(s);
                 internal_assert(inject.found);
+            } else if (g.compute == ComputeLevel::Inlined) {
+                // Left inline with update definitions: at the innermost loop of its uses.
+                InnermostLoopAroundCalls where(g.name);
+                where.include(s);
+                if (where.common.empty()) {
+                    s = realize_around(g, s);
+                } else {
+                    InjectAt inject(where.common.back(), [&](const Stmt &body) { return realize_around(g, body); });
+                    s = inject.mutate(s);
+                    internal_assert(inject.found);
+                }
             } else {
                 s = realize_around(g, s);
             }
@@ -541,7 +720,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         CheckProvidesInsideRealization(g).include(s);
         CheckNoRaceOnStorage(g).include(s);
     }
-    CheckCallsInsideRealizations(env).include(s);
+    CheckCallsInsideRealizations(env, output_names).include(s);
     return s;
 }
 

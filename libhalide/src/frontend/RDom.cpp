@@ -1,0 +1,125 @@
+// See RDom.h. An RDom's variables are Variables named "<rdom>.x" (".y",
+// ".z", ".w", then ".4", ...); the registry maps such a name back to its
+// domain, which is how a definition finds the loops it needs.
+#include "Halide/RDom.h"
+
+#include "Function.h"
+#include "Halide/Error.h"
+#include "Halide/IROperator.h"
+#include "Halide/IRPrinter.h"
+#include "Halide/Param.h"
+#include "lower/Lower.h"
+
+namespace Halide {
+
+using namespace Internal;
+
+namespace {
+
+std::string dimension_suffix(size_t i) {
+    static const char *names[] = {"x", "y", "z", "w"};
+    return i < 4 ? names[i] : std::to_string(i);
+}
+
+Expr int32_bound(const Expr &e, const char *what, size_t i) {
+    user_assert(e.defined()) << "RDom: the " << what << " of dimension " << i << " is undefined";
+    user_assert(e.type().is_int() || e.type().is_uint())
+        << "RDom: the " << what << " of dimension " << i << " must be an integer, not " << e.type();
+    return e.type() == Int(32) ? e : cast(Int(32), e);
+}
+
+} // namespace
+
+RVar::RVar() : name_(fresh_name('r')) {}
+RVar::RVar(const std::string &name) : name_(name) {}
+RVar::RVar(std::shared_ptr<ReductionDomainContents> domain, int index)
+    : domain_(std::move(domain)), index_(index), name_(domain_->domain[(size_t)index].var) {}
+
+const std::string &RVar::name() const {
+    return name_;
+}
+Expr RVar::min() const {
+    user_assert(domain_) << "RVar '" << name_ << "' belongs to no RDom: it has no min";
+    return domain_->domain[(size_t)index_].min;
+}
+Expr RVar::extent() const {
+    user_assert(domain_) << "RVar '" << name_ << "' belongs to no RDom: it has no extent";
+    return domain_->domain[(size_t)index_].extent;
+}
+RVar::operator Expr() const {
+    return Variable::make(Int(32), name_);
+}
+
+RDom::RDom(const Region &region, const std::string &name) {
+    init(region, name);
+}
+
+RDom::RDom(const Buffer<> &buffer) {
+    user_assert(buffer.defined()) << "RDom over an undefined Buffer";
+    Region region;
+    for (int i = 0; i < buffer.dimensions(); i++) {
+        region.push_back({buffer.dim(i).min(), buffer.dim(i).extent()});
+    }
+    init(region, "");
+}
+
+RDom::RDom(const OutputImageParam &image) {
+    Region region;
+    for (int i = 0; i < image.dimensions(); i++) {
+        region.push_back({image.dim(i).min(), image.dim(i).extent()});
+    }
+    init(region, "");
+}
+
+void RDom::init(const Region &region, const std::string &name) {
+    user_assert(!region.empty()) << "An RDom needs at least one dimension";
+    contents_ = std::make_shared<ReductionDomainContents>();
+    contents_->name = name.empty() ? fresh_name('r') : unique_name(name);
+    for (size_t i = 0; i < region.size(); i++) {
+        contents_->domain.push_back({contents_->name + "." + dimension_suffix(i), int32_bound(region[i].min, "min", i),
+                                     int32_bound(region[i].extent, "extent", i)});
+    }
+    register_reduction_domain(contents_);
+    RVar *named[] = {&x, &y, &z, &w};
+    for (size_t i = 0; i < region.size() && i < 4; i++) {
+        *named[i] = RVar(contents_, (int)i);
+    }
+    bump_pipeline_epoch();
+}
+
+int RDom::dimensions() const {
+    return contents_ ? (int)contents_->domain.size() : 0;
+}
+
+const std::string &RDom::name() const {
+    user_assert(contents_) << "An undefined RDom has no name";
+    return contents_->name;
+}
+
+RVar RDom::operator[](int i) const {
+    user_assert(contents_) << "RDom: indexing an undefined RDom";
+    user_assert(i >= 0 && i < dimensions())
+        << "RDom '" << contents_->name << "' has " << dimensions() << " dimensions; there is no dimension " << i;
+    return RVar(contents_, i);
+}
+
+RDom::operator RVar() const {
+    user_assert(dimensions() == 1) << "Can't treat RDom '" << (contents_ ? contents_->name : std::string("<undefined>"))
+                                   << "' as an RVar: it has " << dimensions() << " dimensions, not 1";
+    return (*this)[0];
+}
+
+RDom::operator Expr() const {
+    return Expr(RVar(*this));
+}
+
+RDom RDom::where(const Expr &predicate) {
+    user_assert(contents_) << "RDom::where on an undefined RDom";
+    user_assert(predicate.defined() && predicate.type().is_bool())
+        << "RDom::where of RDom '" << contents_->name << "' needs a boolean condition";
+    contents_->predicates.push_back(predicate);
+    bump_pipeline_epoch();
+    return *this;
+}
+
+} // namespace Halide

@@ -1,0 +1,253 @@
+// See Func.h: the schedule of one definition of a Func (splits, fuses,
+// loop order and loop types). Func's own scheduling methods are those of
+// its pure definition, Stage 0; Func::update(i) is Stage i + 1.
+#include <algorithm>
+
+#include "Function.h"
+#include "Halide/Error.h"
+#include "Halide/Func.h"
+#include "Halide/IROperator.h"
+#include "lower/Lower.h"
+
+namespace Halide {
+
+using namespace Internal;
+
+namespace {
+
+// The parts of a FunctionContents one stage's schedule works on.
+struct StageParts {
+    FunctionContents &f;
+    std::vector<SplitStep> &splits;
+    std::vector<Dim> &dims;
+    std::vector<std::string> base_vars; // the loops before any split: pure Vars, RVars
+    std::vector<std::string> rvars;
+    std::string label; // "f" or "f.update(0)"
+};
+
+StageParts parts_of(FunctionContents &f, int stage) {
+    user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' before it has been defined";
+    if (stage == 0) {
+        return {f, f.splits, f.dims, f.args, {}, f.name};
+    }
+    user_assert(stage >= 1 && (size_t)stage <= f.updates.size())
+        << "Func '" << f.name << "' has " << f.updates.size() << " update definition(s); there is no update("
+        << stage - 1 << ")";
+    UpdateDefinition &u = f.updates[(size_t)stage - 1];
+    std::vector<std::string> base, rvars;
+    for (const std::string &v : u.pure_vars) {
+        if (!v.empty()) {
+            base.push_back(v);
+        }
+    }
+    if (u.rdom) {
+        for (const ReductionVariable &r : u.rdom->domain) {
+            base.push_back(r.var);
+            rvars.push_back(r.var);
+        }
+    }
+    return {f, u.splits, u.dims, base, rvars, f.name + ".update(" + std::to_string(stage - 1) + ")"};
+}
+
+// The index in the stage's loops of the Dim the user calls `name`.
+size_t dim_index(const StageParts &s, const std::string &name, const char *what) {
+    for (size_t i = 0; i < s.dims.size(); i++) {
+        if (s.dims[i].name == name) {
+            return i;
+        }
+    }
+    std::string known;
+    for (const Dim &d : s.dims) {
+        known += (known.empty() ? "" : ", ") + d.name;
+    }
+    user_error << "In " << what << " of " << (s.label == s.f.name ? "Func '" + s.label + "'" : s.label)
+               << ": it has no loop named '" << name << "'; its loops are " << known;
+    return 0;
+}
+
+// A fresh internal name for a loop the user calls `name`.
+std::string internal_var(const StageParts &s, const std::string &name) {
+    auto taken = [&](const std::string &v) {
+        if (std::find(s.base_vars.begin(), s.base_vars.end(), v) != s.base_vars.end()) {
+            return true;
+        }
+        for (const SplitStep &st : s.splits) {
+            if (st.old_var == v || st.outer == v || st.inner == v) {
+                return true;
+            }
+        }
+        return false;
+    };
+    std::string v = name;
+    for (int n = 1; taken(v); n++) {
+        v = name + "$" + std::to_string(n);
+    }
+    return v;
+}
+
+TailKind tail_kind(TailStrategy t) {
+    switch (t) {
+    case TailStrategy::GuardWithIf: return TailKind::GuardWithIf;
+    case TailStrategy::ShiftInwards: return TailKind::ShiftInwards;
+    case TailStrategy::RoundUp: return TailKind::RoundUp;
+    default: return TailKind::Auto;
+    }
+}
+
+// A loop name based on `base` that the stage does not use yet (vectorizing
+// the same Var twice splits it twice).
+std::string fresh_loop_name(const StageParts &s, const std::string &base) {
+    auto used = [&](const std::string &n) {
+        return std::any_of(s.dims.begin(), s.dims.end(), [&](const Dim &d) { return d.name == n; });
+    };
+    std::string name = base;
+    for (int k = 1; used(name); k++) {
+        name = base + "$" + std::to_string(k);
+    }
+    return name;
+}
+
+} // namespace
+
+std::string Stage::name() const {
+    return stage_ == 0 ? f_->name : f_->name + ".update(" + std::to_string(stage_ - 1) + ")";
+}
+
+Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                    TailStrategy tail) {
+    StageParts s = parts_of(*f_, stage_);
+    size_t i = dim_index(s, old.name(), "split");
+    user_assert(factor.defined() && (factor.type().is_int() || factor.type().is_uint()))
+        << "The split factor of '" << old.name() << "' in Func '" << f_->name << "' must be an integer";
+    if (const IntImm *c = factor.as<IntImm>()) {
+        user_assert(c->value > 0) << "The split factor of '" << old.name() << "' in Func '" << f_->name
+                                  << "' must be positive, not " << c->value;
+    }
+    for (const Dim &d : s.dims) {
+        user_assert(d.name == old.name() || (d.name != outer.name() && d.name != inner.name()))
+            << "In split of Func '" << f_->name << "': a loop named '"
+            << (d.name == outer.name() ? outer.name() : inner.name()) << "' already exists";
+    }
+    user_assert(outer.name() != inner.name())
+        << "In split of Func '" << f_->name << "': the outer and inner loops need different names";
+    SplitStep step;
+    step.kind = SplitStep::Split;
+    step.old_var = s.dims[i].var;
+    step.factor = factor.type() == Int(32) ? factor : cast(Int(32), factor);
+    step.tail = tail_kind(tail);
+    // Reserve the names one at a time so outer and inner never collide.
+    step.outer = internal_var(s, outer.name() + (outer.name() == old.name() ? "$o" : ""));
+    s.splits.push_back(step);
+    s.splits.back().inner = internal_var(s, inner.name() + (inner.name() == old.name() ? "$i" : ""));
+    // Both halves keep the loop's type, as upstream's do (a split of a
+    // parallel loop gives two parallel loops), and an RVar's halves are RVars.
+    ForType type = s.dims[i].for_type;
+    bool rvar = s.dims[i].is_rvar;
+    s.dims[i] = {inner.name(), s.splits.back().inner, type, rvar};
+    s.dims.insert(s.dims.begin() + i + 1, Dim{outer.name(), s.splits.back().outer, type, rvar});
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
+    StageParts s = parts_of(*f_, stage_);
+    size_t i = dim_index(s, inner.name(), "fuse");
+    size_t o = dim_index(s, outer.name(), "fuse");
+    user_assert(o == i + 1) << "In fuse of Func '" << f_->name << "': '" << outer.name()
+                            << "' must be the loop just outside '" << inner.name() << "'";
+    SplitStep step;
+    step.kind = SplitStep::Fuse;
+    step.inner = s.dims[i].var;
+    step.outer = s.dims[o].var;
+    step.old_var = internal_var(s, fused.name());
+    s.splits.push_back(step);
+    s.dims[i] = {fused.name(), step.old_var, s.dims[o].for_type, s.dims[i].is_rvar && s.dims[o].is_rvar};
+    s.dims.erase(s.dims.begin() + o);
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
+    StageParts s = parts_of(*f_, stage_);
+    std::vector<size_t> positions;
+    for (const VarOrRVar &v : vars) {
+        size_t p = dim_index(s, v.name(), "reorder");
+        for (size_t q : positions) {
+            user_assert(q != p) << "In reorder of Func '" << f_->name << "': '" << v.name() << "' appears twice";
+        }
+        positions.push_back(p);
+    }
+    std::vector<Dim> picked;
+    for (size_t p : positions) {
+        picked.push_back(s.dims[p]);
+    }
+    std::vector<size_t> sorted = positions;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t k = 0; k < sorted.size(); k++) {
+        s.dims[sorted[k]] = picked[k];
+    }
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                   const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor,
+                   TailStrategy tail) {
+    split(x, xo, xi, xfactor, tail);
+    split(y, yo, yi, yfactor, tail);
+    return reorder(xi, yi, xo, yo);
+}
+
+Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                   const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
+    return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
+}
+
+Stage &Stage::set_loop_type(const VarOrRVar &v, ForType type, const char *what) {
+    StageParts s = parts_of(*f_, stage_);
+    Dim &d = s.dims[dim_index(s, v.name(), what)];
+    // Iterations of a reduction loop may update the same point: running them
+    // at once is a race, as upstream refuses it.
+    user_assert(!d.is_rvar || (type != ForType::Parallel && type != ForType::Vectorized))
+        << "In schedule for " << s.label << ": can't " << what << " RVar " << v.name()
+        << ": potential race condition, as iterations of a reduction may update the same point of Func '" << f_->name
+        << "'. Parallelize or vectorize a pure Var of the update instead.";
+    d.for_type = type;
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Stage &Stage::parallel(const VarOrRVar &v) {
+    return set_loop_type(v, ForType::Parallel, "parallelize");
+}
+Stage &Stage::vectorize(const VarOrRVar &v) {
+    return set_loop_type(v, ForType::Vectorized, "vectorize");
+}
+Stage &Stage::unroll(const VarOrRVar &v) {
+    return set_loop_type(v, ForType::Unrolled, "unroll");
+}
+Stage &Stage::serial(const VarOrRVar &v) {
+    return set_loop_type(v, ForType::Serial, "serial");
+}
+
+// parallel(v, n), vectorize(v, n), unroll(v, n): split v by n, keep the
+// name v for the outer loop, and mark the inner (or, for parallel, outer) one.
+Stage &Stage::parallel(const VarOrRVar &v, const Expr &task_size, TailStrategy tail) {
+    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_), v.name() + "_par_inner"), v.is_rvar);
+    split(v, v, inner, task_size, tail);
+    return parallel(v);
+}
+
+Stage &Stage::vectorize(const VarOrRVar &v, const Expr &factor, TailStrategy tail) {
+    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_), v.name() + "_vec"), v.is_rvar);
+    split(v, v, inner, factor, tail);
+    return vectorize(inner);
+}
+
+Stage &Stage::unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail) {
+    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_), v.name() + "_unroll"), v.is_rvar);
+    split(v, v, inner, factor, tail);
+    return unroll(inner);
+}
+
+} // namespace Halide

@@ -1,0 +1,297 @@
+// Update definitions, RDoms and inline reductions (issue 12). Every
+// expected value is computed here in plain C++ from the input, never by
+// our compiler.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "Halide.h"
+
+using namespace Halide;
+
+namespace {
+
+Buffer<uint8_t> ramp_input(int n) {
+    Buffer<uint8_t> in(n);
+    for (int i = 0; i < n; i++) {
+        in(i) = (uint8_t)((i * 37 + 11) % 10);
+    }
+    return in;
+}
+
+Buffer<int32_t> image_input(int w, int h) {
+    Buffer<int32_t> in(w, h);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            in(x, y) = (x * 7 + y * 13) % 23 - 11;
+        }
+    }
+    return in;
+}
+
+template <typename T> std::string message_of(T &&fn) {
+    try {
+        fn();
+    } catch (const CompileError &e) {
+        return e.what();
+    } catch (const Error &e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(Reduction, HistogramAtComputedCoordinates) {
+    Buffer<uint8_t> in = ramp_input(100);
+    Var x("x");
+    Func hist("hist");
+    RDom r(0, 100);
+    hist(x) = 0;
+    hist(in(r)) += 1;
+    // A uint8 coordinate may be anything in [0, 255]: the output holds all
+    // of those bins (with fewer, the run fails rather than write outside).
+    Buffer<int32_t> h = hist.realize({256});
+    std::vector<int> expected(256, 0);
+    for (int i = 0; i < 100; i++) {
+        expected[in(i)]++;
+    }
+    for (int i = 0; i < 256; i++) {
+        EXPECT_EQ(h(i), expected[(size_t)i]) << "bin " << i;
+    }
+    std::string m = message_of([&] { hist.realize({10}); });
+    EXPECT_NE(m.find("Output buffer hist"), std::string::npos) << m;
+}
+
+TEST(Reduction, HistogramOfAProducerComputedRoot) {
+    Buffer<uint8_t> in = ramp_input(100);
+    Var x("x");
+    Func hist("hist"), out("out");
+    RDom r(0, 100);
+    hist(x) = 0;
+    hist(in(r)) += 1;
+    out(x) = hist(x) * 2 + 1;
+    hist.compute_root();
+    Buffer<int32_t> o = out.realize({10});
+    std::vector<int> expected(10, 0);
+    for (int i = 0; i < 100; i++) {
+        expected[in(i)]++;
+    }
+    for (int i = 0; i < 10; i++) {
+        EXPECT_EQ(o(i), expected[(size_t)i] * 2 + 1);
+    }
+}
+
+TEST(Reduction, ScanReadsEarlierPoints) {
+    Buffer<uint8_t> in = ramp_input(20);
+    Var x("x");
+    Func scan("scan");
+    RDom s(1, 19);
+    scan(x) = cast<int32_t>(in(x));
+    scan(s) = scan(s - 1) + scan(s);
+    Buffer<int32_t> out = scan.realize({20});
+    int running = 0;
+    for (int i = 0; i < 20; i++) {
+        running += in(i);
+        EXPECT_EQ(out(i), running) << "at " << i;
+    }
+}
+
+TEST(Reduction, PureUpdateOverTheRegion) {
+    Var x("x"), y("y");
+    Func f("f"), g("g");
+    f(x, y) = x + y;
+    f(x, y) = f(x, y) * 3;
+    f(x, y) += 1;
+    g(x, y) = f(x + 1, y) - f(x, y);
+    f.compute_root();
+    Buffer<int32_t> out = g.realize({8, 4});
+    for (int y = 0; y < 4; y++) {
+        for (int x = 0; x < 8; x++) {
+            EXPECT_EQ(out(x, y), 3);
+        }
+    }
+    EXPECT_TRUE(f.has_update_definition());
+    EXPECT_EQ(f.num_update_definitions(), 2);
+    EXPECT_EQ(f.update_args(1).size(), 2u);
+}
+
+TEST(Reduction, ProducerWithUpdateComputedAtConsumerLoop) {
+    Buffer<int32_t> in = image_input(12, 6);
+    Var x("x"), y("y");
+    Func p("p"), c("c");
+    RDom r(-1, 3);
+    p(x, y) = 0;
+    p(x, y) += in(clamp(x + r, 0, 11), y);
+    c(x, y) = p(x, y) + p(x - 1, y);
+    p.compute_at(c, y);
+    Buffer<int32_t> out = c.realize({10, 6});
+    auto box = [&](int x, int y) {
+        int s = 0;
+        for (int k = -1; k <= 1; k++) {
+            s += in(std::clamp(x + k, 0, 11), y);
+        }
+        return s;
+    };
+    for (int y = 0; y < 6; y++) {
+        for (int x = 0; x < 10; x++) {
+            EXPECT_EQ(out(x, y), box(x, y) + box(x - 1, y)) << x << "," << y;
+        }
+    }
+}
+
+TEST(Reduction, TwoDimensionalRDomAndWhere) {
+    Buffer<int32_t> in = image_input(9, 7);
+    Var x("x");
+    Func f("f");
+    RDom r(0, 9, 0, 7);
+    r.where(r.x < r.y);
+    f(x) = 0;
+    f(x) += in(r.x, r.y) * (x + 1);
+    Buffer<int32_t> out = f.realize({3});
+    int s = 0;
+    for (int y = 0; y < 7; y++) {
+        for (int x = 0; x < 9; x++) {
+            if (x < y) {
+                s += in(x, y);
+            }
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        EXPECT_EQ(out(i), s * (i + 1));
+    }
+}
+
+TEST(Reduction, RDomOverABuffer) {
+    Buffer<int32_t> in = image_input(5, 4);
+    Func total("total");
+    RDom r(in);
+    total() = 0;
+    total() += in(r.x, r.y);
+    Buffer<int32_t> out = total.realize(std::vector<int32_t>{});
+    int s = 0;
+    for (int y = 0; y < 4; y++) {
+        for (int x = 0; x < 5; x++) {
+            s += in(x, y);
+        }
+    }
+    EXPECT_EQ(out(), s);
+    EXPECT_EQ(r.dimensions(), 2);
+}
+
+TEST(Reduction, InlineReductions) {
+    Buffer<int32_t> in = image_input(16, 3);
+    Var x("x"), y("y");
+    RDom k(0, 4);
+    Func s("s"), p("p"), mx("mx"), mn("mn");
+    s(x, y) = sum(in(x + k, y));
+    p(x, y) = product(in(x + k, y) % 3 + 2);
+    mx(x, y) = maximum(in(x + k, y));
+    mn(x, y) = minimum(cast<float>(in(x + k, y)));
+    Buffer<int32_t> so = s.realize({12, 3}), po = p.realize({12, 3}), mxo = mx.realize({12, 3});
+    Buffer<float> mno = mn.realize({12, 3});
+    for (int y = 0; y < 3; y++) {
+        for (int x = 0; x < 12; x++) {
+            int es = 0, ep = 1, emx = INT32_MIN, emn = INT32_MAX;
+            for (int i = 0; i < 4; i++) {
+                int v = in(x + i, y);
+                es += v;
+                ep *= (v % 3 + 3) % 3 + 2; // Halide's % is Euclidean
+                emx = std::max(emx, v);
+                emn = std::min(emn, v);
+            }
+            EXPECT_EQ(so(x, y), es);
+            EXPECT_EQ(po(x, y), ep);
+            EXPECT_EQ(mxo(x, y), emx);
+            EXPECT_EQ(mno(x, y), (float)emn);
+        }
+    }
+}
+
+TEST(Reduction, ArgmaxTakesTheFirstOnTies) {
+    Buffer<int32_t> in(10);
+    int values[10] = {3, 9, 1, 9, 4, -2, 9, 0, -2, 5};
+    for (int i = 0; i < 10; i++) {
+        in(i) = values[i];
+    }
+    RDom r(0, 10);
+    Func am("am"), an("an");
+    Tuple a = argmax(in(r));
+    Tuple b = argmin(in(r));
+    am() = Tuple(a[0], a[1]);
+    an() = Tuple(b[0], b[1]);
+    Realization ra = am.realize(std::vector<int32_t>{});
+    Realization rb = an.realize(std::vector<int32_t>{});
+    EXPECT_EQ(Buffer<int32_t>(ra[0])(), 1);
+    EXPECT_EQ(Buffer<int32_t>(ra[1])(), 9);
+    EXPECT_EQ(Buffer<int32_t>(rb[0])(), 5);
+    EXPECT_EQ(Buffer<int32_t>(rb[1])(), -2);
+}
+
+TEST(Reduction, ScheduledUpdateStages) {
+    Buffer<int32_t> in = image_input(32, 8);
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    RVar ro("ro"), ri("ri");
+    Func f("f");
+    RDom r(0, 8);
+    f(x, y) = 0;
+    f(x, y) += in(x, r) * (y + 1);
+    f.update(0).split(r, ro, ri, 3).reorder(x, ri, ro, y).vectorize(x, 8).parallel(y);
+    f.vectorize(x, 4).parallel(y);
+    Buffer<int32_t> out = f.realize({32, 8});
+    for (int y = 0; y < 8; y++) {
+        for (int x = 0; x < 32; x++) {
+            int s = 0;
+            for (int k = 0; k < 8; k++) {
+                s += in(x, k) * (y + 1);
+            }
+            EXPECT_EQ(out(x, y), s) << x << "," << y;
+        }
+    }
+}
+
+TEST(Reduction, OutputUpdateWritingOutsideItsBufferFails) {
+    Var x("x");
+    Func f("f");
+    RDom r(0, 20);
+    f(x) = 0;
+    f(r) += 1;
+    std::string m = message_of([&] { f.realize({10}); });
+    EXPECT_NE(m.find("Output buffer f"), std::string::npos) << m;
+}
+
+TEST(Reduction, IllegalSchedulesAreRefused) {
+    Var x("x");
+    Func f("f");
+    RDom r(0, 10);
+    f(x) = 0;
+    f(x) += r;
+    std::string m = message_of([&] { f.update(0).parallel(r); });
+    EXPECT_NE(m.find("race condition"), std::string::npos) << m;
+    m = message_of([&] { f.update(0).vectorize(r); });
+    EXPECT_NE(m.find("race condition"), std::string::npos) << m;
+    m = message_of([&] { f.update(1); });
+    EXPECT_NE(m.find("update"), std::string::npos) << m;
+}
+
+TEST(Reduction, UpdateErrorsNameTheProblem) {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x) = 0;
+    std::string m = message_of([&] { f(x) = 1.5f; });
+    EXPECT_NE(m.find("Tuple element 0 of update definition has type float32, but pure definition has type int32"),
+              std::string::npos)
+        << m;
+    m = message_of([&] { f(x) += 1.5f; });
+    EXPECT_NE(m.find("In update definition"), std::string::npos) << m;
+    m = message_of([&] { f(x) = y; });
+    EXPECT_NE(m.find("'y'"), std::string::npos) << m;
+    RDom a(0, 3), b(0, 3);
+    m = message_of([&] { f(a) = b; });
+    EXPECT_NE(m.find("two RDoms"), std::string::npos) << m;
+    m = message_of([&] { sum(x + 1); });
+    EXPECT_NE(m.find("reduction domain"), std::string::npos) << m;
+}
