@@ -17,6 +17,26 @@ _SUBMODULES = frozenset({"imageio", "runtime"})
 # Provided by the `halide` distribution (the compiler bindings).
 _COMPILER_MODULE = "halide._compiler"
 
+# Python generators (halide/_generator.py, also part of the compiler).
+_GENERATOR_MODULE = "halide._generator"
+_GENERATOR_NAMES = frozenset(
+    {
+        "Generator",
+        "GeneratorContext",
+        "GeneratorParam",
+        "InputBuffer",
+        "InputScalar",
+        "OutputBuffer",
+        "OutputScalar",
+        "active_generator_context",
+        "alias",
+        "funcs",
+        "generator",
+        "main",
+        "vars",
+    }
+)
+
 
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
@@ -35,7 +55,10 @@ def __getattr__(name: str) -> Any:
             "to load precompiled kernels.",
             name=__name__,
         ) from None
-    value = getattr(compiler, name)
+    if name in _GENERATOR_NAMES:
+        value = getattr(importlib.import_module(_GENERATOR_MODULE), name)
+    else:
+        value = getattr(compiler, name)
     globals()[name] = value
     return value
 

@@ -17,4 +17,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_buffer(m);
     halide_py::define_pipeline(m);
     halide_py::define_callable(m);
+    halide_py::define_generator(m);
 }

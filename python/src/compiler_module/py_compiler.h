@@ -29,6 +29,7 @@ void define_func(py::module_ &m);
 void define_param(py::module_ &m);
 void define_pipeline(py::module_ &m);
 void define_callable(py::module_ &m);
+void define_generator(py::module_ &m);
 
 // A Python value as an Expr, with upstream's rules: Expr, Var, FuncRef as
 // they are; bool as a Bool constant; an int as Int(32) when it fits, else
