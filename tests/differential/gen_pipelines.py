@@ -357,6 +357,19 @@ class FuncInfo:
     exact: bool = False
     expr: Node | None = None
     call_args: dict[int, str] = field(default_factory=dict)  # producer idx -> argument text
+    # Update definitions (gen_reductions.py), in order, and the interval of the values after them
+    # (what a call sees; None: the pure definition's).
+    updates: list[Update] = field(default_factory=list)
+    value: Node | None = None
+
+
+@dataclass
+class Update:
+    """An update definition: f(lhs) op expr, e.g. lhs "r0.x" with op "+=" (gen_reductions.py)."""
+
+    lhs: str
+    op: str  # "=", "+=", "-=", "*="
+    expr: Node
 
 
 @dataclass
@@ -366,6 +379,7 @@ class Loop:
     kind: str = "serial"  # serial, vectorized, unrolled, parallel
     anon: bool = False  # made by vectorize(v, n) & co: no Var names it
     const: bool = False  # a compile-time constant extent (the inner loop of a split)
+    rvar: bool = False  # a loop over an RVar (of an update definition)
 
 
 @dataclass
@@ -381,6 +395,11 @@ class Pipeline:
     unsched: list[str] = field(default_factory=list)
     tags: set[str] = field(default_factory=set)
     inputs: set[tuple[str, int]] = field(default_factory=set)
+    # The family ("" for these pipelines, "r" for gen_reductions.py's), RDom declarations and where()
+    # calls written before the definitions, and RVars the schedule names.
+    family: str = ""
+    decls: list[str] = field(default_factory=list)
+    sched_rvars: list[str] = field(default_factory=list)
 
     @property
     def out(self) -> FuncInfo:
@@ -388,11 +407,11 @@ class Pipeline:
 
     @property
     def ident(self) -> str:
-        return f"s{self.seed}_k{self.k}"
+        return f"{self.family}s{self.seed}_k{self.k}"
 
     @property
     def tolerance(self) -> float:
-        e = self.out.expr
+        e = self.out.value or self.out.expr
         assert e is not None
         return 8.0 * e.err if self.out.t.is_float else 0.0
 
@@ -679,7 +698,7 @@ class Gen:
 
     def call(self, pi: int, t: HType, exact: bool) -> Node | None:
         pf = self.p.funcs[pi]
-        e = pf.expr
+        e = pf.value or pf.expr
         assert e is not None
         if exact and not e.exact:
             return None
@@ -2016,14 +2035,13 @@ def render_pipeline(p: Pipeline) -> str:
     ]
     for f in p.funcs:
         lines.append(f'    Func {f.name}("{f.name}");')
-    for f in p.funcs:
-        args = "x, y" if f.dims == 2 else "x"
-        assert f.expr is not None
-        lines.append(f"    {f.name}({args}) = {f.expr.render()};")
+    lines += [f"    {d}" for d in p.decls]
+    lines += [f"    {d}" for d in definitions(p)]
     lines.append("    if (sched) {")
     for v in p.sched_vars:
         if any(re.search(rf"\b{v}\b", s) for s in p.sched):
             lines.append(f'        Var {v}("{v}");')
+    lines += [f"        {d}" for d in rvar_decls(p)]
     for s in p.sched:
         lines.append(f"        {s}")
     lines.append("    } else {")
@@ -2035,6 +2053,20 @@ def render_pipeline(p: Pipeline) -> str:
     lines.append(f"    emit<{out.t.cpp}>(out, {p.width}, {p.height}, {p.dims});")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def definitions(p: Pipeline) -> list[str]:
+    """Each Func's pure definition followed by its updates, producers first."""
+    out = []
+    for f in p.funcs:
+        assert f.expr is not None
+        out.append(f"{f.name}({'x, y' if f.dims == 2 else 'x'}) = {f.expr.render()};")
+        out += [f"{f.name}({u.lhs}) {u.op} {u.expr.render()};" for u in f.updates]
+    return out
+
+
+def rvar_decls(p: Pipeline) -> list[str]:
+    return [f'RVar {v}("{v}");' for v in p.sched_rvars if any(re.search(rf"\b{v}\b", s) for s in p.sched)]
 
 
 def render_program(pipelines: list[Pipeline], header_comment: str = "") -> str:
@@ -2068,9 +2100,8 @@ def render_batch(pipelines: list[Pipeline]) -> str:
     for p in pipelines:
         out.append(f"PIPELINE {p.ident} {p.dims} {p.width} {p.height} {p.out.name} {p.out.t.name}")
         out.append("FUNCS " + " ".join(f.name for f in p.funcs))
-        for f in p.funcs:
-            assert f.expr is not None
-            out.append(f"DEF {f.name}({'x, y' if f.dims == 2 else 'x'}) = {f.expr.render()};")
+        out += [f"DEF {d}" for d in p.decls + definitions(p)]
+        out += [f"SCHED {d}" for d in rvar_decls(p)]
         out += [f"SCHED {s}" for s in p.sched]
         out += [f"UNSCHED {s}" for s in p.unsched]
         out.append("END")

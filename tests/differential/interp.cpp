@@ -6,6 +6,7 @@
 //   PIPELINE <id> <dims> <width> <height> <output Func> <output type>
 //   FUNCS f0 f1 ...
 //   DEF f0(x, y) = <C++ expression>;      (one per Func, in order)
+//   DEF RDom r0(0, 3); / DEF r0.where(...); / DEF f0(r0.x) += ...;  (RDoms, updates)
 //   SCHED <C++ statement>                  (the scheduled variant)
 //   UNSCHED <C++ statement>                (the unscheduled variant)
 //   END
@@ -27,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -203,7 +205,7 @@ Buffer<> input(const std::string &name) {
 // Tokens
 
 struct Tok {
-    enum Kind { Ident, Num, Punct, End } kind;
+    enum Kind { Ident, Num, Punct, Str, End } kind;
     std::string text;
 };
 
@@ -223,6 +225,12 @@ std::vector<Tok> tokenize(const std::string &s) {
             }
             out.push_back({Tok::Ident, s.substr(i, j - i)});
             i = j;
+        } else if (c == '"') {
+            size_t j = s.find('"', i + 1);
+            if (j == std::string::npos)
+                j = s.size();
+            out.push_back({Tok::Str, s.substr(i + 1, j - i - 1)});
+            i = j + 1;
         } else if (std::isdigit((unsigned char)c) ||
                    (c == '.' && i + 1 < s.size() && std::isdigit((unsigned char)s[i + 1]))) {
             size_t j = i;
@@ -240,7 +248,7 @@ std::vector<Tok> tokenize(const std::string &s) {
             out.push_back({Tok::Num, s.substr(i, j - i)});
             i = j;
         } else {
-            static const char *two[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||"};
+            static const char *two[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/="};
             bool done = false;
             for (const char *t : two) {
                 if (s.compare(i, 2, t) == 0) {
@@ -264,11 +272,12 @@ std::vector<Tok> tokenize(const std::string &s) {
 // Values of the parsed subset
 
 struct Val {
-    enum Kind { E, I, T, L } kind = E;
+    enum Kind { E, I, T, L, R } kind = E; // R: an RDom (as sum(r, e) takes it)
     Expr e;
     int64_t i = 0;
     Type type;
     std::vector<Expr> list;
+    RDom rdom;
     static Val expr(Expr x) {
         Val v;
         v.kind = E;
@@ -312,6 +321,23 @@ Type type_named(const std::string &n) {
 struct Context {
     std::map<std::string, Func> funcs;
     std::map<std::string, Var> vars;
+    std::map<std::string, RDom> rdoms;
+    std::map<std::string, RVar> rvars;
+    // r0.x, r0.y, ... of a declared RDom.
+    RVar rdom_member(const std::string &rdom, const std::string &m) {
+        auto it = rdoms.find(rdom);
+        if (it == rdoms.end())
+            throw ParseError("unknown RDom " + rdom);
+        if (m == "x")
+            return it->second.x;
+        if (m == "y")
+            return it->second.y;
+        if (m == "z")
+            return it->second.z;
+        if (m == "w")
+            return it->second.w;
+        throw ParseError("unknown RDom member " + m);
+    }
     Var var(const std::string &n) {
         auto it = vars.find(n);
         if (it != vars.end())
@@ -447,8 +473,32 @@ public:
                 v.type = Float((int)a[0].i);
             return v;
         }
-        if (is("("))
-            return call(n, args());
+        if (ctx_.rdoms.count(n)) {
+            if (is(".")) {
+                next();
+                return Val::expr(ctx_.rdom_member(n, next().text));
+            }
+            Val v;
+            v.kind = Val::R;
+            v.rdom = ctx_.rdoms.at(n);
+            return v;
+        }
+        if (ctx_.rvars.count(n))
+            return Val::expr(ctx_.rvars.at(n));
+        if (is("(")) {
+            std::vector<Val> a = args();
+            if (n == "argmax" || n == "argmin") {
+                // One element of the Tuple: argmax(...)[i].
+                Tuple tu = reduction_tuple(n, a);
+                expect("[");
+                Tok i = next();
+                expect("]");
+                if (i.kind != Tok::Num)
+                    throw ParseError("argmax(...)[i] needs a number");
+                return Val::expr(tu[std::stoi(i.text)]);
+            }
+            return call(n, a);
+        }
         return Val::expr(ctx_.var(n));
     }
 
@@ -608,6 +658,15 @@ public:
         throw ParseError("operator " + op);
     }
 
+    Tuple reduction_tuple(const std::string &n, const std::vector<Val> &a) {
+        const bool mx = n == "argmax";
+        if (a.size() == 1)
+            return mx ? argmax(as_expr(a[0]), n) : argmin(as_expr(a[0]), n);
+        if (a.size() != 2 || a[0].kind != Val::R)
+            throw ParseError(n + ": expected (e) or (r, e)");
+        return mx ? argmax(a[0].rdom, as_expr(a[1]), n) : argmin(a[0].rdom, as_expr(a[1]), n);
+    }
+
     Val call(const std::string &n, const std::vector<Val> &a) {
         auto E = [&](size_t i) {
             if (i >= a.size())
@@ -630,6 +689,31 @@ public:
             Buffer<> b = input(n);
             want(2);
             return Val::expr(b(E(0), E(1)));
+        }
+        if (n == "sum" || n == "product" || n == "maximum" || n == "minimum") {
+            using R1 = Expr (*)(Expr, const std::string &);
+            using R2 = Expr (*)(const RDom &, Expr, const std::string &);
+            static const std::map<std::string, std::pair<R1, R2>> fns = {
+                {"sum",
+                 {[](Expr e, const std::string &s) { return sum(e, s); },
+                  [](const RDom &r, Expr e, const std::string &s) { return sum(r, e, s); }}},
+                {"product",
+                 {[](Expr e, const std::string &s) { return product(e, s); },
+                  [](const RDom &r, Expr e, const std::string &s) { return product(r, e, s); }}},
+                {"maximum",
+                 {[](Expr e, const std::string &s) { return maximum(e, s); },
+                  [](const RDom &r, Expr e, const std::string &s) { return maximum(r, e, s); }}},
+                {"minimum",
+                 {[](Expr e, const std::string &s) { return minimum(e, s); },
+                  [](const RDom &r, Expr e, const std::string &s) { return minimum(r, e, s); }}},
+            };
+            const auto &f = fns.at(n);
+            if (a.size() == 1)
+                return Val::expr(f.first(E(0), n));
+            want(2);
+            if (a[0].kind != Val::R)
+                throw ParseError(n + "(r, e) needs an RDom");
+            return Val::expr(f.second(a[0].rdom, E(1), n));
         }
         if (n == "min")
             return want(2), Val::expr(min(E(0), E(1)));
@@ -729,59 +813,208 @@ TailStrategy tail_named(const std::string &s) {
     throw ParseError("unknown tail strategy " + s);
 }
 
-// "name(x, y) = expr;" or "name.method(args);"
+// A schedule call's argument: a Var, RVar or Func name, r0.x, a number or a tail strategy.
+struct Arg {
+    Tok tok;
+    std::string member; // "x" for r0.x
+};
+
+// s.reorder(v[0], v[1], ...), as the generated C++ calls it.
+template <typename S, typename V> void reorder_n(S &s, const std::vector<V> &v) {
+    switch (v.size()) {
+    case 2: s.reorder(v[0], v[1]); break;
+    case 3: s.reorder(v[0], v[1], v[2]); break;
+    case 4: s.reorder(v[0], v[1], v[2], v[3]); break;
+    case 5: s.reorder(v[0], v[1], v[2], v[3], v[4]); break;
+    case 6: s.reorder(v[0], v[1], v[2], v[3], v[4], v[5]); break;
+    case 7: s.reorder(v[0], v[1], v[2], v[3], v[4], v[5], v[6]); break;
+    default: throw ParseError("reorder of " + std::to_string(v.size()) + " loops");
+    }
+}
+
+// Func (pure definition) and Stage (update definitions) schedules, as the
+// generated C++ calls them.
+template <typename S, typename V>
+void schedule_call(S &s, const std::string &m, const std::vector<V> &v, const std::vector<Arg> &a,
+                   const std::function<int(size_t)> &N, const std::function<TailStrategy(size_t)> &TS,
+                   const std::string &line) {
+    if (m == "split")
+        s.split(v.at(0), v.at(1), v.at(2), N(3), TS(4));
+    else if (m == "fuse")
+        s.fuse(v.at(0), v.at(1), v.at(2));
+    else if (m == "reorder")
+        reorder_n(s, v);
+    else if (m == "tile" && a.size() == 9)
+        s.tile(v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5), N(6), N(7), TS(8));
+    else if (m == "tile" && a.size() == 7)
+        s.tile(v.at(0), v.at(1), v.at(2), v.at(3), N(4), N(5), TS(6));
+    else if (m == "vectorize" && a.size() == 1)
+        s.vectorize(v.at(0));
+    else if (m == "vectorize" && a.size() == 2)
+        s.vectorize(v.at(0), N(1));
+    else if (m == "vectorize" && a.size() == 3)
+        s.vectorize(v.at(0), N(1), TS(2));
+    else if (m == "unroll" && a.size() == 1)
+        s.unroll(v.at(0));
+    else if (m == "unroll" && a.size() == 3)
+        s.unroll(v.at(0), N(1), TS(2));
+    else if (m == "parallel" && a.size() == 1)
+        s.parallel(v.at(0));
+    else if (m == "parallel" && a.size() == 3)
+        s.parallel(v.at(0), N(1), TS(2));
+    else
+        throw ParseError("unknown schedule call: " + line);
+}
+
+// "RDom r0(0, 3, ...);", "r0.where(e);", "RVar v("v");", "name(args) op expr;" or
+// "name[.update(i)].method(args);"
 void statement(const std::string &line, Context &ctx) {
     Parser p(line, ctx);
     Tok name = p.next();
     if (name.kind != Tok::Ident)
         throw ParseError("statement: " + line);
+    if (name.text == "RDom") {
+        std::string rn = p.next().text;
+        std::vector<Val> a = p.args();
+        std::vector<Expr> e;
+        for (const Val &v : a)
+            e.push_back(Parser::as_expr(v));
+        RDom r;
+        if (e.size() == 2)
+            r = RDom(e[0], e[1]);
+        else if (e.size() == 4)
+            r = RDom(e[0], e[1], e[2], e[3]);
+        else if (e.size() == 6)
+            r = RDom(e[0], e[1], e[2], e[3], e[4], e[5]);
+        else
+            throw ParseError("RDom of " + std::to_string(e.size()) + " bounds");
+        ctx.rdoms[rn] = r;
+        return;
+    }
+    if (name.text == "RVar") {
+        std::string rn = p.next().text;
+        p.expect("(");
+        Tok str = p.next();
+        if (str.kind != Tok::Str)
+            throw ParseError("RVar needs a name: " + line);
+        p.expect(")");
+        ctx.rvars.emplace(rn, RVar(str.text));
+        return;
+    }
+    if (ctx.rdoms.count(name.text)) {
+        p.expect(".");
+        if (p.next().text != "where")
+            throw ParseError("unknown RDom call: " + line);
+        p.expect("(");
+        Expr pred = p.expr();
+        p.expect(")");
+        p.expect(";");
+        ctx.rdoms[name.text].where(pred);
+        return;
+    }
     auto fit = ctx.funcs.find(name.text);
     if (fit == ctx.funcs.end())
         throw ParseError("unknown Func in: " + line);
     Func &f = fit->second;
     if (p.is("(")) {
+        // A definition: pure (every argument a Var) or an update.
         p.next();
         std::vector<Var> vs;
+        std::vector<Expr> es;
+        bool all_vars = true;
         while (!p.is(")")) {
-            vs.push_back(ctx.var(p.next().text));
+            const Tok &t = p.peek();
+            if (t.kind == Tok::Ident && (p.is(",", 1) || p.is(")", 1)) && !ctx.rdoms.count(t.text) &&
+                !ctx.rvars.count(t.text)) {
+                vs.push_back(ctx.var(p.next().text));
+                es.push_back(vs.back());
+            } else {
+                all_vars = false;
+                es.push_back(p.expr());
+            }
             if (p.is(","))
                 p.next();
         }
         p.expect(")");
-        p.expect("=");
+        std::string op = p.next().text;
         Expr e = p.expr();
         p.expect(";");
-        f(vs) = e;
+        FuncRef ref = all_vars ? f(vs) : f(es);
+        if (op == "=")
+            ref = e;
+        else if (op == "+=")
+            ref += e;
+        else if (op == "-=")
+            ref -= e;
+        else if (op == "*=")
+            ref *= e;
+        else if (op == "/=")
+            ref /= e;
+        else
+            throw ParseError("unknown definition operator " + op);
         return;
     }
     p.expect(".");
     std::string m = p.next().text;
-    // Arguments: Var or Func names, integers, tail strategies.
-    std::vector<Tok> a;
+    int stage = -1;
+    if (m == "update") {
+        p.expect("(");
+        stage = (int)std::stol(p.next().text);
+        p.expect(")");
+        p.expect(".");
+        m = p.next().text;
+    }
+    // Arguments: Var, RVar or Func names, r0.x, integers, tail strategies.
+    std::vector<Arg> a;
     p.expect("(");
     while (!p.is(")")) {
-        a.push_back(p.next());
+        Arg arg{p.next(), ""};
+        if (arg.tok.kind == Tok::Ident && p.is(".")) {
+            p.next();
+            arg.member = p.next().text;
+        }
+        a.push_back(arg);
         if (p.is(","))
             p.next();
     }
     p.expect(")");
     auto V = [&](size_t i) {
-        if (i >= a.size() || a[i].kind != Tok::Ident)
+        if (i >= a.size() || a[i].tok.kind != Tok::Ident || !a[i].member.empty())
             throw ParseError("expected a Var in: " + line);
-        return ctx.var(a[i].text);
+        return ctx.var(a[i].tok.text);
     };
-    auto N = [&](size_t i) {
-        if (i >= a.size() || a[i].kind != Tok::Num)
+    auto VR = [&](size_t i) -> VarOrRVar {
+        if (i >= a.size() || a[i].tok.kind != Tok::Ident)
+            throw ParseError("expected a Var or RVar in: " + line);
+        if (!a[i].member.empty())
+            return ctx.rdom_member(a[i].tok.text, a[i].member);
+        auto it = ctx.rvars.find(a[i].tok.text);
+        if (it != ctx.rvars.end())
+            return it->second;
+        return ctx.var(a[i].tok.text);
+    };
+    std::function<int(size_t)> N = [&](size_t i) {
+        if (i >= a.size() || a[i].tok.kind != Tok::Num)
             throw ParseError("expected a number in: " + line);
-        return (int)std::stol(a[i].text);
+        return (int)std::stol(a[i].tok.text);
     };
+    std::function<TailStrategy(size_t)> TS = [&](size_t i) { return tail_named(a.at(i).tok.text); };
     auto F = [&](size_t i) -> Func & {
-        auto it = i < a.size() ? ctx.funcs.find(a[i].text) : ctx.funcs.end();
+        auto it = i < a.size() ? ctx.funcs.find(a[i].tok.text) : ctx.funcs.end();
         if (it == ctx.funcs.end())
             throw ParseError("expected a Func in: " + line);
         return it->second;
     };
-    auto TS = [&](size_t i) { return tail_named(a.at(i).text); };
+    if (stage >= 0) {
+        Stage st = f.update(stage);
+        std::vector<VarOrRVar> v;
+        for (size_t i = 0; i < a.size(); i++) {
+            if (a[i].tok.kind == Tok::Ident && a[i].tok.text.compare(0, 14, "TailStrategy::") != 0)
+                v.push_back(VR(i));
+        }
+        schedule_call(st, m, v, a, N, TS, line);
+        return;
+    }
     if (m == "compute_root")
         f.compute_root();
     else if (m == "store_root")
@@ -790,46 +1023,14 @@ void statement(const std::string &line, Context &ctx) {
         f.compute_at(F(0), V(1));
     else if (m == "store_at")
         f.store_at(F(0), V(1));
-    else if (m == "split")
-        f.split(V(0), V(1), V(2), N(3), TS(4));
-    else if (m == "fuse")
-        f.fuse(V(0), V(1), V(2));
-    else if (m == "reorder") {
-        // As the generated C++ calls it: f.reorder(a, b, ...).
-        if (a.size() == 2)
-            f.reorder(V(0), V(1));
-        else if (a.size() == 3)
-            f.reorder(V(0), V(1), V(2));
-        else if (a.size() == 4)
-            f.reorder(V(0), V(1), V(2), V(3));
-        else if (a.size() == 5)
-            f.reorder(V(0), V(1), V(2), V(3), V(4));
-        else if (a.size() == 6)
-            f.reorder(V(0), V(1), V(2), V(3), V(4), V(5));
-        else if (a.size() == 7)
-            f.reorder(V(0), V(1), V(2), V(3), V(4), V(5), V(6));
-        else
-            throw ParseError("reorder of " + std::to_string(a.size()) + " loops");
-    } else if (m == "tile" && a.size() == 9)
-        f.tile(V(0), V(1), V(2), V(3), V(4), V(5), N(6), N(7), TS(8));
-    else if (m == "tile" && a.size() == 7)
-        f.tile(V(0), V(1), V(2), V(3), N(4), N(5), TS(6));
-    else if (m == "vectorize" && a.size() == 1)
-        f.vectorize(V(0));
-    else if (m == "vectorize" && a.size() == 2)
-        f.vectorize(V(0), N(1));
-    else if (m == "vectorize" && a.size() == 3)
-        f.vectorize(V(0), N(1), TS(2));
-    else if (m == "unroll" && a.size() == 1)
-        f.unroll(V(0));
-    else if (m == "unroll" && a.size() == 3)
-        f.unroll(V(0), N(1), TS(2));
-    else if (m == "parallel" && a.size() == 1)
-        f.parallel(V(0));
-    else if (m == "parallel" && a.size() == 3)
-        f.parallel(V(0), N(1), TS(2));
-    else
-        throw ParseError("unknown schedule call: " + line);
+    else {
+        std::vector<Var> v;
+        for (size_t i = 0; i < a.size(); i++) {
+            if (a[i].tok.kind == Tok::Ident && a[i].tok.text.compare(0, 14, "TailStrategy::") != 0)
+                v.push_back(V(i));
+        }
+        schedule_call(f, m, v, a, N, TS, line);
+    }
 }
 
 struct PipelineText {

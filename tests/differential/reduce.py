@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Shrinks a failing differential pipeline to a small reproducer.
 
-  reduce.py S:K [--avoid ...]
+  reduce.py S:K [--avoid ...]      (rS:K for a pipeline with reductions)
 
 Regenerates pipeline K of seed S, classifies it (both Halides, through the
 interpreters run_differential.py builds) and then repeatedly tries smaller
@@ -9,6 +9,7 @@ variants, keeping one whenever it still fails the same way (same verdict and
 the same description: which results differ, or the same error message):
 
 * a schedule directive dropped, the unscheduled variant made all-inline;
+* an update definition dropped (with its schedule);
 * an expression node replaced by a constant inside its interval, or by a
   child whose interval lies inside the node's (so no rule the generator
   follows to avoid unspecified behaviour is broken);
@@ -111,13 +112,13 @@ def const_for(n: gen.Node, which: int) -> gen.Node | None:
 
 
 def calls_in(n: gen.Node) -> set[str]:
-    out = set()
-    for _p, m in all_nodes(n):
-        if not m.kids:
-            mt = re.match(r"(f\d+)\(", m.fmt)
-            if mt:
-                out.add(mt.group(1))
-    return out
+    return set(re.findall(r"\b(f\d+)\(", n.render()))
+
+
+def exprs(f: gen.FuncInfo) -> list[tuple[int, gen.Node]]:
+    """The pure definition's expression (index -1) and each update's."""
+    assert f.expr is not None
+    return [(-1, f.expr)] + [(i, u.expr) for i, u in enumerate(f.updates)]
 
 
 def prune(p: gen.Pipeline) -> gen.Pipeline:
@@ -127,8 +128,10 @@ def prune(p: gen.Pipeline) -> gen.Pipeline:
     work = [p.out.name]
     while work:
         f = by_name[work.pop()]
-        assert f.expr is not None
-        for c in calls_in(f.expr):
+        called = set().union(*[calls_in(e) for _i, e in exprs(f)])
+        for u in f.updates:
+            called |= set(re.findall(r"\b(f\d+)\(", u.lhs))
+        for c in called:
             if c not in live:
                 live.add(c)
                 work.append(c)
@@ -160,6 +163,10 @@ def candidates(p: gen.Pipeline, round_no: int) -> list[gen.Pipeline]:
         out.append(variant(unsched=[]))
     for i in range(len(p.sched)):
         out.append(variant(sched=p.sched[:i] + p.sched[i + 1 :]))
+    # Update definitions.
+    for fi, f in enumerate(p.funcs):
+        for ui in range(len(f.updates)):
+            out.append(without_update(p, fi, ui))
     # Output size.
     if p.width > 1:
         out.append(variant(width=max(1, p.width // 2)))
@@ -170,16 +177,18 @@ def candidates(p: gen.Pipeline, round_no: int) -> list[gen.Pipeline]:
     # Expressions: biggest subtrees first.
     nodes = []
     for fi, f in enumerate(p.funcs):
-        assert f.expr is not None
-        for path, n in all_nodes(f.expr):
-            if n.kids or re.match(r"(f\d+|in_)", n.fmt):
-                nodes.append((n.size, fi, path, n))
+        for ui, e in exprs(f):
+            for path, n in all_nodes(e):
+                if n.kids or re.match(r"(f\d+|in_)", n.fmt):
+                    nodes.append((n.size, fi, ui, path, n))
     nodes.sort(key=lambda t: -t[0])
-    for _size, fi, path, n in nodes:
+    for _size, fi, ui, path, n in nodes:
+        if ui >= 0 and not path:
+            continue  # an update's whole value may read the Func itself (a scan): keep its shape
         for which in range(2 if round_no % 2 == 0 else 3):
             c = const_for(n, which)
             if c is not None:
-                out.append(with_expr(p, fi, path, c))
+                out.append(with_expr(p, fi, path, c, ui))
         for k in n.kids:
             if (
                 k.t == n.t
@@ -188,23 +197,47 @@ def candidates(p: gen.Pipeline, round_no: int) -> list[gen.Pipeline]:
                 and k.err <= n.err
                 and (n.fb is None or (k.fb is not None and k.fb <= n.fb))
             ):
-                out.append(with_expr(p, fi, path, k))
+                out.append(with_expr(p, fi, path, k, ui))
     return [prune(q) for q in out]
 
 
-def with_expr(p: gen.Pipeline, fi: int, path: tuple[int, ...], new: gen.Node) -> gen.Pipeline:
+def with_expr(p: gen.Pipeline, fi: int, path: tuple[int, ...], new: gen.Node, ui: int = -1) -> gen.Pipeline:
     q = copy.copy(p)
     q.funcs = list(p.funcs)
     f = copy.copy(p.funcs[fi])
-    assert f.expr is not None
-    f.expr = replace(f.expr, path, new)
+    if ui < 0:
+        assert f.expr is not None
+        f.expr = replace(f.expr, path, new)
+    else:
+        f.updates = list(f.updates)
+        u = f.updates[ui]
+        f.updates[ui] = gen.Update(u.lhs, u.op, replace(u.expr, path, new))
     q.funcs[fi] = f
+    return q
+
+
+def without_update(p: gen.Pipeline, fi: int, ui: int) -> gen.Pipeline:
+    """p without update ui of Func fi; the schedules of later updates renumbered."""
+    q = copy.copy(p)
+    q.funcs = list(p.funcs)
+    f = copy.copy(p.funcs[fi])
+    f.updates = f.updates[:ui] + f.updates[ui + 1 :]
+    q.funcs[fi] = f
+    sched = []
+    for st in p.sched:
+        m = re.match(rf"{f.name}\.update\((\d+)\)(.*)", st)
+        if m and int(m.group(1)) == ui:
+            continue
+        if m and int(m.group(1)) > ui:
+            st = f"{f.name}.update({int(m.group(1)) - 1}){m.group(2)}"
+        sched.append(st)
+    q.sched = sched
     return q
 
 
 def size(p: gen.Pipeline) -> int:
     return (
-        sum(f.expr.size for f in p.funcs if f.expr is not None) * 4
+        sum(e.size + 2 for f in p.funcs for _i, e in exprs(f)) * 4
         + len(p.sched) * 3
         + len(p.unsched)
         + len(p.funcs) * 5
@@ -252,8 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     avoid = {a for a in args.avoid.split(",") if a}
     runner = Runner(snapshot=not args.no_snapshot)
     for w in args.which:
-        s, k = (int(x) for x in w.split(":"))
-        p = gen.generate_pipeline(s, k, avoid)
+        fam, s, k = rd.parse_spec(w)
+        p = rd.generate(fam, s, k, avoid)
         red, what = reduce(runner, p)
         path = write_reduced(runner, p, red, what)
         print(f"== {path}")

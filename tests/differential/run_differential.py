@@ -8,10 +8,12 @@ both programs, and compares every pipeline's unscheduled and scheduled
 results (compare.py). Every failure gets a standalone reproducer under
 build/differential/repro/.
 
-  run_differential.py --ci            fixed seeds, 1000 pipelines; exit 1 on any failure
+  run_differential.py --ci            fixed seeds, 1000 pipelines and 1000 with reductions; exit 1 on any failure
   run_differential.py --fuzz N        N pipelines on new random seeds, through every batch
   run_differential.py --seed S --count N [--first K]
-  run_differential.py --only S:K      one pipeline (as its reproducer does)
+  run_differential.py --only S:K      one pipeline (as its reproducer does); rS:K for one with reductions
+  --reductions (with --fuzz or --seed) runs the pipelines with reductions (gen_reductions.py) instead;
+  --mixed FRACTION makes that share of --fuzz pipelines ones with reductions.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import compare  # noqa: E402
 import gen_pipelines as gen  # noqa: E402
+import gen_reductions as genr  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -48,6 +51,26 @@ CI_SEEDS = [1, 2, 3, 4]
 # issue stays open. Remove an entry once its defect is fixed.
 KNOWN_DEFECTS: dict[str, str] = {}
 CI_PER_SEED = 250
+# Pipelines with reductions (gen_reductions.py, ids rs<seed>_k<k>) in --ci: smaller, so more per batch.
+CI_R_SEEDS = [1, 2, 3, 4]
+CI_R_PER_SEED = 250
+FAMILIES = {"": gen.generate_pipeline, "r": genr.generate_pipeline}
+AVOIDABLE = {**gen.AVOIDABLE, **genr.AVOIDABLE}
+
+
+def generate(family: str, seed: int, k: int, avoid: set[str]) -> gen.Pipeline:
+    return FAMILIES[family](seed, k, avoid)
+
+
+def parse_spec(spec: str) -> tuple[str, int, int]:
+    """ "S:K" or "rS:K" (a pipeline with reductions): family, seed, k."""
+    fam = spec[0] if spec[:1].isalpha() else ""
+    s, k = spec[len(fam) :].split(":")
+    if fam not in FAMILIES:
+        raise ValueError(f"unknown pipeline family in {spec!r}")
+    return fam, int(s), int(k)
+
+
 CXX = os.environ.get("CXX_DIFFERENTIAL", "g++")
 INTERP_CXXFLAGS = ["-std=c++17", "-O1", "-w"]
 
@@ -284,7 +307,7 @@ def write_repro(p: gen.Pipeline, verdict: compare.Verdict, res: dict[str, compar
     path = d / f"repro_{p.ident}.cpp"
     lines = [
         f"Differential test failure: pipeline {p.k} of seed {p.seed} ({verdict.kind}): {verdict.detail}",
-        f"Regenerate: tests/differential/run_differential.py --only {p.seed}:{p.k}",
+        f"Regenerate: tests/differential/run_differential.py --only {p.family}{p.seed}:{p.k}",
         "Build against either Halide and compare the printed values:",
         *build_commands().splitlines(),
         "Observed:",
@@ -309,47 +332,60 @@ def main(argv: list[str] | None = None) -> int:
         epilog="\n".join(__doc__.splitlines()[1:]),
     )
     mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--ci", action="store_true", help=f"seeds {CI_SEEDS}, {CI_PER_SEED} pipelines each")
+    mode.add_argument(
+        "--ci",
+        action="store_true",
+        help=f"seeds {CI_SEEDS}, {CI_PER_SEED} pipelines each; and {CI_R_PER_SEED} with reductions for seeds "
+        f"{CI_R_SEEDS}",
+    )
     mode.add_argument("--fuzz", type=int, metavar="N", help="N pipelines on new random seeds (implies --keep-going)")
     mode.add_argument("--only", metavar="S:K", action="append", help="just pipeline K of seed S (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--batch", type=int, default=100, help="pipelines per interpreter run")
+    ap.add_argument("--rbatch", type=int, default=125, help="pipelines with reductions per interpreter run")
+    ap.add_argument("--reductions", action="store_true", help="pipelines with reductions (gen_reductions.py)")
+    ap.add_argument("--mixed", type=float, default=0.0, help="with --fuzz: this share of pipelines with reductions")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep-going", action="store_true", help="run every batch even after a failure")
-    ap.add_argument("--avoid", default="", help="features to leave out: " + ", ".join(gen.AVOIDABLE))
+    ap.add_argument("--avoid", default="", help="features to leave out: " + ", ".join(AVOIDABLE))
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds without output before a run counts as hung")
     ap.add_argument("--no-snapshot", action="store_true", help="use build/dev/install in place")
     ap.add_argument("--json", help="write every verdict here")
     ap.add_argument("--reduce", type=int, default=0, metavar="K", help="shrink one failure of each of K kinds")
     args = ap.parse_args(argv)
     avoid = {a for a in args.avoid.split(",") if a}
-    unknown = avoid - set(gen.AVOIDABLE)
+    unknown = avoid - set(AVOIDABLE)
     if unknown:
         ap.error(f"unknown --avoid features: {sorted(unknown)}")
 
     # Which pipelines.
-    jobs: list[tuple[int, list[int]]] = []  # (seed, ks)
+    jobs: list[tuple[str, int, list[int]]] = []  # (family, seed, ks)
     keep_going = args.keep_going
+    fam = "r" if args.reductions else ""
     if args.ci:
-        jobs = [(s, list(range(CI_PER_SEED))) for s in CI_SEEDS]
+        # Reductions first: their batches are the longer ones.
+        jobs = [("r", s, list(range(CI_R_PER_SEED))) for s in CI_R_SEEDS]
+        jobs += [("", s, list(range(CI_PER_SEED))) for s in CI_SEEDS]
     elif args.fuzz:
         keep_going = True
-        left = args.fuzz
-        while left > 0:
-            seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF
-            n = min(left, args.batch)
-            jobs.append((seed, list(range(n))))
-            left -= n
+        n_red = args.fuzz if args.reductions else round(args.fuzz * args.mixed)
+        for f, total in (("r", n_red), ("", args.fuzz - n_red)):
+            left = total
+            while left > 0:
+                seed = int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF
+                n = min(left, args.rbatch if f else args.batch)
+                jobs.append((f, seed, list(range(n))))
+                left -= n
     elif args.only:
-        by_seed: dict[int, list[int]] = collections.defaultdict(list)
+        by_seed: dict[tuple[str, int], list[int]] = collections.defaultdict(list)
         for o in args.only:
-            s, k = o.split(":")
-            by_seed[int(s)].append(int(k))
-        jobs = list(by_seed.items())
+            f, s, k = parse_spec(o)
+            by_seed[(f, s)].append(k)
+        jobs = [(f, s, ks) for (f, s), ks in by_seed.items()]
     else:
-        jobs = [(args.seed, list(range(args.first, args.first + args.count)))]
+        jobs = [(fam, args.seed, list(range(args.first, args.first + args.count)))]
 
     t_start = time.time()
     # Each run has its own folder (runs may overlap); the last 10 are kept.
@@ -358,10 +394,11 @@ def main(argv: list[str] | None = None) -> int:
     prune(workdir.parent, keep=workdir, max_age_s=0, keep_newest=10)
 
     batches: list[Batch] = []
-    for seed, ks in jobs:
-        for i in range(0, len(ks), args.batch):
-            chunk = ks[i : i + args.batch]
-            b = Batch(f"s{seed}_{chunk[0]}", [gen.generate_pipeline(seed, k, avoid) for k in chunk])
+    for f, seed, ks in jobs:
+        step = args.rbatch if f else args.batch
+        for i in range(0, len(ks), step):
+            chunk = ks[i : i + step]
+            b = Batch(f"{f}s{seed}_{chunk[0]}", [generate(f, seed, k, avoid) for k in chunk])
             b.sides = {"ours": SideResult(), "upstream": SideResult()}
             (workdir / f"{b.name}.txt").write_text(gen.render_batch(b.pipelines))
             batches.append(b)
@@ -379,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     counts: collections.Counter[str] = collections.Counter()
+    fam_counts: collections.Counter[str] = collections.Counter()  # pipelines with reductions
     failures: list[tuple[gen.Pipeline, compare.Verdict, Path]] = []
     known: list[str] = []
     upstream_bugs: list[tuple[gen.Pipeline, compare.Verdict]] = []
@@ -396,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
                     )
             verdict = compare.classify(res, p.out.t.name, p.tolerance)
             counts[verdict.kind] += 1
+            if p.family:
+                fam_counts[verdict.kind] += 1
             verdicts.append({"id": p.ident, "verdict": verdict.kind, "detail": verdict.detail, "tags": sorted(p.tags)})
             if verdict.kind == "error_mismatch" and p.ident in KNOWN_DEFECTS:
                 known.append(p.ident)
@@ -449,6 +489,12 @@ def main(argv: list[str] | None = None) -> int:
     log("")
     log("== differential testing against upstream Halide " + UPSTREAM_VERSION)
     log(f"pipelines:        {done} of {total}" + (" (stopped after a failing batch)" if done < total else ""))
+    if fam_counts:
+        log(
+            f"with reductions:  {sum(fam_counts.values())} ({fam_counts['pass']} pass, {fam_counts['both_error']} both "
+            f"error, {fam_counts['upstream_bug']} upstream bugs, {fam_counts['mismatch']} mismatches, "
+            f"{fam_counts['error_mismatch']} error mismatches, {fam_counts['harness_error']} harness errors)"
+        )
     log(f"pass:             {counts['pass']}")
     log(f"both error:       {counts['both_error']}")
     log(f"upstream bugs:    {counts['upstream_bug']}")
@@ -474,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"  {c:5d}  {t}")
         p0 = failures[0][0]
         avoid_arg = f" --avoid {args.avoid}" if args.avoid else ""
-        log(f"shrink a failure: {sys.executable} {HERE / 'reduce.py'} {p0.seed}:{p0.k}{avoid_arg}")
+        log(f"shrink a failure: {sys.executable} {HERE / 'reduce.py'} {p0.family}{p0.seed}:{p0.k}{avoid_arg}")
     run = {s: sum(b.sides[s].run_s for b in batches) for s in ("ours", "upstream")}
     cpu = {s: sum(b.sides[s].cpu_s for b in batches) for s in ("ours", "upstream")}
     log(
