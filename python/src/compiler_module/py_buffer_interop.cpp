@@ -6,6 +6,7 @@
 // whatever later happens to the Buffer.
 #include <pybind11/numpy.h>
 
+#include "buffer.h"
 #include "halide_python_dlpack.h"
 #include "halide_python_marshal.h"
 #include "py_buffer.h"
@@ -30,20 +31,6 @@ struct Export : halide_python::BufferExport {
     std::unique_ptr<Keepalive> keep;
 };
 
-void set_python_error_from_current_exception() {
-    try {
-        throw;
-    } catch (py::error_already_set &err) {
-        err.restore();
-    } catch (py::builtin_exception &err) {
-        err.set_error();
-    } catch (std::bad_alloc &) {
-        PyErr_NoMemory();
-    } catch (std::exception &err) {
-        PyErr_SetString(PyExc_RuntimeError, err.what());
-    }
-}
-
 // Export a new view (dimension 0 last, as upstream's buffer protocol does).
 int buffer_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     view->obj = nullptr;
@@ -55,7 +42,7 @@ int buffer_getbuffer(PyObject *self, Py_buffer *view, int flags) {
         }
         return halide_python::fill_buffer_view(self, e.release(), view, flags, "halide.Buffer");
     } catch (...) {
-        set_python_error_from_current_exception();
+        halide_python::set_python_error_from_current_exception();
         return -1;
     }
 }

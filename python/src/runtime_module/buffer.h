@@ -15,7 +15,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include <exception>
 #include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -149,6 +151,22 @@ private:
     bool readonly_ = false;
     bool reverse_axes_ = true;
 };
+
+// In a C slot (bf_getbuffer...): turns the C++ exception being handled into
+// the pending Python exception.
+inline void set_python_error_from_current_exception() {
+    try {
+        throw;
+    } catch (pybind11::error_already_set &err) {
+        err.restore();
+    } catch (pybind11::builtin_exception &err) {
+        err.set_error();
+    } catch (std::bad_alloc &) {
+        PyErr_NoMemory();
+    } catch (std::exception &err) {
+        PyErr_SetString(PyExc_RuntimeError, err.what());
+    }
+}
 
 void bind_buffer(pybind11::module_ &m);
 

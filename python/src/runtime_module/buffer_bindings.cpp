@@ -314,20 +314,6 @@ void prepare_export(const Buffer &b, bool reverse_axes, Export &e) {
     e.keep.reset(b.new_keepalive());
 }
 
-void set_python_error_from_current_exception() {
-    try {
-        throw;
-    } catch (py::error_already_set &err) {
-        err.restore();
-    } catch (py::builtin_exception &err) {
-        err.set_error();
-    } catch (std::bad_alloc &) {
-        PyErr_NoMemory();
-    } catch (std::exception &err) {
-        PyErr_SetString(PyExc_RuntimeError, err.what());
-    }
-}
-
 int buffer_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     view->obj = nullptr;
     try {
