@@ -72,6 +72,9 @@ public:
     Stage &unroll(const VarOrRVar &v);
     Stage &unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     Stage &serial(const VarOrRVar &v);
+    // Parallel or vectorized RVars are refused when iterations may update
+    // the same point; this accepts them anyway (the result may then vary).
+    Stage &allow_race_conditions();
 
     // "f.update(0)"-style name, as upstream's messages use.
     std::string name() const;

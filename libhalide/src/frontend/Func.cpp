@@ -190,6 +190,41 @@ private:
     std::string name_;
 };
 
+// Where an update reads its own Func, each pure Var of the update must
+// stand at its own position, as on the left (f(x) = f(x - 1) is refused, as
+// upstream refuses it: the loop over x would race with itself).
+void check_self_references(const UpdateDefinition &u, const std::string &name, const std::string &where) {
+    class Check : public IRVisitor {
+    public:
+        Check(const UpdateDefinition &u, const std::string &name, const std::string &where)
+            : u_(u), name_(name), where_(where) {}
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            IRVisitor::visit(op);
+            if (op->call_type != Call::Halide || op->name != name_) {
+                return;
+            }
+            for (size_t i = 0; i < u_.pure_vars.size() && i < op->args.size(); i++) {
+                const Variable *v = op->args[i].as<Variable>();
+                user_assert(u_.pure_vars[i].empty() || (v && v->name == u_.pure_vars[i]))
+                    << where_ << "recursive references to Func \"" << name_
+                    << "\" must contain the same pure variables in the same places as on the left-hand side: "
+                    << "argument " << i << " should be '" << u_.pure_vars[i] << "'";
+            }
+        }
+
+    private:
+        const UpdateDefinition &u_;
+        const std::string &name_, &where_;
+    } check(u, name, where);
+    for (const Expr &v : u.values) {
+        check.include(v);
+    }
+    for (const Expr &a : u.args) {
+        check.include(a);
+    }
+}
+
 } // namespace
 
 void FuncRef::define_update(const std::vector<Expr> &values_in) {
@@ -242,6 +277,7 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
             allowed.insert(r.var);
         }
     }
+    check_self_references(u, name, where);
     FreeVariables free(allowed);
     for (const Expr &e : u.args) {
         free.include(e);

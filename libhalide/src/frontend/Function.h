@@ -65,6 +65,7 @@ struct UpdateDefinition {
     std::vector<std::string> pure_vars; // by dimension; empty where that argument is not a pure Var
     std::vector<SplitStep> splits;      // its schedule, as the pure definition's below
     std::vector<Dim> dims;              // RVars innermost by default, then the pure Vars
+    bool allow_race_conditions = false; // Stage::allow_race_conditions()
 };
 
 struct FunctionContents {

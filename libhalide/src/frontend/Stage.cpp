@@ -205,14 +205,18 @@ Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, 
 
 Stage &Stage::set_loop_type(const VarOrRVar &v, ForType type, const char *what) {
     StageParts s = parts_of(*f_, stage_);
-    Dim &d = s.dims[dim_index(s, v.name(), what)];
-    // Iterations of a reduction loop may update the same point: running them
-    // at once is a race, as upstream refuses it.
-    user_assert(!d.is_rvar || (type != ForType::Parallel && type != ForType::Vectorized))
-        << "In schedule for " << s.label << ": can't " << what << " RVar " << v.name()
-        << ": potential race condition, as iterations of a reduction may update the same point of Func '" << f_->name
-        << "'. Parallelize or vectorize a pure Var of the update instead.";
-    d.for_type = type;
+    // Parallel or vectorized RVars are checked for races when lowering
+    // (lower/CheckUpdateRaces.cpp), as upstream checks them.
+    s.dims[dim_index(s, v.name(), what)].for_type = type;
+    bump_pipeline_epoch();
+    return *this;
+}
+
+Stage &Stage::allow_race_conditions() {
+    user_assert(stage_ > 0) << "allow_race_conditions() applies to update definitions, not to the pure definition of "
+                            << f_->name;
+    parts_of(*f_, stage_);
+    f_->updates[(size_t)stage_ - 1].allow_race_conditions = true;
     bump_pipeline_epoch();
     return *this;
 }

@@ -42,6 +42,11 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     Environment env;
     std::vector<std::string> order = realization_order(outputs, env);
 
+    // 1a. Updates may not race under their schedules.
+    for (const auto &[name, f] : env) {
+        check_update_races(*f);
+    }
+
     // 2. Inline everything scheduled inline (the default).
     inline_functions(env, order, outputs);
 

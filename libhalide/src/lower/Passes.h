@@ -28,6 +28,10 @@ void inline_functions(Environment &env, const std::vector<std::string> &order, c
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::vector<FunctionPtr> &outputs);
 
+// CheckUpdateRaces.cpp: refuses parallel or vectorized loops over RVars of
+// f's updates when iterations may update (or read) the same point.
+void check_update_races(const FunctionContents &f);
+
 // InferArguments.cpp: the pipeline's arguments (input buffers and scalar
 // params it reads, then the outputs), in ABI order.
 void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result);
