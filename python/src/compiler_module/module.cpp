@@ -9,7 +9,9 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_error(m);
     halide_py::define_type(m);
     halide_py::define_var(m);
+    halide_py::define_rdom(m);
     halide_py::define_func(m);
+    halide_py::define_stage(m);
     halide_py::define_param(m);
     halide_py::define_expr(m);
     halide_py::define_operators(m);

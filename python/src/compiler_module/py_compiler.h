@@ -22,10 +22,12 @@ void define_error(py::module_ &m);
 void define_type(py::module_ &m);
 void define_expr(py::module_ &m);
 void define_var(py::module_ &m);
+void define_rdom(py::module_ &m);
 void define_operators(py::module_ &m);
 void define_target(py::module_ &m);
 void define_buffer(py::module_ &m);
 void define_func(py::module_ &m);
+void define_stage(py::module_ &m);
 void define_param(py::module_ &m);
 void define_pipeline(py::module_ &m);
 void define_callable(py::module_ &m);
@@ -68,6 +70,11 @@ template <typename T> void add_expr_operators(py::class_<T> &cls) {
     // Defining __eq__ would otherwise leave the class unhashable anyway; say so.
     cls.attr("__hash__") = py::none();
 }
+
+// A Var, RVar or RDom (one-dimensional) as a loop to schedule; a TypeError
+// naming `what` for anything else. A list: reorder(x, y) or reorder([x, y]).
+Halide::VarOrRVar to_var_or_rvar(py::handle value, const char *what);
+std::vector<Halide::VarOrRVar> var_or_rvar_list(const py::tuple &args, const char *what);
 
 // "<halide.Expr of type int32: (x + 1)>"-style text of an Expr.
 std::string expr_repr(const Halide::Expr &e);

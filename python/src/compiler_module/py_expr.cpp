@@ -86,7 +86,8 @@ Expr number_to_expr(py::handle value) {
     return Expr();
 }
 
-// An Expr for an Expr-like object (Expr, Var, FuncRef, Param), else undefined.
+// An Expr for an Expr-like object (Expr, Var, RVar, RDom, FuncRef, Param), else
+// undefined.
 Expr exprlike_to_expr(py::handle value) {
     if (py::isinstance<Expr>(value)) {
         return value.cast<Expr>();
@@ -100,11 +101,18 @@ Expr exprlike_to_expr(py::handle value) {
     if (py::isinstance<Halide::Param<>>(value)) {
         return Expr(value.cast<Halide::Param<>>());
     }
+    if (py::isinstance<Halide::RVar>(value)) {
+        return Expr(value.cast<Halide::RVar>());
+    }
+    if (py::isinstance<Halide::RDom>(value)) {
+        return Expr(value.cast<Halide::RDom>()); // one-dimensional only (else a HalideError)
+    }
     return Expr();
 }
 
 [[noreturn]] void bad_operand(py::handle value, const char *what) {
-    throw py::type_error(std::string(what) + ": expected a halide.Expr, Var, FuncRef, Param, int, float or bool, got " +
+    throw py::type_error(std::string(what) +
+                         ": expected a halide.Expr, Var, RVar, RDom, FuncRef, Param, int, float or bool, got " +
                          std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 

@@ -1,5 +1,6 @@
 // hl.Func, hl.FuncRef and hl.TailStrategy: definitions with f[x, y] = e,
 // calls f[x, y] and the schedule (realize and compile_to_*: py_pipeline.cpp).
+#include "Halide/IREquality.h"
 #include "py_compiler.h"
 
 namespace halide_py {
@@ -51,6 +52,74 @@ std::vector<Var> var_list(const py::args &args) {
     return args.cast<std::vector<Var>>();
 }
 
+// f[x] += e on a Func not defined yet: Python computes f[x] + e first,
+// which can't call f, then assigns it to f[x]. The sum is recorded here and
+// the assignment applies it as C++'s f(x) += e (defining f as 0 or 1 first),
+// as upstream's _UnevaluatedFuncRefExpr does.
+struct UnevaluatedFuncRef {
+    Func func;
+    std::vector<Expr> args;
+    Expr value;
+    char op;
+};
+
+// f[x] of a Func not defined yet carries the Func and its coordinates (a
+// FuncRef keeps them private), for its + - * / below.
+py::object func_ref(const Func &f, const py::object &index) {
+    std::vector<Expr> args = coordinates(index);
+    py::object ref = py::cast(f(args));
+    if (!f.defined()) {
+        ref.attr("_func") = f;
+        ref.attr("_args") = args;
+    }
+    return ref;
+}
+
+template <char Op> BinaryOp unevaluated_op() {
+    return [](py::handle self, py::handle other) -> py::object {
+        if (py::hasattr(self, "_func")) {
+            Func f = self.attr("_func").cast<Func>();
+            if (!f.defined()) {
+                Expr value;
+                try {
+                    value = to_arith_expr(other);
+                } catch (const py::type_error &) {
+                    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                }
+                return py::cast(UnevaluatedFuncRef{f, self.attr("_args").cast<std::vector<Expr>>(), value, Op});
+            }
+        }
+        // Otherwise, the operator every Expr-like value has.
+        const std::string name = Op == '+' ? "__add__" : Op == '-' ? "__sub__" : Op == '*' ? "__mul__" : "__truediv__";
+        for (const auto &op : expr_binary_operators()) {
+            if (name == op.first) {
+                return op.second(self, other);
+            }
+        }
+        return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+    };
+}
+
+// f[index] = value where value is f[index] op e, recorded above.
+void apply_unevaluated(const Func &f, const py::object &index, const UnevaluatedFuncRef &u) {
+    std::vector<Expr> args = coordinates(index);
+    bool same = u.func.function() == f.function() && args.size() == u.args.size();
+    for (size_t i = 0; same && i < args.size(); i++) {
+        same = Halide::Internal::equal(args[i], u.args[i]);
+    }
+    if (!same) {
+        throw Halide::CompileError("Cannot use an unevaluated reference to '" + u.func.name() +
+                                   "' to define an update at a different location.");
+    }
+    FuncRef ref = f(args);
+    switch (u.op) {
+    case '+': ref += u.value; break;
+    case '-': ref -= u.value; break;
+    case '*': ref *= u.value; break;
+    default: ref /= u.value; break;
+    }
+}
+
 } // namespace
 
 void define_func(py::module_ &m) {
@@ -60,10 +129,22 @@ void define_func(py::module_ &m) {
         .value("ShiftInwards", TailStrategy::ShiftInwards)
         .value("RoundUp", TailStrategy::RoundUp);
 
-    py::class_<FuncRef> ref(m, "FuncRef");
+    // dynamic_attr: see func_ref().
+    py::class_<FuncRef> ref(m, "FuncRef", py::dynamic_attr());
     ref.def(
         "__getitem__", [](const FuncRef &r, int i) { return r[i]; }, py::arg("index"));
     add_expr_operators(ref);
+    // + - * / of a Func not defined yet: see UnevaluatedFuncRef.
+    const std::pair<const char *, BinaryOp> updates[] = {{"__add__", unevaluated_op<'+'>()},
+                                                         {"__sub__", unevaluated_op<'-'>()},
+                                                         {"__mul__", unevaluated_op<'*'>()},
+                                                         {"__truediv__", unevaluated_op<'/'>()}};
+    for (const auto &u : updates) {
+        ref.attr(u.first) = py::cpp_function(u.second, py::name(u.first), py::is_method(ref), py::is_operator());
+    }
+    py::class_<UnevaluatedFuncRef>(m, "_UnevaluatedFuncRefExpr").def("__repr__", [](const UnevaluatedFuncRef &u) {
+        return "<halide._UnevaluatedFuncRefExpr: " + u.func.name() + "(...) " + u.op + " ...>";
+    });
 
     py::class_<Func> cls(m, "Func");
     cls.def(py::init<>())
@@ -78,11 +159,14 @@ void define_func(py::module_ &m) {
         .def("types", &Func::output_types)
         .def("outputs", &Func::outputs)
         .def(
-            "__getitem__", [](const Func &f, const py::object &index) { return f(coordinates(index)); },
-            py::arg("index"))
+            "__getitem__", [](const Func &f, const py::object &index) { return func_ref(f, index); }, py::arg("index"))
         .def(
             "__setitem__",
             [](const Func &f, const py::object &index, const py::object &value) {
+                if (py::isinstance<UnevaluatedFuncRef>(value)) {
+                    apply_unevaluated(f, index, value.cast<const UnevaluatedFuncRef &>());
+                    return;
+                }
                 define(f(coordinates(index)), value);
             },
             py::arg("index"), py::arg("value"))
@@ -107,63 +191,11 @@ void define_func(py::module_ &m) {
             },
             py::arg("var"), py::arg("modulus"), py::arg("remainder") = 0, py::return_value_policy::reference_internal)
         .def(
-            "split",
-            [](Func &f, const Var &old, const Var &outer, const Var &inner, const py::object &factor,
-               TailStrategy tail) -> Func & { return f.split(old, outer, inner, to_expr(factor, "factor"), tail); },
-            py::arg("old"), py::arg("outer"), py::arg("inner"), py::arg("factor"), py::arg("tail") = TailStrategy::Auto,
-            py::return_value_policy::reference_internal)
-        .def("fuse", &Func::fuse, py::arg("inner"), py::arg("outer"), py::arg("fused"),
-             py::return_value_policy::reference_internal)
-        .def(
-            "reorder", [](Func &f, const py::args &vars) -> Func & { return f.reorder(var_list(vars)); },
-            py::return_value_policy::reference_internal)
-        .def(
             "reorder_storage",
             [](Func &f, const py::args &vars) -> Func & { return f.reorder_storage(var_list(vars)); },
             py::return_value_policy::reference_internal)
-        .def(
-            "tile",
-            [](Func &f, const Var &x, const Var &y, const Var &xo, const Var &yo, const Var &xi, const Var &yi,
-               const py::object &xfactor, const py::object &yfactor, TailStrategy tail) -> Func & {
-                return f.tile(x, y, xo, yo, xi, yi, to_expr(xfactor, "xfactor"), to_expr(yfactor, "yfactor"), tail);
-            },
-            py::arg("x"), py::arg("y"), py::arg("xo"), py::arg("yo"), py::arg("xi"), py::arg("yi"), py::arg("xfactor"),
-            py::arg("yfactor"), py::arg("tail") = TailStrategy::Auto, py::return_value_policy::reference_internal)
-        .def(
-            "tile",
-            [](Func &f, const Var &x, const Var &y, const Var &xi, const Var &yi, const py::object &xfactor,
-               const py::object &yfactor, TailStrategy tail) -> Func & {
-                return f.tile(x, y, xi, yi, to_expr(xfactor, "xfactor"), to_expr(yfactor, "yfactor"), tail);
-            },
-            py::arg("x"), py::arg("y"), py::arg("xi"), py::arg("yi"), py::arg("xfactor"), py::arg("yfactor"),
-            py::arg("tail") = TailStrategy::Auto, py::return_value_policy::reference_internal)
-        .def(
-            "parallel", [](Func &f, const Var &v) -> Func & { return f.parallel(v); }, py::arg("var"),
-            py::return_value_policy::reference_internal)
-        .def(
-            "parallel",
-            [](Func &f, const Var &v, const py::object &task_size, TailStrategy tail) -> Func & {
-                return f.parallel(v, to_expr(task_size, "task_size"), tail);
-            },
-            py::arg("var"), py::arg("task_size"), py::arg("tail") = TailStrategy::Auto,
-            py::return_value_policy::reference_internal)
-        .def(
-            "vectorize", [](Func &f, const Var &v) -> Func & { return f.vectorize(v); }, py::arg("var"),
-            py::return_value_policy::reference_internal)
-        .def(
-            "vectorize",
-            [](Func &f, const Var &v, int factor, TailStrategy tail) -> Func & { return f.vectorize(v, factor, tail); },
-            py::arg("var"), py::arg("factor"), py::arg("tail") = TailStrategy::Auto,
-            py::return_value_policy::reference_internal)
-        .def(
-            "unroll", [](Func &f, const Var &v) -> Func & { return f.unroll(v); }, py::arg("var"),
-            py::return_value_policy::reference_internal)
-        .def(
-            "unroll",
-            [](Func &f, const Var &v, int factor, TailStrategy tail) -> Func & { return f.unroll(v, factor, tail); },
-            py::arg("var"), py::arg("factor"), py::arg("tail") = TailStrategy::Auto,
-            py::return_value_policy::reference_internal)
-
+        // split, fuse, reorder, tile, parallel, vectorize, unroll, serial
+        // (over Vars and RVars): define_stage adds them, with Stage's.
         .def("lowered_stmt", &Func::lowered_stmt);
     // realize, compile_jit, compile_to_*...: define_pipeline adds them, once
     // Target and the enums they default to exist.
