@@ -232,6 +232,16 @@ def test_inline_reductions_values():
     np.testing.assert_array_equal(np.asarray(h.realize([3])), [0, 5, 10])
 
 
+@pytest.mark.xfail(strict=True, reason="compiler bug: an inline reduction over an explicit RDom refuses an outer "
+                   "RDom's RVar in its expression (build/reduction_bugs/nested_inline_reduction_explicit_rdom.cpp)")
+def test_nested_inline_reductions_with_explicit_rdom():
+    r1, r2 = hl.RDom([(0, 4)]), hl.RDom([(0, 3)])
+    g = hl.Func("nested")
+    g[x] = hl.sum(r1, hl.maximum(r2, (r1.x * 3 + r2.x) % 5 + x))
+    ref = [sum(max((a * 3 + b) % 5 + i for b in range(3)) for a in range(4)) for i in range(3)]
+    np.testing.assert_array_equal(np.asarray(g.realize([3])), ref)
+
+
 def test_argmax_argmin_ties_take_the_first():
     data = np.array([3, 9, 1, 9, 1, 0, 0, 9], dtype=np.int32)
     buf = hl.Buffer(data)
