@@ -38,12 +38,31 @@ _GENERATOR_NAMES = frozenset(
 )
 
 
+def _load_halide_bin() -> None:
+    """Load the halide-bin wheel's libhalide by its absolute path first.
+
+    halide._compiler needs libhalide.so; once this copy is loaded, the dynamic
+    loader gives the extension this one (it matches loaded libraries by name),
+    so none found earlier on LD_LIBRARY_PATH can take its place. Only for the
+    halide-bin beside this package: a development build keeps its own.
+    """
+    from pathlib import Path
+
+    try:
+        import halide_bin
+    except ImportError:
+        return
+    if Path(halide_bin.__file__).parent.parent == Path(__file__).parent.parent:
+        halide_bin.load()
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     if name.startswith("__"):
         raise AttributeError(name)
     try:
+        _load_halide_bin()
         compiler = importlib.import_module(_COMPILER_MODULE)
     except ModuleNotFoundError as e:
         if e.name != _COMPILER_MODULE:
