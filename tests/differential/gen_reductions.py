@@ -61,7 +61,9 @@ Unspecified results are kept out as in gen_pipelines.py, and:
 Funcs with updates or inline reductions left inline inside a vectorized loop
 are tagged reduction_in_vector_loop (--avoid drops the vectorize calls), and
 intermediates' histogram coordinates bounded by %, &, >> or casts instead of
-clamp unclamped_coordinate.
+clamp unclamped_coordinate, and inline reductions over an explicit RDom their
+expression does not use (upstream reduces over nothing: the update has no
+RVar and runs once) explicit_rdom_unused.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ from gen_pipelines import FuncInfo, Loop, Node, Pipeline, T, Update, mk
 AVOIDABLE = {
     "reduction_in_vector_loop": "Funcs with updates or inline reductions computed inside a vectorized loop",
     "unclamped_coordinate": "update coordinates of an intermediate narrowed other than by clamp (%, &, >>, casts)",
+    "explicit_rdom_unused": "sum(r, e) & co. with an e that does not use r (upstream: no RVar, the update runs once)",
 }
 
 # Kept small: reductions multiply the work per output point.
@@ -240,8 +243,10 @@ class RGen(gen.Gen):
             body = sub.gen(s, max(depth, 1), True)
         uses_r = name in body.render()
         if not uses_r:
-            # sum(e) needs an RDom in e: add an RVar (or name the RDom explicitly).
-            if r.random() < 0.5:
+            # sum(e) needs an RDom in e: add an RVar (or name the RDom explicitly: then upstream's update
+            # has no RVar and runs once, tag explicit_rdom_unused).
+            if r.random() < 0.5 and "explicit_rdom_unused" not in self.avoid:
+                self.p.tags.add("explicit_rdom_unused")
                 fmt_r = f"{name}, "
             else:
                 rv = sub.var_leaf(body.t)
@@ -249,6 +254,7 @@ class RGen(gen.Gen):
                 nb = sub.binop(op, body, rv, body.t.is_float) if op == "+" else sub.binop("max", body, rv, True)
                 if nb is None or name not in nb.render():
                     fmt_r = f"{name}, "
+                    self.p.tags.add("explicit_rdom_unused")
                 else:
                     body = nb
                     fmt_r = ""
@@ -852,7 +858,7 @@ def generate_pipeline(seed: int, k: int, avoid: set[str] | None = None) -> Pipel
         w, h = rng.randint(1, MAX_W1), 1
     else:
         w, h = rng.randint(1, MAX_W2), rng.randint(1, MAX_H2)
-    n = rng.choice([1, 2, 2, 3, 3, 3, 4])
+    n = rng.choice([1, 2, 2, 2, 3, 3, 4])
     funcs = []
     for i in range(n):
         fd = dims if i == n - 1 or dims == 1 else (2 if rng.random() < 0.8 else 1)
@@ -885,7 +891,7 @@ def generate_pipeline(seed: int, k: int, avoid: set[str] | None = None) -> Pipel
             rdoms,
             ["x", "y"][: f.dims],
             [(v, gen.VAR_LO, gen.VAR_HI) for v in ("x", "y")[: f.dims]],
-            ired=rng.random() < 0.35,
+            ired=rng.random() < 0.3,
         )
         g.budget = rng.randint(2, 8)
         e = g.func_expr()
