@@ -1,0 +1,140 @@
+// halide_buffer_t at run time: the buffer_* intrinsics that read a
+// buffer's fields and answer bounds queries (ABI.md 2 and 9), by byte
+// offset into the C struct, and Allocate, whose heap block comes from
+// halide_malloc and is freed at the end of its scope or at an early return.
+#include "codegen/CodeGen_LLVM_Internal.h"
+
+#include "Halide/Error.h"
+#include "Halide/IR.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+// Offsets of the halide_buffer_t and halide_dimension_t fields (ABI.md 2).
+constexpr int kBufDeviceOffset = 0;
+constexpr int kBufHostOffset = 16;
+constexpr int kBufFlagsOffset = 24;
+constexpr int kBufTypeOffset = 32;
+constexpr int kBufDimensionsOffset = 36;
+constexpr int kBufDimOffset = 40;
+constexpr int kDimSize = 16;
+constexpr int kDimMinOffset = 0;
+constexpr int kDimExtentOffset = 4;
+constexpr int kDimStrideOffset = 8;
+
+} // namespace
+
+llvm::Value *CodeGen_LLVM::buffer_intrinsic(const Call *op) {
+    const std::string &n = op->name;
+    auto arg = [&](size_t i) {
+        internal_assert(i < op->args.size()) << "intrinsic " << n << " needs argument " << i;
+        return codegen(op->args[i]);
+    };
+    if (n == "buffer_get_host") {
+        return load_field(arg(0), kBufHostOffset, ptr_, 8);
+    }
+    if (n == "buffer_get_min") {
+        return dim_field(op, kDimMinOffset);
+    }
+    if (n == "buffer_get_extent") {
+        return dim_field(op, kDimExtentOffset);
+    }
+    if (n == "buffer_get_stride") {
+        return dim_field(op, kDimStrideOffset);
+    }
+    if (n == "buffer_get_dimensions") {
+        return fit(load_field(arg(0), kBufDimensionsOffset, i32_, 4), op->type);
+    }
+    if (n == "buffer_get_type") {
+        return fit(load_field(arg(0), kBufTypeOffset, i32_, 4), op->type);
+    }
+    if (n == "buffer_get_flags") {
+        return fit(load_field(arg(0), kBufFlagsOffset, i64_, 8), op->type);
+    }
+    if (n == "buffer_fill_query") {
+        fill_bounds_query(op);
+        return llvm::ConstantInt::get(i32_, 0);
+    }
+    if (n == "buffer_is_bounds_query") {
+        llvm::Value *buf = arg(0);
+        llvm::Value *host = load_field(buf, kBufHostOffset, ptr_, 8);
+        llvm::Value *device = load_field(buf, kBufDeviceOffset, i64_, 8);
+        return b_.CreateAnd(b_.CreateIsNull(host), b_.CreateIsNull(device));
+    }
+    internal_error << "Unknown intrinsic in codegen: " << n;
+}
+
+void CodeGen_LLVM::fill_bounds_query(const Call *op) {
+    llvm::Value *buf = codegen(op->args[0]);
+    llvm::Value *type = b_.CreateOr(codegen(op->args[1]), llvm::ConstantInt::get(i32_, 1u << 16));
+    int dims = (int)op->args[2].as<IntImm>()->value;
+    store_field(buf, kBufTypeOffset, type, 4);
+    store_field(buf, kBufDimensionsOffset, llvm::ConstantInt::get(i32_, dims), 4);
+    store_field(buf, kBufFlagsOffset, llvm::ConstantInt::get(i64_, 0), 8);
+    llvm::Value *dim = load_field(buf, kBufDimOffset, ptr_, 8);
+    llvm::Value *stride = llvm::ConstantInt::get(i32_, 1);
+    for (int d = 0; d < dims; d++) {
+        llvm::Value *min = to_i32(codegen(op->args[3 + 2 * d]), op->args[3 + 2 * d].type());
+        llvm::Value *extent = to_i32(codegen(op->args[4 + 2 * d]), op->args[4 + 2 * d].type());
+        store_field(dim, d * kDimSize + kDimMinOffset, min, 4);
+        store_field(dim, d * kDimSize + kDimExtentOffset, extent, 4);
+        store_field(dim, d * kDimSize + kDimStrideOffset, stride, 4);
+        store_field(dim, d * kDimSize + kDimStrideOffset + 4, llvm::ConstantInt::get(i32_, 0), 4);
+        stride = b_.CreateMul(stride, extent);
+    }
+}
+
+void CodeGen_LLVM::store_field(llvm::Value *base, int offset, llvm::Value *v, int align) {
+    llvm::Value *addr = b_.CreateConstInBoundsGEP1_64(i8_, base, offset);
+    b_.CreateAlignedStore(v, addr, llvm::Align(align));
+}
+
+llvm::Value *CodeGen_LLVM::load_field(llvm::Value *base, int offset, llvm::Type *ty, int align) {
+    llvm::Value *addr = b_.CreateConstInBoundsGEP1_64(i8_, base, offset);
+    return b_.CreateAlignedLoad(ty, addr, llvm::Align(align));
+}
+
+llvm::Value *CodeGen_LLVM::dim_field(const Call *op, int field_offset) {
+    internal_assert(op->args.size() == 2) << op->name << " takes (buffer, dimension)";
+    llvm::Value *buf = codegen(op->args[0]);
+    llvm::Value *d = to_i64(codegen(op->args[1]), op->args[1].type());
+    llvm::Value *dims = load_field(buf, kBufDimOffset, ptr_, 8);
+    llvm::Value *off = b_.CreateAdd(b_.CreateMul(d, int_const(i64_, kDimSize)), int_const(i64_, field_offset));
+    llvm::Value *addr = b_.CreateInBoundsGEP(i8_, dims, off);
+    return fit(b_.CreateAlignedLoad(i32_, addr, llvm::Align(4)), op->type);
+}
+
+void CodeGen_LLVM::allocate(const Allocate *op) {
+    llvm::Value *bytes = int_const(i64_, op->type.bytes());
+    for (const Expr &e : op->extents) {
+        bytes = b_.CreateMul(bytes, to_i64(codegen(e), e.type()));
+    }
+    // A zero-byte request may legally return NULL; ask for one byte instead.
+    llvm::Value *is_empty = b_.CreateICmpEQ(bytes, int_const(i64_, 0));
+    llvm::Value *request = b_.CreateSelect(is_empty, int_const(i64_, 1), bytes, op->name + ".bytes");
+    llvm::FunctionCallee malloc_fn = runtime_fn("halide_malloc", ptr_, {ptr_, i64_});
+    if (auto *f = llvm::dyn_cast<llvm::Function>(malloc_fn.getCallee())) {
+        f->addRetAttr(llvm::Attribute::NoAlias);
+    }
+    llvm::Value *uc = sym(kUserContext);
+    llvm::Value *p = b_.CreateCall(malloc_fn, {uc, request}, op->name + ".host");
+    llvm::BasicBlock *fail = new_block(op->name + "_alloc_failed");
+    llvm::BasicBlock *ok = new_block(op->name + "_alloc_ok");
+    branch_likely(b_.CreateIsNotNull(p), ok, fail);
+    b_.SetInsertPoint(fail);
+    llvm::FunctionCallee oom = runtime_fn("halide_error_out_of_memory", i32_, {ptr_});
+    emit_return(b_.CreateCall(oom, {uc}));
+    b_.SetInsertPoint(ok);
+
+    push(op->name + ".host", p);
+    live_allocations_.push_back(p);
+    codegen(op->body);
+    live_allocations_.pop_back();
+    pop(op->name + ".host");
+    llvm::FunctionCallee free_fn = runtime_fn("halide_free", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_});
+    b_.CreateCall(free_fn, {sym(kUserContext), p});
+}
+} // namespace Internal
+} // namespace Halide

@@ -1,0 +1,211 @@
+// Calls: extern C functions (math functions that LLVM has intrinsics for
+// become instructions; vector calls of other functions are scalarized, one
+// call per lane) and the intrinsics codegen implements directly: likely and
+// clamp promises, print and print_when, bitwise operations, shifts, abs and
+// reinterpret. The buffer_* intrinsics are in CodeGen_LLVM_Buffers.cpp.
+#include "codegen/CodeGen_LLVM_Internal.h"
+
+#include <map>
+
+#include "Halide/Error.h"
+#include "Halide/IR.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+// C math functions that LLVM has intrinsics for (so they become
+// instructions, for vectors too). nearbyint rounds half to even, as
+// roundeven does, in the default rounding mode code runs in.
+llvm::Intrinsic::ID math_intrinsic(const std::string &name) {
+    static const std::map<std::string, llvm::Intrinsic::ID> intrinsics = {
+        {"sqrt", llvm::Intrinsic::sqrt},   {"floor", llvm::Intrinsic::floor},         {"ceil", llvm::Intrinsic::ceil},
+        {"trunc", llvm::Intrinsic::trunc}, {"nearbyint", llvm::Intrinsic::roundeven}, {"fabs", llvm::Intrinsic::fabs},
+    };
+    std::string base = name;
+    if (!base.empty() && base.back() == 'f') {
+        base.pop_back(); // sqrtf is sqrt on float32
+    }
+    auto it = intrinsics.find(base);
+    return it == intrinsics.end() ? llvm::Intrinsic::not_intrinsic : it->second;
+}
+
+} // namespace
+
+llvm::Value *CodeGen_LLVM::call(const Call *op) {
+    switch (op->call_type) {
+    case Call::Halide:
+    case Call::Image: internal_error << "Call to " << op->name << " reached codegen; lowering should have replaced it";
+    case Call::Extern: return call_extern(op);
+    case Call::Intrinsic: return call_intrinsic(op);
+    }
+    internal_error << "unknown call type";
+}
+
+llvm::Value *CodeGen_LLVM::call_extern(const Call *op) {
+    bool float_math = is_floating(op->type) && !op->args.empty() && is_floating(op->args[0].type());
+    if (float_math && op->args.size() == 1) {
+        llvm::Intrinsic::ID id = math_intrinsic(op->name);
+        if (id != llvm::Intrinsic::not_intrinsic) {
+            return b_.CreateUnaryIntrinsic(id, codegen(op->args[0]));
+        }
+    }
+    if (op->type.is_vector()) {
+        return scalarized_call(op);
+    }
+    std::vector<llvm::Value *> args;
+    for (const Expr &a : op->args) {
+        args.push_back(codegen(a));
+    }
+    return scalar_call(op, args);
+}
+
+llvm::Value *CodeGen_LLVM::scalarized_call(const Call *op) {
+    std::vector<llvm::Value *> vargs;
+    for (const Expr &a : op->args) {
+        vargs.push_back(codegen(a));
+    }
+    llvm::Value *result = llvm::PoisonValue::get(reg_type(op->type));
+    for (int i = 0; i < op->type.lanes(); i++) {
+        std::vector<llvm::Value *> lane_args;
+        for (llvm::Value *v : vargs) {
+            lane_args.push_back(v->getType()->isVectorTy() ? b_.CreateExtractElement(v, (uint64_t)i) : v);
+        }
+        result = b_.CreateInsertElement(result, scalar_call(op, lane_args), (uint64_t)i);
+    }
+    return result;
+}
+
+llvm::Value *CodeGen_LLVM::scalar_call(const Call *op, const std::vector<llvm::Value *> &args) {
+    std::vector<llvm::Type *> arg_types;
+    for (llvm::Value *a : args) {
+        arg_types.push_back(a->getType());
+    }
+    llvm::Type *ret = op->type.bits() == 0 ? llvm::Type::getVoidTy(ctx_) : reg_type(op->type.element_of());
+    llvm::FunctionCallee callee = runtime_fn(op->name, ret, arg_types);
+    llvm::CallInst *c = b_.CreateCall(callee, args);
+    // The C ABI extends integer arguments narrower than 32 bits.
+    auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee());
+    for (size_t i = 0; i < op->args.size(); i++) {
+        Type t = op->args[i].type();
+        if ((t.is_int() || t.is_uint()) && t.bits() < 32) {
+            llvm::Attribute::AttrKind k = t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
+            c->addParamAttr((unsigned)i, k);
+            if (f) {
+                f->addParamAttr((unsigned)i, k);
+            }
+        }
+    }
+    if ((op->type.is_int() || op->type.is_uint()) && op->type.bits() > 0 && op->type.bits() < 32) {
+        llvm::Attribute::AttrKind k = op->type.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
+        c->addRetAttr(k);
+        if (f) {
+            f->addRetAttr(k);
+        }
+    }
+    return c;
+}
+
+llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
+    const std::string &n = op->name;
+    auto arg = [&](size_t i) {
+        internal_assert(i < op->args.size()) << "intrinsic " << n << " needs argument " << i;
+        return codegen(op->args[i]);
+    };
+    if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" || n == "unsafe_promise_clamped") {
+        return arg(0);
+    }
+    if (n == "print") {
+        llvm::Value *value = arg(0);
+        emit_print(op->args, 0);
+        return value;
+    }
+    if (n == "print_when") {
+        llvm::Value *cond = arg(0);
+        llvm::Value *value = arg(1);
+        llvm::BasicBlock *yes = new_block("print_when"), *done = new_block("print_when_done");
+        b_.CreateCondBr(cond, yes, done);
+        b_.SetInsertPoint(yes);
+        emit_print(op->args, 1);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+        return value;
+    }
+    if (n.compare(0, 7, "buffer_") == 0) {
+        return buffer_intrinsic(op);
+    }
+    if (n == "bitwise_and" || n == "bitwise_or" || n == "bitwise_xor") {
+        llvm::Value *a = arg(0);
+        llvm::Value *b = arg(1);
+        if (n == "bitwise_and") {
+            return b_.CreateAnd(a, b);
+        }
+        return n == "bitwise_or" ? b_.CreateOr(a, b) : b_.CreateXor(a, b);
+    }
+    if (n == "bitwise_not") {
+        return b_.CreateNot(arg(0));
+    }
+    if (n == "shift_left" || n == "shift_right") {
+        return shift(n == "shift_left", op->args[0].type(), arg(0), op->args[1].type().is_int(), arg(1));
+    }
+    if (n == "abs") {
+        Type t = op->args[0].type();
+        llvm::Value *a = arg(0);
+        llvm::Value *r;
+        if (is_floating(t)) {
+            r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a);
+        } else if (t.is_int()) {
+            r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a, llvm::ConstantInt::getFalse(ctx_));
+        } else {
+            r = a;
+        }
+        return r;
+    }
+    if (n == "reinterpret") {
+        Type from = op->args[0].type();
+        llvm::Value *a = arg(0);
+        if (from.is_handle() || op->type.is_handle()) {
+            return cast(a, from, op->type);
+        }
+        return b_.CreateBitCast(a, reg_type(op->type));
+    }
+    internal_error << "Unknown intrinsic in codegen: " << n;
+}
+
+void CodeGen_LLVM::emit_print(const std::vector<Expr> &args, size_t first) {
+    std::string format;
+    std::vector<llvm::Value *> values;
+    for (size_t i = first; i < args.size(); i++) {
+        const Expr &a = args[i];
+        llvm::Value *v = codegen(a);
+        Type t = a.type();
+        format += i > first ? " " : "";
+        if (a.as<StringImm>()) {
+            format += "%s";
+        } else if (t.is_float()) {
+            format += "%f";
+            v = b_.CreateFPCast(v, llvm::Type::getDoubleTy(ctx_));
+        } else if (t.is_handle()) {
+            format += "%p";
+        } else {
+            format += t.is_int() ? "%lld" : "%llu";
+            v = b_.CreateIntCast(v, i64_, t.is_int());
+        }
+        values.push_back(v);
+    }
+    format += "\n";
+    constexpr int kLineBytes = 1024;
+    llvm::Function *fn = current_fn();
+    llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+    llvm::Value *line = entry.CreateAlloca(llvm::ArrayType::get(i8_, kLineBytes), nullptr, "print_line");
+    llvm::FunctionType *snprintf_ty = llvm::FunctionType::get(i32_, {ptr_, i64_, ptr_}, true);
+    llvm::FunctionCallee snprintf_fn = module_.getOrInsertFunction("snprintf", snprintf_ty);
+    std::vector<llvm::Value *> call_args = {line, int_const(i64_, kLineBytes),
+                                            b_.CreateGlobalStringPtr(format, "print_format")};
+    call_args.insert(call_args.end(), values.begin(), values.end());
+    b_.CreateCall(snprintf_fn, call_args);
+    b_.CreateCall(runtime_fn("halide_print", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_}), {sym(kUserContext), line});
+}
+} // namespace Internal
+} // namespace Halide

@@ -1,0 +1,259 @@
+// Loops: serial loops (with a request to LLVM's loop vectorizer for
+// vectorized loops VectorizeLoops left serial) and parallel loops, whose
+// bodies are outlined into task functions run by halide_do_par_for. The
+// variables a task reads are passed in a closure struct built from the
+// symbols its body uses.
+#include "codegen/CodeGen_LLVM_Internal.h"
+
+#include <set>
+
+#include "Halide/Error.h"
+#include "Halide/IR.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+// Every symbol name a statement refers to: Variables, and the `<name>.host`
+// base pointer of every Load and Store. Names bound inside the statement are
+// included too; the caller keeps only those bound outside.
+class SymbolUses {
+public:
+    std::set<std::string> names;
+
+    void expr(const Expr &e) {
+        if (!e.defined()) {
+            return;
+        }
+        switch (e->node_type) {
+        case IRNodeType::IntImm:
+        case IRNodeType::UIntImm:
+        case IRNodeType::FloatImm:
+        case IRNodeType::StringImm: return;
+        case IRNodeType::Cast: expr(e.as<Cast>()->value); return;
+        case IRNodeType::Variable: names.insert(e.as<Variable>()->name); return;
+#define HALIDE_BIN(N)                                                                                                  \
+    case IRNodeType::N:                                                                                                \
+        expr(e.as<N>()->a);                                                                                            \
+        expr(e.as<N>()->b);                                                                                            \
+        return;
+            HALIDE_BIN(Add)
+            HALIDE_BIN(Sub)
+            HALIDE_BIN(Mul)
+            HALIDE_BIN(Div)
+            HALIDE_BIN(Mod)
+            HALIDE_BIN(Min)
+            HALIDE_BIN(Max)
+            HALIDE_BIN(EQ)
+            HALIDE_BIN(NE)
+            HALIDE_BIN(LT)
+            HALIDE_BIN(LE)
+            HALIDE_BIN(GT)
+            HALIDE_BIN(GE)
+            HALIDE_BIN(And)
+            HALIDE_BIN(Or)
+#undef HALIDE_BIN
+        case IRNodeType::Not: expr(e.as<Not>()->a); return;
+        case IRNodeType::Select: {
+            const Select *op = e.as<Select>();
+            expr(op->condition);
+            expr(op->true_value);
+            expr(op->false_value);
+            return;
+        }
+        case IRNodeType::Load: {
+            const Load *op = e.as<Load>();
+            names.insert(op->name + ".host");
+            expr(op->index);
+            return;
+        }
+        case IRNodeType::Ramp:
+            expr(e.as<Ramp>()->base);
+            expr(e.as<Ramp>()->stride);
+            return;
+        case IRNodeType::Broadcast: expr(e.as<Broadcast>()->value); return;
+        case IRNodeType::Call:
+            for (const Expr &a : e.as<Call>()->args) {
+                expr(a);
+            }
+            return;
+        case IRNodeType::Let: {
+            const Let *op = e.as<Let>();
+            expr(op->value);
+            expr(op->body);
+            return;
+        }
+        default: internal_error << "SymbolUses: unexpected expression node";
+        }
+    }
+
+    void stmt(const Stmt &s) {
+        if (!s.defined()) {
+            return;
+        }
+        switch (s->node_type) {
+        case IRNodeType::LetStmt: {
+            const LetStmt *op = s.as<LetStmt>();
+            expr(op->value);
+            stmt(op->body);
+            return;
+        }
+        case IRNodeType::AssertStmt: {
+            const AssertStmt *op = s.as<AssertStmt>();
+            expr(op->condition);
+            expr(op->message);
+            return;
+        }
+        case IRNodeType::For: {
+            const For *op = s.as<For>();
+            expr(op->min);
+            expr(op->extent);
+            stmt(op->body);
+            return;
+        }
+        case IRNodeType::Store: {
+            const Store *op = s.as<Store>();
+            names.insert(op->name + ".host");
+            expr(op->value);
+            expr(op->index);
+            return;
+        }
+        case IRNodeType::Allocate: {
+            const Allocate *op = s.as<Allocate>();
+            for (const Expr &e : op->extents) {
+                expr(e);
+            }
+            stmt(op->body);
+            return;
+        }
+        case IRNodeType::Block: {
+            const Block *op = s.as<Block>();
+            stmt(op->first);
+            stmt(op->rest);
+            return;
+        }
+        case IRNodeType::IfThenElse: {
+            const IfThenElse *op = s.as<IfThenElse>();
+            expr(op->condition);
+            stmt(op->then_case);
+            stmt(op->else_case);
+            return;
+        }
+        case IRNodeType::Evaluate: expr(s.as<Evaluate>()->value); return;
+        default: internal_error << "SymbolUses: unexpected statement node";
+        }
+    }
+};
+
+} // namespace
+
+void CodeGen_LLVM::for_loop(const For *op) {
+    llvm::Value *mn = codegen(op->min);
+    llvm::Value *ext = codegen(op->extent);
+    internal_assert(mn->getType()->isIntegerTy() && ext->getType() == mn->getType())
+        << "For loop " << op->name << " needs integer min and extent of one type";
+    if (op->for_type == ForType::Parallel) {
+        parallel_loop(op, mn, ext);
+        return;
+    }
+    // Serial loops, and Vectorized ones left serial by VectorizeLoops.
+    llvm::Type *ty = mn->getType();
+    llvm::BasicBlock *pre = b_.GetInsertBlock();
+    llvm::BasicBlock *loop = new_block(op->name + "_loop");
+    llvm::BasicBlock *after = new_block(op->name + "_end");
+    llvm::Value *end = b_.CreateAdd(mn, ext, op->name + ".loop_end");
+    b_.CreateCondBr(b_.CreateICmpSGT(ext, int_const(ty, 0)), loop, after);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode *i = b_.CreatePHI(ty, 2, op->name);
+    i->addIncoming(mn, pre);
+    push(op->name, i);
+    codegen(op->body);
+    pop(op->name);
+    llvm::Value *next = b_.CreateAdd(i, int_const(ty, 1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    llvm::BranchInst *back_edge = b_.CreateCondBr(b_.CreateICmpNE(next, end), loop, after);
+    if (op->for_type == ForType::Vectorized) {
+        request_vectorization(back_edge, op);
+    }
+    b_.SetInsertPoint(after);
+}
+
+void CodeGen_LLVM::request_vectorization(llvm::BranchInst *back_edge, const For *op) {
+    llvm::SmallVector<llvm::Metadata *, 4> md;
+    md.push_back(nullptr); // self reference, set below
+    md.push_back(llvm::MDNode::get(
+        ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.enable"), llvm::ConstantAsMetadata::get(b_.getTrue())}));
+    if (const IntImm *width = op->extent.as<IntImm>()) {
+        md.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.width"),
+                                              llvm::ConstantAsMetadata::get(b_.getInt32((uint32_t)width->value))}));
+    }
+    llvm::MDNode *loop_id = llvm::MDNode::getDistinct(ctx_, md);
+    loop_id->replaceOperandWith(0, loop_id);
+    back_edge->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+}
+
+void CodeGen_LLVM::parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ext) {
+    SymbolUses uses;
+    uses.stmt(op->body);
+    std::vector<std::pair<std::string, llvm::Value *>> captured;
+    for (const std::string &n : uses.names) {
+        if (n != op->name && n != kUserContext && has_sym(n)) {
+            captured.emplace_back(n, sym(n));
+        }
+    }
+    std::vector<llvm::Type *> field_types;
+    for (const auto &c : captured) {
+        field_types.push_back(c.second->getType());
+    }
+    llvm::StructType *closure_ty = llvm::StructType::get(ctx_, field_types);
+
+    // The closure lives in the caller's frame (halide_do_par_for is synchronous).
+    llvm::Function *caller = current_fn();
+    llvm::IRBuilder<> entry_b(&caller->getEntryBlock(), caller->getEntryBlock().begin());
+    llvm::Value *closure = entry_b.CreateAlloca(closure_ty, nullptr, op->name + ".closure");
+    for (size_t i = 0; i < captured.size(); i++) {
+        b_.CreateStore(captured[i].second, b_.CreateStructGEP(closure_ty, closure, (unsigned)i));
+    }
+
+    llvm::FunctionType *task_ty = llvm::FunctionType::get(i32_, {ptr_, i32_, ptr_}, false);
+    std::string task_name = func_name_ + "_par_for_" + sanitize(op->name) + "_" + std::to_string(task_counter_++);
+    llvm::Function *task = llvm::Function::Create(task_ty, llvm::Function::InternalLinkage, task_name, &module_);
+    task->getArg(0)->setName(kUserContext);
+    task->getArg(1)->setName(op->name);
+    task->getArg(2)->setName("closure");
+
+    // Generate the task with a fresh symbol table and allocation list.
+    llvm::IRBuilderBase::InsertPoint saved_ip = b_.saveIP();
+    std::map<std::string, std::vector<llvm::Value *>> saved_symbols;
+    saved_symbols.swap(symbols_);
+    std::vector<llvm::Value *> saved_allocations;
+    saved_allocations.swap(live_allocations_);
+
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", task));
+    for (size_t i = 0; i < captured.size(); i++) {
+        llvm::Value *addr = b_.CreateStructGEP(closure_ty, task->getArg(2), (unsigned)i);
+        push(captured[i].first, b_.CreateLoad(field_types[i], addr, captured[i].first));
+    }
+    push(kUserContext, task->getArg(0));
+    llvm::Value *idx = b_.CreateIntCast(task->getArg(1), mn->getType(), true);
+    push(op->name, idx);
+    codegen(op->body);
+    b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+
+    symbols_.swap(saved_symbols);
+    live_allocations_.swap(saved_allocations);
+    b_.restoreIP(saved_ip);
+
+    llvm::FunctionCallee do_par_for = runtime_fn("halide_do_par_for", i32_, {ptr_, ptr_, i32_, i32_, ptr_});
+    llvm::Value *rc = b_.CreateCall(do_par_for, {sym(kUserContext), task, b_.CreateIntCast(mn, i32_, true),
+                                                 b_.CreateIntCast(ext, i32_, true), closure});
+    llvm::BasicBlock *fail = new_block(op->name + "_par_for_failed");
+    llvm::BasicBlock *ok = new_block(op->name + "_par_for_done");
+    branch_likely(b_.CreateICmpEQ(rc, llvm::ConstantInt::get(i32_, 0)), ok, fail);
+    b_.SetInsertPoint(fail);
+    emit_return(rc);
+    b_.SetInsertPoint(ok);
+}
+} // namespace Internal
+} // namespace Halide

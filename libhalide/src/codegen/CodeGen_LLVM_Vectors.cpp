@@ -1,0 +1,240 @@
+// Memory accesses and vector values: Load and Store (scalar, dense vector,
+// broadcast, clamped ramp, gather and scatter), Ramp, and the per-buffer
+// TBAA tags that tell LLVM distinct buffers never alias. The load shape is
+// chosen from the index expression, so the index analysis (dense ramps,
+// clamped ramps) lives here too.
+#include "codegen/CodeGen_LLVM_Internal.h"
+
+#include "Halide/Error.h"
+#include "Halide/IR.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+// A ramp of stride 1: the lanes are adjacent elements.
+const Ramp *dense_ramp(const Expr &index) {
+    const Ramp *r = index.as<Ramp>();
+    const IntImm *stride = r ? r->stride.as<IntImm>() : nullptr;
+    return stride && stride->value == 1 ? r : nullptr;
+}
+
+// a + sign * b for ramps and broadcasts (strides folded when constant).
+Expr ramp_sum(const Expr &a, const Expr &b, int sign) {
+    auto parts = [](const Expr &e, Expr &base, Expr &stride) {
+        if (const Ramp *r = e.as<Ramp>()) {
+            base = r->base;
+            stride = r->stride;
+        } else {
+            base = e.as<Broadcast>()->value;
+            stride = IntImm::make(base.type(), 0);
+        }
+    };
+    Expr ab, as, bb, bs;
+    parts(a, ab, as);
+    parts(b, bb, bs);
+    const IntImm *ia = as.as<IntImm>(), *ib = bs.as<IntImm>();
+    if (!ia || !ib) {
+        return Expr();
+    }
+    Expr base = sign > 0 ? Add::make(ab, bb) : Sub::make(ab, bb);
+    int64_t stride = ia->value + sign * ib->value;
+    int lanes = a.type().lanes();
+    if (stride == 0) {
+        return Broadcast::make(base, lanes);
+    }
+    return Ramp::make(base, IntImm::make(as.type(), stride), lanes);
+}
+
+// `index` with every min/max that clamps a ramp removed, and in
+// `in_range` the (scalar) condition under which that changes nothing.
+// Undefined if the index has another shape. Only sums, differences and
+// constant multiples of ramps, broadcasts and clamps are understood.
+Expr unclamp(const Expr &index, Expr &in_range) {
+    if (index.as<Ramp>() || index.as<Broadcast>()) {
+        return index;
+    }
+    auto both = [&](const Expr &a, const Expr &b, Expr &ua, Expr &ub) {
+        ua = unclamp(a, in_range);
+        ub = ua.defined() ? unclamp(b, in_range) : Expr();
+        return ub.defined();
+    };
+    Expr ua, ub;
+    if (const Add *op = index.as<Add>()) {
+        return both(op->a, op->b, ua, ub) ? ramp_sum(ua, ub, 1) : Expr();
+    }
+    if (const Sub *op = index.as<Sub>()) {
+        return both(op->a, op->b, ua, ub) ? ramp_sum(ua, ub, -1) : Expr();
+    }
+    bool is_min = index.as<Min>() != nullptr;
+    if (is_min || index.as<Max>()) {
+        Expr a = is_min ? index.as<Min>()->a : index.as<Max>()->a;
+        const Broadcast *limit = (is_min ? index.as<Min>()->b : index.as<Max>()->b).as<Broadcast>();
+        Expr inner = limit ? unclamp(a, in_range) : Expr();
+        const Ramp *r = inner.defined() ? inner.as<Ramp>() : nullptr;
+        const IntImm *stride = r ? r->stride.as<IntImm>() : nullptr;
+        if (!stride || stride->value < 0 || !r->type.is_int() || r->type.bits() != 32) {
+            return Expr();
+        }
+        // The lanes rise, so the first or last lane is the extreme one.
+        Expr cond =
+            is_min ? LE::make(Add::make(r->base, IntImm::make(Int(32), stride->value * (r->lanes - 1))), limit->value)
+                   : GE::make(r->base, limit->value);
+        in_range = in_range.defined() ? And::make(in_range, cond) : cond;
+        return inner;
+    }
+    return Expr();
+}
+
+} // namespace
+
+llvm::Value *CodeGen_LLVM::element_address(const std::string &name, const Expr &index, llvm::Type *elem) {
+    llvm::Value *base = sym(name + ".host");
+    llvm::Value *idx = index_i64(index);
+    return b_.CreateInBoundsGEP(elem, base, idx);
+}
+
+llvm::Value *CodeGen_LLVM::index_i64(const Expr &e) {
+    if (e.type() == Int(32)) {
+        if (const IntImm *c = e.as<IntImm>()) {
+            return b_.getInt64((uint64_t)c->value);
+        }
+        if (const Add *op = e.as<Add>()) {
+            return b_.CreateNSWAdd(index_i64(op->a), index_i64(op->b));
+        }
+        if (const Sub *op = e.as<Sub>()) {
+            return b_.CreateNSWSub(index_i64(op->a), index_i64(op->b));
+        }
+        if (const Mul *op = e.as<Mul>()) {
+            return b_.CreateNSWMul(index_i64(op->a), index_i64(op->b));
+        }
+        const Call *c = e.as<Call>();
+        if (c && c->call_type == Call::Intrinsic && (c->name == "promise_clamped" || c->name == "likely")) {
+            return index_i64(c->args[0]);
+        }
+    }
+    return to_i64(codegen(e), e.type());
+}
+
+llvm::Value *CodeGen_LLVM::ramp(const Ramp *op) {
+    Type t = op->type;
+    llvm::Value *base = b_.CreateVectorSplat(op->lanes, codegen(op->base));
+    llvm::Value *stride = b_.CreateVectorSplat(op->lanes, codegen(op->stride));
+    std::vector<llvm::Constant *> lanes;
+    for (int i = 0; i < op->lanes; i++) {
+        lanes.push_back(is_floating(t) ? llvm::ConstantFP::get(scalar_type(t), i)
+                                       : llvm::ConstantInt::get(scalar_type(t), i));
+    }
+    llvm::Value *iota = llvm::ConstantVector::get(lanes);
+    if (is_floating(t)) {
+        return b_.CreateFAdd(base, b_.CreateFMul(stride, iota));
+    }
+    return b_.CreateAdd(base, b_.CreateMul(stride, iota));
+}
+
+llvm::Value *CodeGen_LLVM::lane_addresses(const std::string &name, const Expr &index, llvm::Type *elem) {
+    llvm::Value *idx = codegen(index);
+    int lanes = index.type().lanes();
+    idx = b_.CreateIntCast(idx, llvm::FixedVectorType::get(i64_, lanes), !index.type().is_uint());
+    return b_.CreateGEP(elem, sym(name + ".host"), idx);
+}
+
+llvm::Value *CodeGen_LLVM::all_lanes(int lanes) {
+    return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(lanes), b_.getTrue());
+}
+
+llvm::Value *CodeGen_LLVM::load(const Load *op) {
+    Type t = op->type;
+    llvm::Type *mt = mem_type(t);
+    llvm::Align align(t.bytes());
+    llvm::Instruction *v;
+    if (t.is_scalar()) {
+        v = b_.CreateAlignedLoad(mt, element_address(op->name, op->index, mt), align);
+    } else if (const Ramp *r = dense_ramp(op->index)) {
+        v = b_.CreateAlignedLoad(mt, element_address(op->name, r->base, mem_type(t.element_of())), align);
+    } else if (const Broadcast *bc = op->index.as<Broadcast>()) {
+        llvm::Type *et = mem_type(t.element_of());
+        llvm::LoadInst *one = b_.CreateAlignedLoad(et, element_address(op->name, bc->value, et), align);
+        one->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        return from_memory(b_.CreateVectorSplat(t.lanes(), one), t);
+    } else {
+        Expr in_range;
+        Expr dense = unclamp(op->index, in_range);
+        const Ramp *r = dense.defined() ? dense_ramp(dense) : nullptr;
+        if (r && in_range.defined()) {
+            return clamped_ramp_load(op, r, in_range);
+        }
+        v = gather(op);
+    }
+    v->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+    return from_memory(v, t);
+}
+
+llvm::Instruction *CodeGen_LLVM::gather(const Load *op) {
+    Type t = op->type;
+    llvm::Value *ptrs = lane_addresses(op->name, op->index, mem_type(t.element_of()));
+    return b_.CreateMaskedGather(mem_type(t), ptrs, llvm::Align(t.bytes()), all_lanes(t.lanes()));
+}
+
+llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, const Expr &in_range) {
+    Type t = op->type;
+    llvm::Value *cond = codegen(in_range);
+    llvm::BasicBlock *fast = new_block(op->name + "_dense"), *slow = new_block(op->name + "_clamped");
+    llvm::BasicBlock *done = new_block(op->name + "_loaded");
+    branch_likely(cond, fast, slow);
+    b_.SetInsertPoint(fast);
+    llvm::Type *et = mem_type(t.element_of());
+    llvm::LoadInst *a =
+        b_.CreateAlignedLoad(mem_type(t), element_address(op->name, dense->base, et), llvm::Align(t.bytes()));
+    a->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+    llvm::BasicBlock *fast_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(slow);
+    llvm::Instruction *g = gather(op);
+    g->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+    llvm::BasicBlock *slow_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode *phi = b_.CreatePHI(mem_type(t), 2);
+    phi->addIncoming(a, fast_end);
+    phi->addIncoming(g, slow_end);
+    return from_memory(phi, t);
+}
+
+void CodeGen_LLVM::store(const Store *op) {
+    Type t = op->value.type();
+    llvm::Value *v = to_memory(codegen(op->value), t);
+    llvm::Align align(t.bytes());
+    llvm::Instruction *st;
+    if (t.is_scalar()) {
+        st = b_.CreateAlignedStore(v, element_address(op->name, op->index, mem_type(t)), align);
+    } else if (const Ramp *r = dense_ramp(op->index)) {
+        st = b_.CreateAlignedStore(v, element_address(op->name, r->base, mem_type(t.element_of())), align);
+    } else {
+        // Lanes are written in order, so the last lane wins where two collide.
+        llvm::Value *ptrs = lane_addresses(op->name, op->index, mem_type(t.element_of()));
+        for (int i = 0; i < t.lanes(); i++) {
+            llvm::Value *lane = b_.CreateExtractElement(v, (uint64_t)i);
+            llvm::Value *addr = b_.CreateExtractElement(ptrs, (uint64_t)i);
+            b_.CreateAlignedStore(lane, addr, align)->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        }
+        return;
+    }
+    st->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+}
+
+llvm::MDNode *CodeGen_LLVM::buffer_tbaa(const std::string &name) {
+    llvm::MDNode *&tag = tbaa_tags_[name];
+    if (!tag) {
+        llvm::MDBuilder md(ctx_);
+        if (!tbaa_root_) {
+            tbaa_root_ = md.createTBAARoot("Halide buffers");
+        }
+        llvm::MDNode *type = md.createTBAAScalarTypeNode(name, tbaa_root_);
+        tag = md.createTBAAStructTagNode(type, type, 0);
+    }
+    return tag;
+}
+} // namespace Internal
+} // namespace Halide
