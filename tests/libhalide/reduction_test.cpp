@@ -351,3 +351,151 @@ TEST(Reduction, UpdateErrorsNameTheProblem) {
     m = message_of([&] { sum(x + 1); });
     EXPECT_NE(m.find("reduction domain"), std::string::npos) << m;
 }
+
+TEST(Reduction, ProducerComputedInsideAnUpdateLoop) {
+    Buffer<int32_t> in = image_input(16, 5);
+    Var x("x"), y("y");
+    Func p("p"), f("f");
+    RDom r(0, 16);
+    p(x, y) = in(x, y) * 2 + 1;
+    f(y) = 0;
+    f(y) += p(r, y);
+    p.compute_at(f, r); // one point of p per iteration of the reduction
+    Buffer<int32_t> out = f.realize({5});
+    for (int y = 0; y < 5; y++) {
+        int s = 0;
+        for (int x = 0; x < 16; x++) {
+            s += in(x, y) * 2 + 1;
+        }
+        EXPECT_EQ(out(y), s);
+    }
+}
+
+TEST(Reduction, TupleUpdates) {
+    Buffer<int32_t> in = image_input(10, 1);
+    Var x("x");
+    Func f("f");
+    RDom r(0, 10);
+    // Running (count of negatives, sum of squares).
+    f(x) = Tuple(0, 0);
+    f(x) = Tuple(f(x)[0] + select(in(r, 0) < 0, 1, 0), f(x)[1] + in(r, 0) * in(r, 0) * (x + 1));
+    Realization out = f.realize({3});
+    int neg = 0, sq = 0;
+    for (int i = 0; i < 10; i++) {
+        neg += in(i, 0) < 0;
+        sq += in(i, 0) * in(i, 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        EXPECT_EQ(Buffer<int32_t>(out[0])(i), neg);
+        EXPECT_EQ(Buffer<int32_t>(out[1])(i), sq * (i + 1));
+    }
+}
+
+TEST(Reduction, NestedInlineReductionsOverExplicitRDoms) {
+    Buffer<int32_t> in = image_input(4, 3);
+    Var x("x");
+    RDom r1(0, 4), r2(0, 3);
+    Func f("f");
+    // For each x: the sum over columns of the maximum down each column, plus x.
+    f(x) = sum(r1, maximum(r2, in(r1.x, r2.x) + x));
+    Buffer<int32_t> out = f.realize({3});
+    for (int i = 0; i < 3; i++) {
+        int s = 0;
+        for (int c = 0; c < 4; c++) {
+            int m = INT32_MIN;
+            for (int rr = 0; rr < 3; rr++) {
+                m = std::max(m, in(c, rr) + i);
+            }
+            s += m;
+        }
+        EXPECT_EQ(out(i), s) << i;
+    }
+    // An explicit RDom the expression does not use adds no loop (upstream's rule).
+    Func g("g");
+    RDom unused(0, 5);
+    g(x) = sum(unused, x * 1);
+    Buffer<int32_t> go = g.realize({3});
+    for (int i = 0; i < 3; i++) {
+        EXPECT_EQ(go(i), i);
+    }
+}
+
+TEST(Reduction, NoUpdatesAfterUseAndNoSplitsAcrossKinds) {
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("f"), g("g");
+    f(x) = x;
+    g(x) = f(x) + 1;
+    std::string m = message_of([&] { f(x) += 1; });
+    EXPECT_NE(m.find("cannot be given a new update definition"), std::string::npos) << m;
+    Func h("h");
+    RDom r(0, 10);
+    h(x) = 0;
+    h(r) += 1;
+    m = message_of([&] { h.update(0).split(r, xo, xi, 2); });
+    EXPECT_NE(m.find("Can't split RVar"), std::string::npos) << m;
+    h.realize({10});
+    m = message_of([&] { h(x) += 2; });
+    EXPECT_NE(m.find("already been realized"), std::string::npos) << m;
+}
+
+// Found by the differential test (tests/differential, reductions family).
+TEST(Reduction, EarlierUpdatesCoverWhatLaterOnesRead) {
+    Var x("x");
+    Func f0("f0"), f1("f1");
+    RDom r1(1, 11);
+    f0(x) = x;
+    f0(x) += 5;
+    f0(r1.x) = f0(r1.x - 1) + 1; // reads f0(0), which f1 does not need
+    f1(x) = f0(x + 2);
+    f0.compute_root();
+    Buffer<int32_t> out = f1.realize({4});
+    for (int i = 0; i < 4; i++) {
+        EXPECT_EQ(out(i), 5 + (i + 2)) << i; // f0(k) = f0(0) + k = 5 + k
+    }
+}
+
+TEST(Reduction, RoundUpOfAProducersUpdateIsComputedGuarded) {
+    Var x("x"), xo("xo"), xi("xi");
+    Func f0("f0"), f1("f1");
+    f0(x) = x;
+    f0(x) += 1;
+    f1(x) = f0(x);
+    f0.update(0).split(x, xo, xi, 4, TailStrategy::RoundUp);
+    f0.compute_root();
+    Buffer<int32_t> out = f1.realize({5});
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(out(i), i + 1);
+    }
+}
+
+TEST(Reduction, ReorderingRVarsIsRefused) {
+    Var x("x");
+    Func f("f");
+    RDom r(0, 3, 0, 3);
+    f(x) = 0;
+    f(x) = f(x) * 2 + r.x - r.y;
+    std::string m = message_of([&] { f.update(0).reorder(r.y, r.x); });
+    EXPECT_NE(m.find("Can't reorder RVars"), std::string::npos) << m;
+}
+
+TEST(Reduction, MaskedCoordinatesAreBounded) {
+    Buffer<uint32_t> in(5);
+    for (int i = 0; i < 5; i++) {
+        in(i) = 0x9e3779b9u * (uint32_t)(i + 1);
+    }
+    Var x("x");
+    Func f0("f0"), f1("f1");
+    RDom r(0, 5);
+    f0(x) = 0;
+    f0(cast<int32_t>(in(r)) & 15) = 7; // in [0, 15] whatever the input
+    f1(x) = f0(x);
+    f0.compute_root();
+    Buffer<int32_t> out = f1.realize({16});
+    for (int i = 0; i < 16; i++) {
+        bool hit = false;
+        for (int k = 0; k < 5; k++) {
+            hit |= (int)(in(k)&15u) == i;
+        }
+        EXPECT_EQ(out(i), hit ? 7 : 0) << i;
+    }
+}

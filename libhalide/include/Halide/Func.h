@@ -163,10 +163,12 @@ public:
     // Computed (and stored) inside `f`'s loop over `var`, over the region
     // one iteration of that loop needs.
     Func &compute_at(const Func &f, const Var &var);
+    Func &compute_at(const Func &f, const RVar &var) { return compute_at(f, Var(var.name())); }
     // Storage at the root, or at `f`'s loop over `var` (at or outside the
     // compute level); by default it is where the Func is computed.
     Func &store_root();
     Func &store_at(const Func &f, const Var &var);
+    Func &store_at(const Func &f, const RVar &var) { return store_at(f, Var(var.name())); }
 
     // The region of `var` this Func is computed over is exactly
     // [min, min + extent): a consumer needing more is a runtime error.

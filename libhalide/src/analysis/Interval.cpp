@@ -99,6 +99,21 @@ public:
         }
     }
 
+    // The value of a non-negative constant among `args` (fitting an int32), or null.
+    static const int64_t *nonnegative_constant(const std::vector<Expr> &args) {
+        for (const Expr &a : args) {
+            if (const IntImm *i = a.as<IntImm>(); i && i->value >= 0 && i->value <= INT32_MAX) {
+                return &i->value;
+            }
+            if (const UIntImm *u = a.as<UIntImm>(); u && u->value <= (uint64_t)INT32_MAX) {
+                static thread_local int64_t v;
+                v = (int64_t)u->value;
+                return &v;
+            }
+        }
+        return nullptr;
+    }
+
     void visit(const Cast *op) override {
         Interval v = of(op->value);
         Type from = op->value.type(), to = op->type;
@@ -203,6 +218,10 @@ public:
             Interval v = of(op->args[0]);
             Interval lo = of(op->args[1]), hi = of(op->args[2]);
             result = {pick_max(v.min, lo.min), pick_min(v.max, hi.max)};
+        } else if (op->call_type == Call::Intrinsic && op->name == "bitwise_and" && op->args.size() == 2 &&
+                   (op->type.is_int() || op->type.is_uint()) && nonnegative_constant(op->args)) {
+            // x & c with a constant c >= 0 lies in [0, c], whatever x is.
+            result = {int32(0), int32(*nonnegative_constant(op->args))};
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
         } else {

@@ -102,14 +102,46 @@ FuncRef &FuncRef::operator=(const Tuple &values) {
     return *this;
 }
 
+namespace {
+
+// Marks the Funcs a definition calls (other than the one defined) frozen.
+class FreezeCallees : public IRVisitor {
+public:
+    explicit FreezeCallees(const std::string &self) : self_(self) {}
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Halide && op->name != self_) {
+            if (FunctionPtr g = find_function(op->name)) {
+                g->frozen = true;
+            }
+        }
+    }
+
+private:
+    std::string self_;
+};
+
+} // namespace
+
 void FuncRef::define(const std::vector<Expr> &values) {
     for (const Expr &value : values) {
         user_assert(value.defined()) << "Func '" << f_->name << "' is defined with an undefined expression";
     }
     if (f_->defined()) {
+        user_assert(!f_->frozen) << "Func " << f_->name
+                                 << " cannot be given a new update definition, because it has already been realized "
+                                    "or used in the definition of another Func.";
         define_update(values);
     } else {
         define_pure(values);
+    }
+    FreezeCallees freeze(f_->name);
+    for (const Expr &v : values) {
+        freeze.include(v);
+    }
+    for (const Expr &a : args_) {
+        freeze.include(a);
     }
     bump_pipeline_epoch();
 }

@@ -80,6 +80,9 @@ struct FunctionContents {
     std::vector<SplitStep> splits; // the pure definition's schedule
     std::vector<Dim> dims;
     std::vector<UpdateDefinition> updates;
+    // Realized, or called by another Func's definition: no more updates
+    // (they would change what that already means), as upstream.
+    bool frozen = false;
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
     std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order

@@ -1,6 +1,7 @@
 // See InlineReductions.h.
 #include "Halide/InlineReductions.h"
 
+#include <map>
 #include <set>
 
 #include "Function.h"
@@ -8,6 +9,7 @@
 #include "Halide/Func.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
+#include "ir/Substitute.h"
 
 namespace Halide {
 
@@ -19,6 +21,9 @@ namespace {
 // appearance) and the RDom it uses.
 class FindFreeVars : public IRVisitor {
 public:
+    // With an explicit RDom, the RVars of other RDoms are free variables
+    // like Vars (a nested reduction over an outer RDom's variable).
+    explicit FindFreeVars(ReductionDomainPtr explicit_rdom = nullptr) : explicit_(std::move(explicit_rdom)) {}
     std::vector<std::string> vars;
     ReductionDomainPtr rdom;
     std::string clash;
@@ -28,7 +33,8 @@ public:
         if (lets_.count(v->name) || find_param(v->name) || !input_buffer_of_field(v->name).empty()) {
             return;
         }
-        if (ReductionDomainPtr r = find_reduction_domain_of(v->name)) {
+        ReductionDomainPtr r = find_reduction_domain_of(v->name);
+        if (r && (!explicit_ || r == explicit_)) {
             if (rdom && r != rdom) {
                 clash = r->name;
             }
@@ -47,47 +53,47 @@ public:
     }
 
 private:
+    ReductionDomainPtr explicit_;
     std::set<std::string> seen_;
     std::multiset<std::string> lets_;
 };
 
 struct Reduction {
     Func f;
-    std::vector<Expr> args;
+    std::vector<Expr> args;      // the anonymous Func's pure Vars
+    std::vector<Expr> call_args; // what it is called with (other RDoms' RVars stay outside)
+    Expr e;                      // the expression, in terms of `args`
 };
 
-// A Func over e's free Vars, not yet defined.
+// A Func over e's free Vars, not yet defined. RVars of other RDoms (with
+// an explicit RDom) become Vars of the Func, passed in by the call.
 Reduction start(const RDom *explicit_rdom, const Expr &e, const std::string &name, const char *what) {
     user_assert(e.defined()) << what << " of an undefined expression";
-    FindFreeVars free;
-    free.include(e);
     if (explicit_rdom) {
         user_assert(explicit_rdom->defined()) << what << " over an undefined RDom";
-        for (const ReductionVariable &r : explicit_rdom->domain()->domain) {
-            free.include(r.min);
-            free.include(r.extent);
-        }
     }
+    ReductionDomainPtr explicit_domain = explicit_rdom ? explicit_rdom->domain() : nullptr;
+    FindFreeVars free(explicit_domain);
+    free.include(e);
     user_assert(free.clash.empty()) << what << " of an expression that uses RVars of two RDoms";
     user_assert(explicit_rdom || free.rdom)
         << "Expression passed to " << what << " must reference a reduction domain (RDom)";
-    Reduction r{Func(name), {}};
+    Reduction r{Func(name), {}, {}, e};
+    std::map<std::string, Expr> outer_rvars;
     for (const std::string &v : free.vars) {
-        r.args.push_back(Var(v));
+        if (find_reduction_domain_of(v)) {
+            Var stand_in;
+            outer_rvars[v] = stand_in;
+            r.args.push_back(stand_in);
+        } else {
+            r.args.push_back(Var(v));
+        }
+        r.call_args.push_back(Variable::make(Int(32), v));
+    }
+    if (!outer_rvars.empty()) {
+        r.e = substitute(outer_rvars, e);
     }
     return r;
-}
-
-// e, made to mention RDom r (whose loops the update then runs over) when
-// it does not: select(r.x == r.x, e, e) is e, and simplifies away.
-Expr touch(const RDom &r, const Expr &e) {
-    FindFreeVars free;
-    free.include(e);
-    if (free.rdom == r.domain()) {
-        return e;
-    }
-    Expr rx = r[0];
-    return select(rx == rx, e, e);
 }
 
 Expr reduce(const RDom *r, Expr e, const std::string &name, const char *what, double identity_kind,
@@ -104,29 +110,24 @@ Expr reduce(const RDom *r, Expr e, const std::string &name, const char *what, do
         init = e.type().max();
     }
     red.f(red.args) = init;
-    if (r) {
-        // Over an explicit RDom that e need not mention: a predicate-free
-        // update whose arguments name it, so the loops run over it.
-        e = touch(*r, e);
-    }
-    red.f(red.args) = combine(red.f(red.args), e);
-    return red.f(red.args);
+    // (An explicit RDom that e does not mention gives an update without
+    // loops over it, run once, as upstream's.)
+    red.f(red.args) = combine(red.f(red.args), red.e);
+    return red.f(red.call_args);
 }
 
 Tuple arg_reduce(const RDom *explicit_rdom, Expr e, const std::string &name, const char *what, bool is_max) {
     Reduction red = start(explicit_rdom, e, name, what);
-    FindFreeVars free;
+    FindFreeVars free(explicit_rdom ? explicit_rdom->domain() : nullptr);
     free.include(e);
     ReductionDomainPtr domain = explicit_rdom ? explicit_rdom->domain() : free.rdom;
+    e = red.e;
     std::vector<Expr> init, update;
     for (size_t i = 0; i < domain->domain.size(); i++) {
         init.push_back(domain->domain[i].min);
         update.push_back(Variable::make(Int(32), domain->domain[i].var));
     }
     init.push_back(is_max ? e.type().min() : e.type().max());
-    if (explicit_rdom) {
-        e = touch(*explicit_rdom, e);
-    }
     update.push_back(e);
     red.f(red.args) = Tuple(init);
     // Strictly better replaces, so the first point wins ties, as upstream's.
@@ -139,7 +140,7 @@ Tuple arg_reduce(const RDom *explicit_rdom, Expr e, const std::string &name, con
     red.f(red.args) = Tuple(values);
     std::vector<Expr> out;
     for (size_t i = 0; i < update.size(); i++) {
-        out.push_back(red.f(red.args)[(int)i]);
+        out.push_back(red.f(red.call_args)[(int)i]);
     }
     return Tuple(out);
 }

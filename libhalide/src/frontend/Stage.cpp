@@ -130,6 +130,12 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     }
     user_assert(outer.name() != inner.name())
         << "In split of Func '" << f_->name << "': the outer and inner loops need different names";
+    // An RVar splits into RVars and a Var into Vars, as upstream requires.
+    for (const VarOrRVar *half : {&outer, &inner}) {
+        user_assert(half->is_rvar == s.dims[i].is_rvar)
+            << "In schedule for " << s.label << ": Can't split " << (s.dims[i].is_rvar ? "RVar " : "Var ") << old.name()
+            << " into " << (half->is_rvar ? "RVar " : "Var ") << half->name();
+    }
     SplitStep step;
     step.kind = SplitStep::Split;
     step.old_var = s.dims[i].var;
@@ -183,6 +189,15 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     }
     std::vector<size_t> sorted = positions;
     std::sort(sorted.begin(), sorted.end());
+    // Loops over RVars keep their order: swapping two changes the order the
+    // reduction visits its points, which may change its result.
+    for (size_t a = 0; a < positions.size(); a++) {
+        for (size_t b = a + 1; b < positions.size(); b++) {
+            user_assert(!(s.dims[positions[a]].is_rvar && s.dims[positions[b]].is_rvar && positions[a] > positions[b]))
+                << "In schedule for " << s.label << ": Can't reorder RVars " << s.dims[positions[b]].name << " and "
+                << s.dims[positions[a]].name << " because it may change the meaning of the algorithm";
+        }
+    }
     for (size_t k = 0; k < sorted.size(); k++) {
         s.dims[sorted[k]] = picked[k];
     }

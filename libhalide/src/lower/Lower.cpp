@@ -42,9 +42,11 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
     Environment env;
     std::vector<std::string> order = realization_order(outputs, env);
 
-    // 1a. Updates may not race under their schedules.
+    // 1a. Updates may not race under their schedules; once compiled, a
+    // Func takes no more updates (as upstream: they would change its meaning).
     for (const auto &[name, f] : env) {
         check_update_races(*f);
+        f->frozen = true;
     }
 
     // 2. Inline everything scheduled inline (the default).

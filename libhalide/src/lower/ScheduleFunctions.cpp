@@ -131,9 +131,10 @@ Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const s
             bool checked_shift = true;
             if (update) {
                 // An update may not compute a point twice (f(x) += 1 would
-                // add twice), so its tails are guarded, as upstream's
-                // default for updates; RoundUp stays (checked below).
-                if (tail != TailKind::RoundUp) {
+                // add twice), so its tails are guarded; an output's RoundUp
+                // stays (checked below), a producer's computes the same
+                // values guarded (upstream grows its region instead).
+                if (tail != TailKind::RoundUp || !is_output) {
                     tail = TailKind::GuardWithIf;
                 }
             } else if (!is_output && shifts_inwards(f, step)) {
@@ -249,41 +250,47 @@ Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const s
     return Block::make(Block::make(checks), s);
 }
 
-// Every stage of f over <region>. With update definitions, the pure
-// definition covers the region and whatever the updates read of f beyond
-// it (a scan's f(x - 1)), as upstream's bounds inference grows it; an
-// output's stays within its buffer (checked where the output is made).
+// Every stage of f over <region>. With update definitions, each stage
+// covers the region and whatever the stages after it read of f beyond it (a
+// scan's f(s - 1) reads points the earlier stages must have computed), as
+// upstream's bounds inference grows them; an output's stages loop over its
+// buffer (reads beyond it are checked where the output is made).
 Stmt produce(const FunctionContents &f, bool is_output, const std::string &region) {
-    if (f.updates.empty()) {
-        return produce_stage(f, 0, is_output, region);
-    }
-    std::vector<Stmt> updates;
-    for (size_t k = 1; k <= f.updates.size(); k++) {
-        updates.push_back(produce_stage(f, (int)k, is_output, region));
-    }
-    Stmt rest = Block::make(updates);
-    if (is_output) {
-        return Block::make(produce_stage(f, 0, is_output, region), rest);
-    }
-    std::string pure_region = region + ".s0";
-    Stmt pure = produce_stage(f, 0, is_output, pure_region);
-    auto boxes = boxes_required(rest);
-    auto read = boxes.find(f.name);
-    for (size_t d = f.args.size(); d-- > 0;) {
-        Expr min = buffer_field(region, "min", (int)d), max = buffer_field(region, "max", (int)d);
-        if (read != boxes.end() && read->second[d].is_bounded()) {
-            min = Min::make(min, read->second[d].min);
-            max = Max::make(max, read->second[d].max);
+    int last = (int)f.updates.size();
+    std::vector<Stmt> stages((size_t)last + 1);
+    std::map<std::string, Box> later_reads; // what the stages after the current one read of f
+    for (int k = last; k >= 0; k--) {
+        bool widened = !is_output && k < last && later_reads.count(f.name);
+        std::string stage_region = widened ? region + ".s" + std::to_string(k) : region;
+        Stmt s = produce_stage(f, k, is_output, stage_region);
+        if (widened) {
+            const Box &read = later_reads.at(f.name);
+            for (size_t d = f.args.size(); d-- > 0;) {
+                Expr min = buffer_field(region, "min", (int)d), max = buffer_field(region, "max", (int)d);
+                if (read[d].is_bounded()) {
+                    min = Min::make(min, read[d].min);
+                    max = Max::make(max, read[d].max);
+                }
+                std::string suffix = "." + std::to_string(d);
+                Expr extent = Add::make(
+                    Sub::make(buffer_field(stage_region, "max", (int)d), buffer_field(stage_region, "min", (int)d)),
+                    int32_const(1));
+                s = LetStmt::make(stage_region + ".extent" + suffix, extent, s);
+                s = LetStmt::make(stage_region + ".max" + suffix, max, s);
+                s = LetStmt::make(stage_region + ".min" + suffix, min, s);
+            }
         }
-        std::string suffix = "." + std::to_string(d);
-        Expr extent =
-            Add::make(Sub::make(buffer_field(pure_region, "max", (int)d), buffer_field(pure_region, "min", (int)d)),
-                      int32_const(1));
-        pure = LetStmt::make(pure_region + ".extent" + suffix, extent, pure);
-        pure = LetStmt::make(pure_region + ".max" + suffix, max, pure);
-        pure = LetStmt::make(pure_region + ".min" + suffix, min, pure);
+        stages[(size_t)k] = s;
+        if (k > 0) {
+            auto reads = boxes_required(s);
+            auto it = reads.find(f.name);
+            if (it != reads.end()) {
+                auto prev = later_reads.find(f.name);
+                later_reads[f.name] = prev == later_reads.end() ? it->second : box_union(prev->second, it->second);
+            }
+        }
     }
-    return Block::make(pure, rest);
+    return Block::make(stages);
 }
 
 // The region of g that `body` needs, as lets `<region>.min.d`, `.max.d` and

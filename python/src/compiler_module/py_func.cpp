@@ -175,9 +175,11 @@ void define_func(py::module_ &m) {
         // Schedule: each returns the Func, so calls chain.
         .def("compute_root", &Func::compute_root, py::return_value_policy::reference_internal)
         .def("compute_inline", &Func::compute_inline, py::return_value_policy::reference_internal)
-        .def("compute_at", &Func::compute_at, py::arg("f"), py::arg("var"), py::return_value_policy::reference_internal)
+        .def("compute_at", py::overload_cast<const Func &, const Var &>(&Func::compute_at), py::arg("f"),
+             py::arg("var"), py::return_value_policy::reference_internal)
         .def("store_root", &Func::store_root, py::return_value_policy::reference_internal)
-        .def("store_at", &Func::store_at, py::arg("f"), py::arg("var"), py::return_value_policy::reference_internal)
+        .def("store_at", py::overload_cast<const Func &, const Var &>(&Func::store_at), py::arg("f"), py::arg("var"),
+             py::return_value_policy::reference_internal)
         .def(
             "bound",
             [](Func &f, const Var &v, const py::object &min, const py::object &extent) -> Func & {
