@@ -234,8 +234,6 @@ def test_inline_reductions_values():
         assert scalar(g) == ref, fn.__name__
 
 
-@pytest.mark.xfail(strict=True, reason="compiler bug: an inline reduction over an explicit RDom refuses an outer "
-                   "RDom's RVar in its expression (build/reduction_bugs/nested_inline_reduction_explicit_rdom.cpp)")
 def test_nested_inline_reductions_with_explicit_rdom():
     r1, r2 = hl.RDom([(0, 4)]), hl.RDom([(0, 3)])
     g = hl.Func("nested")
