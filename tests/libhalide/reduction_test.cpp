@@ -499,3 +499,21 @@ TEST(Reduction, MaskedCoordinatesAreBounded) {
         EXPECT_EQ(out(i), hit ? 7 : 0) << i;
     }
 }
+
+TEST(Reduction, RoundUpOfAnUpdatesRVarOrSplitHalfIsRefused) {
+    Var x("x"), xo("xo"), xi("xi"), xio("xio"), xii("xii");
+    Func f("f");
+    RDom r(0, 10);
+    RVar ro("ro"), ri("ri");
+    f(x) = 0;
+    f(x) += r;
+    f.update(0).split(r, ro, ri, 4, TailStrategy::RoundUp);
+    std::string m = message_of([&] { f.realize({4}); });
+    EXPECT_NE(m.find("Can't use TailStrategy::RoundUp for splitting"), std::string::npos) << m;
+    Func g("g");
+    g(x) = x;
+    g(x) += 1;
+    g.update(0).split(x, xo, xi, 4).split(xi, xio, xii, 2, TailStrategy::RoundUp);
+    m = message_of([&] { g.realize({8}); });
+    EXPECT_NE(m.find("GuardWithIf"), std::string::npos) << m;
+}

@@ -130,6 +130,16 @@ Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const s
             TailKind tail = step.tail;
             bool checked_shift = true;
             if (update) {
+                // Rounding up a split of anything but a pure Var of the
+                // update (an RVar, a split's half) would update some points
+                // twice: refused, as upstream refuses it.
+                bool pure = std::find(update->pure_vars.begin(), update->pure_vars.end(), step.old_var) !=
+                            update->pure_vars.end();
+                user_assert(tail != TailKind::RoundUp || pure)
+                    << "Can't use TailStrategy::RoundUp for splitting " << step.old_var << " in update definition "
+                    << stage - 1 << " of " << f.name << " (" << f.name << ".update(" << stage - 1
+                    << ")): some points would be updated twice, which changes the result. Use "
+                    << "TailStrategy::GuardWithIf instead.";
                 // An update may not compute a point twice (f(x) += 1 would
                 // add twice), so its tails are guarded; an output's RoundUp
                 // stays (checked below), a producer's computes the same
