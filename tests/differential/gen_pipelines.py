@@ -60,8 +60,9 @@ nor one that trips a known upstream bug:
   zero (no signed-zero ambiguity); reinterpret to a float only builds values
   in [1, 2) (an exponent pattern is or-ed in), never NaN or infinity.
   Upstream folds cast<uint32_t>(cast<int32_t>(f)) (and reinterpret, and
-  64 bits) into one float -> unsigned conversion, undefined for negative f:
-  such values are made non-negative first.
+  every width: reinterpret<uint8_t>(cast<int8_t>(-39.0f)) gives 0, not 217)
+  into one float -> unsigned conversion, undefined for negative f: such
+  values are made non-negative first.
 * lerp is generated for values of at most 32 bits (upstream supports neither
   Float(64) nor 64-bit integers) with float weights in [0, 1] for integer
   values; an Int(32) lerp value is never a direct cast of a float (upstream
@@ -617,7 +618,7 @@ class Gen:
         it INT_MIN) when f does not fit the narrow type: upstream bugs. Keep such values in range first."""
         if not (n.t.is_intlike and t.is_intlike and n.kids and n.kids[0].t.is_float):
             return n
-        if t.kind == "uint" and n.t.kind == "int" and t.bits == n.t.bits >= 32 and n.lo < 0:
+        if t.kind == "uint" and n.t.kind == "int" and t.bits == n.t.bits and n.lo < 0:
             return self.narrow(n, 0, n.t.hi)
         if n.t.bits == 64 and t.bits < 64 and not t.fits(n.lo, n.hi):
             return self.narrow(n, max(t.lo, n.t.lo), min(t.hi, n.t.hi))
