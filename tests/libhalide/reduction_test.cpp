@@ -516,4 +516,15 @@ TEST(Reduction, RoundUpOfAnUpdatesRVarOrSplitHalfIsRefused) {
     g.update(0).split(x, xo, xi, 4).split(xi, xio, xii, 2, TailStrategy::RoundUp);
     m = message_of([&] { g.realize({8}); });
     EXPECT_NE(m.find("GuardWithIf"), std::string::npos) << m;
+    // The outer half of a pure Var's split may round up (upstream allows it too).
+    Func h("h"), c("c");
+    h(x) = x;
+    h(x) += 1;
+    c(x) = h(x);
+    h.update(0).unroll(x, 3, TailStrategy::RoundUp).unroll(x, 3, TailStrategy::RoundUp);
+    h.compute_root();
+    Buffer<int32_t> out = c.realize({11});
+    for (int i = 0; i < 11; i++) {
+        EXPECT_EQ(out(i), i + 1);
+    }
 }

@@ -69,6 +69,21 @@ Expr promise_in(const Expr &value, const Expr &min, const Expr &max) {
     return Call::make(Int(32), "promise_clamped", {value, min, max}, Call::Intrinsic);
 }
 
+// Whether a RoundUp split of `var` in update `u` leaves every point updated
+// once: a pure Var of the update, or the outer half of such a split (its
+// rounding only adds points past the end, which the guard skips).
+bool rounds_up_safely(const UpdateDefinition &u, const std::string &var) {
+    if (std::find(u.pure_vars.begin(), u.pure_vars.end(), var) != u.pure_vars.end()) {
+        return true;
+    }
+    for (const SplitStep &s : u.splits) {
+        if (s.kind == SplitStep::Split && s.outer == var) {
+            return rounds_up_safely(u, s.old_var);
+        }
+    }
+    return false;
+}
+
 // The loop nest that computes stage `stage` of f over <region>.min.d /
 // .extent.d, following its schedule: splits and fuses (in order), then the
 // loops (innermost first). Stage 0 is the pure definition, stage k update k-1.
@@ -130,12 +145,9 @@ Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const s
             TailKind tail = step.tail;
             bool checked_shift = true;
             if (update) {
-                // Rounding up a split of anything but a pure Var of the
-                // update (an RVar, a split's half) would update some points
-                // twice: refused, as upstream refuses it.
-                bool pure = std::find(update->pure_vars.begin(), update->pure_vars.end(), step.old_var) !=
-                            update->pure_vars.end();
-                user_assert(tail != TailKind::RoundUp || pure)
+                // Rounding up a split of an RVar or of a split's inner half
+                // would update some points twice: refused, as upstream.
+                user_assert(tail != TailKind::RoundUp || rounds_up_safely(*update, step.old_var))
                     << "Can't use TailStrategy::RoundUp for splitting " << step.old_var << " in update definition "
                     << stage - 1 << " of " << f.name << " (" << f.name << ".update(" << stage - 1
                     << ")): some points would be updated twice, which changes the result. Use "
