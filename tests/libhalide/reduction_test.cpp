@@ -522,6 +522,19 @@ TEST(Reduction, RoundUpOfAnUpdatesRVarOrSplitHalfIsRefused) {
     h(x) += 1;
     c(x) = h(x);
     h.update(0).unroll(x, 3, TailStrategy::RoundUp).unroll(x, 3, TailStrategy::RoundUp);
+    Func p("p"), q("q");
+    Var y("y"), xy("xy"), xyo("xyo"), xyi("xyi");
+    p(x, y) = x + y;
+    p(x, y) *= 2;
+    q(x, y) = p(x, y);
+    p.update(0).fuse(x, y, xy).split(xy, xyo, xyi, 5, TailStrategy::RoundUp); // a fused loop may round up
+    p.compute_root();
+    Buffer<int32_t> qo = q.realize({3, 4});
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 3; i++) {
+            EXPECT_EQ(qo(i, j), (i + j) * 2);
+        }
+    }
     h.compute_root();
     Buffer<int32_t> out = c.realize({11});
     for (int i = 0; i < 11; i++) {

@@ -70,8 +70,10 @@ Expr promise_in(const Expr &value, const Expr &min, const Expr &max) {
 }
 
 // Whether a RoundUp split of `var` in update `u` leaves every point updated
-// once: a pure Var of the update, or the outer half of such a split (its
-// rounding only adds points past the end, which the guard skips).
+// once, by upstream's rule: not for an RVar or anything made from one, nor
+// for the inner half of a split (its rounding would overlap the next
+// iteration's points); pure Vars, outer halves and fused loops of pure
+// Vars are fine.
 bool rounds_up_safely(const UpdateDefinition &u, const std::string &var) {
     if (std::find(u.pure_vars.begin(), u.pure_vars.end(), var) != u.pure_vars.end()) {
         return true;
@@ -80,8 +82,11 @@ bool rounds_up_safely(const UpdateDefinition &u, const std::string &var) {
         if (s.kind == SplitStep::Split && s.outer == var) {
             return rounds_up_safely(u, s.old_var);
         }
+        if (s.kind == SplitStep::Fuse && s.old_var == var) {
+            return rounds_up_safely(u, s.inner) && rounds_up_safely(u, s.outer);
+        }
     }
-    return false;
+    return false; // an RVar, or the inner half of a split
 }
 
 // The loop nest that computes stage `stage` of f over <region>.min.d /
