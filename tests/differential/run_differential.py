@@ -263,8 +263,16 @@ def run_side(batch: Batch, side: str, exe: Path, batch_file: Path, per_pipeline_
         res.results.update(results)
         if done and rc == 0:
             break
+        last_begun = [ln.split() for ln in out.splitlines() if ln.startswith("B ") and len(ln.split()) == 3]
+        if started is None and last_begun and rc != 0:
+            # Died between pipelines, after the last one's result (upstream's JIT has crashed
+            # tearing a pipeline down): go on after it, as after a crash within one.
+            e_i, v_i = int(last_begun[-1][1]), int(last_begun[-1][2])
+            res.restarts += 1
+            entry, variant = (e_i, 1) if v_i == 0 else (e_i + 1, 0)
+            continue
         if started is None:
-            # Died before (or between) pipelines, e.g. could not read its batch: a harness failure.
+            # Died before any pipeline, e.g. could not read its batch: a harness failure.
             for q in pipelines[entry:]:
                 for v in compare.VARIANTS:
                     res.results.setdefault(
