@@ -541,3 +541,26 @@ TEST(Reduction, RoundUpOfAnUpdatesRVarOrSplitHalfIsRefused) {
         EXPECT_EQ(out(i), i + 1);
     }
 }
+
+TEST(Reduction, ShiftedCoordinatesAreBounded) {
+    Buffer<int16_t> in(6);
+    int16_t values[6] = {-32768, -1, 0, 8191, 8192, 32767};
+    for (int i = 0; i < 6; i++) {
+        in(i) = values[i];
+    }
+    Var x("x");
+    Func f0("f0"), f1("f1");
+    RDom r(0, 6);
+    f0(x) = 0;
+    f0(cast<int32_t>(in(r)) >> 13) += 1; // in [-4, 3] whatever the input
+    f1(x) = f0(x - 4);
+    f0.compute_root();
+    Buffer<int32_t> out = f1.realize({8});
+    int expected[8] = {0};
+    for (int16_t v : values) {
+        expected[(v >> 13) + 4]++;
+    }
+    for (int i = 0; i < 8; i++) {
+        EXPECT_EQ(out(i), expected[i]) << i;
+    }
+}

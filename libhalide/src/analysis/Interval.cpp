@@ -218,6 +218,13 @@ public:
             Interval v = of(op->args[0]);
             Interval lo = of(op->args[1]), hi = of(op->args[2]);
             result = {pick_max(v.min, lo.min), pick_min(v.max, hi.max)};
+        } else if (op->call_type == Call::Intrinsic && op->name == "shift_right" && op->args.size() == 2 &&
+                   op->type.is_int() && op->args[1].as<IntImm>() && op->args[1].as<IntImm>()->value >= 0 &&
+                   op->args[1].as<IntImm>()->value < 31 && of(op->args[0]).is_bounded()) {
+            // x >> c for a signed x and a constant c: floor(x / 2^c), monotonic in x.
+            Interval a = of(op->args[0]);
+            Expr scale = int32(int64_t(1) << op->args[1].as<IntImm>()->value);
+            result = {binary<Div>(a.min, scale), binary<Div>(a.max, scale)};
         } else if (op->call_type == Call::Intrinsic && op->name == "bitwise_and" && op->args.size() == 2 &&
                    (op->type.is_int() || op->type.is_uint()) && nonnegative_constant(op->args)) {
             // x & c with a constant c >= 0 lies in [0, c], whatever x is.
