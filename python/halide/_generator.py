@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar, Token
 from typing import Any, ClassVar, TypeVar
 
+from halide import _GENERATOR_NAMES
 from halide._compiler import (
     Argument,
     Bool,
@@ -43,21 +44,8 @@ from halide._compiler import (
     get_jit_target_from_environment,
 )
 
-__all__ = [
-    "Generator",
-    "GeneratorContext",
-    "GeneratorParam",
-    "InputBuffer",
-    "InputScalar",
-    "OutputBuffer",
-    "OutputScalar",
-    "active_generator_context",
-    "alias",
-    "funcs",
-    "generator",
-    "main",
-    "vars",
-]
+# The names halide/__init__.py forwards here: one list, kept there.
+__all__ = sorted(_GENERATOR_NAMES)
 
 _C = TypeVar("_C", bound=type)
 

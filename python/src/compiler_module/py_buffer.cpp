@@ -520,35 +520,7 @@ void bind_elements(py::class_<Buffer> &cls) {
             "for_each_element",
             [](const Buffer &b, const py::function &f) {
                 check_defined(b);
-                // A snapshot of the shape: f may change the buffer.
-                const int d = b.dimensions();
-                std::vector<halide_dimension_t> dims(b.raw_buffer()->dim, b.raw_buffer()->dim + d);
-                for (const auto &dim : dims) {
-                    if (dim.extent <= 0) {
-                        return;
-                    }
-                }
-                std::vector<int64_t> pos(d);
-                for (int i = 0; i < d; i++) {
-                    pos[i] = dims[i].min;
-                }
-                for (;;) {
-                    py::list coords(d);
-                    for (int i = 0; i < d; i++) {
-                        coords[i] = pos[i];
-                    }
-                    f(coords);
-                    int i = 0;
-                    for (; i < d; i++) {
-                        if (++pos[i] < (int64_t)dims[i].min + dims[i].extent) {
-                            break;
-                        }
-                        pos[i] = dims[i].min;
-                    }
-                    if (i == d) {
-                        return;
-                    }
-                }
+                halide_python::for_each_coordinate(*b.raw_buffer(), f);
             },
             py::arg("f"), "Calls f([x, y, ...]) for every coordinate, dimension 0 varying fastest.")
         .def(

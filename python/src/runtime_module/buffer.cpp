@@ -601,4 +601,36 @@ Buffer::Keepalive *Buffer::new_keepalive() const {
     return k;
 }
 
+void for_each_coordinate(const halide_buffer_t &buf, const pybind11::function &f) {
+    // A snapshot of the shape: f may change the buffer.
+    const int d = buf.dimensions;
+    std::vector<halide_dimension_t> dims(buf.dim, buf.dim + d);
+    for (const auto &dim : dims) {
+        if (dim.extent <= 0) {
+            return;
+        }
+    }
+    std::vector<int64_t> pos(d); // 64-bit: min + extent may pass INT32_MAX
+    for (int i = 0; i < d; i++) {
+        pos[i] = dims[i].min;
+    }
+    for (;;) {
+        pybind11::list coords(d);
+        for (int i = 0; i < d; i++) {
+            coords[i] = pos[i];
+        }
+        f(coords);
+        int i = 0;
+        for (; i < d; i++) {
+            if (++pos[i] < (int64_t)dims[i].min + dims[i].extent) {
+                break;
+            }
+            pos[i] = dims[i].min;
+        }
+        if (i == d) {
+            return;
+        }
+    }
+}
+
 } // namespace halide_python

@@ -170,6 +170,10 @@ inline void set_python_error_from_current_exception() {
 
 void bind_buffer(pybind11::module_ &m);
 
+// Calls f([x, y, ...]) for every coordinate of `buf`'s shape (as it is on
+// entry), dimension 0 varying fastest: for_each_element of both Buffer classes.
+void for_each_coordinate(const halide_buffer_t &buf, const pybind11::function &f);
+
 } // namespace halide_python
 
 #endif

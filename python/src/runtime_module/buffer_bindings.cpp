@@ -768,38 +768,7 @@ void bind_buffer(py::module_ &m) {
             },
             py::arg("value"))
         .def(
-            "for_each_element",
-            [](const Buffer &b, const py::function &f) {
-                // A snapshot of the shape: f may change the buffer.
-                const int d = b.dimensions();
-                std::vector<halide_dimension_t> dims(b.raw().dim, b.raw().dim + d);
-                for (const auto &dim : dims) {
-                    if (dim.extent <= 0) {
-                        return;
-                    }
-                }
-                std::vector<int64_t> pos(d); // 64-bit: min + extent may pass INT32_MAX
-                for (int i = 0; i < d; i++) {
-                    pos[i] = dims[i].min;
-                }
-                for (;;) {
-                    py::list coords(d);
-                    for (int i = 0; i < d; i++) {
-                        coords[i] = pos[i];
-                    }
-                    f(coords);
-                    int i = 0;
-                    for (; i < d; i++) {
-                        if (++pos[i] < (int64_t)dims[i].min + dims[i].extent) {
-                            break;
-                        }
-                        pos[i] = dims[i].min;
-                    }
-                    if (i == d) {
-                        return;
-                    }
-                }
-            },
+            "for_each_element", [](const Buffer &b, const py::function &f) { for_each_coordinate(b.raw(), f); },
             py::arg("f"), "Calls f([x, y, ...]) for every coordinate, dimension 0 varying fastest.")
         .def("__getitem__",
              [](Buffer &b, py::handle index) {
