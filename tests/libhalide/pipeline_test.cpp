@@ -11,6 +11,7 @@
 
 #include "Halide.h"
 #include "frontend/Function.h"
+#include "frontend/JITCall.h"
 
 using namespace Halide;
 
@@ -473,6 +474,49 @@ TEST(Pipeline, RegistryForgetsDestroyedFuncs) {
     EXPECT_LT(Internal::registered_name_count(), 4000u);
     Func again("temporary_7");
     EXPECT_EQ(again.name(), "temporary_7");
+}
+
+// The JIT cache is per pipeline: a change recompiles the pipelines that
+// reach the changed Func, not every pipeline in the process.
+TEST(Pipeline, RecompilesOnlyThePipelinesAnEditReaches) {
+    Var x("x");
+    Func f("cache_f"), g("cache_g"), h("cache_h");
+    f(x) = x * 3;
+    g(x) = x + 7;
+    h(x) = f(x) + 1;
+    auto realize_and_check = [&](Func &which, int (*expected)(int)) {
+        Buffer<int32_t> out = which.realize({16});
+        for (int i = 0; i < 16; i++) {
+            EXPECT_EQ(out(i), expected(i)) << which.name() << " at " << i;
+        }
+    };
+    auto f_of = [](int i) { return i * 3; };
+    auto g_of = [](int i) { return i + 7; };
+    auto h_of = [](int i) { return i * 3 + 1; };
+    realize_and_check(f, f_of);
+    realize_and_check(g, g_of);
+    realize_and_check(h, h_of);
+    const uint64_t compiled = Internal::jit_compilation_count();
+
+    g.vectorize(x, 4); // reached by g's pipeline only
+    realize_and_check(f, f_of);
+    realize_and_check(h, h_of);
+    EXPECT_EQ(Internal::jit_compilation_count(), compiled);
+    realize_and_check(g, g_of);
+    EXPECT_EQ(Internal::jit_compilation_count(), compiled + 1);
+
+    f.compute_root(); // reached by f's and h's
+    realize_and_check(g, g_of);
+    EXPECT_EQ(Internal::jit_compilation_count(), compiled + 1);
+    realize_and_check(h, h_of);
+    realize_and_check(f, f_of);
+    EXPECT_EQ(Internal::jit_compilation_count(), compiled + 3);
+
+    // Unchanged since: every pipeline is current.
+    realize_and_check(f, f_of);
+    realize_and_check(g, g_of);
+    realize_and_check(h, h_of);
+    EXPECT_EQ(Internal::jit_compilation_count(), compiled + 3);
 }
 
 // A Func, ImageParam or Param used in a definition may go out of scope

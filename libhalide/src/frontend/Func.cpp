@@ -14,7 +14,6 @@
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/Pipeline.h"
-#include "lower/Lower.h"
 
 namespace Halide {
 
@@ -143,7 +142,7 @@ void FuncRef::define(const std::vector<Expr> &values) {
     for (const Expr &a : args_) {
         freeze.include(a);
     }
-    bump_pipeline_epoch();
+    mark_changed(*f_);
 }
 
 void FuncRef::define_pure(const std::vector<Expr> &values) {
@@ -520,13 +519,13 @@ FuncRef Func::operator()(const std::vector<Var> &args) const {
 
 Func &Func::compute_root() {
     f_->compute = ComputeLevel::Root;
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
 Func &Func::compute_inline() {
     f_->compute = ComputeLevel::Inlined;
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -558,7 +557,7 @@ Func &Func::compute_at(const Func &f, const Var &var) {
     f_->compute = ComputeLevel::At;
     f_->compute_at_func = f.name();
     f_->compute_at_var = var.name();
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -581,7 +580,7 @@ Expr int32_expr(const Expr &e, const char *what) {
 Func &Func::bound(const Var &var, const Expr &min, const Expr &extent) {
     check_pure_arg(*f_, var, "bound");
     f_->explicit_bounds[var.name()] = {int32_expr(min, "bound's min"), int32_expr(extent, "bound's extent")};
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -593,7 +592,7 @@ Func &Func::align_bounds(const Var &var, const Expr &modulus, const Expr &remain
     }
     f_->alignments[var.name()] = {int32_expr(modulus, "alignment modulus"),
                                   int32_expr(remainder, "alignment remainder")};
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -608,7 +607,7 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
         order.push_back(v.name());
     }
     f_->storage_order = order;
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -622,7 +621,7 @@ Func &Func::set_estimates(const Region &estimates) {
 
 Func &Func::store_root() {
     f_->store = ComputeLevel::Root;
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -632,7 +631,7 @@ Func &Func::store_at(const Func &f, const Var &var) {
     f_->store = ComputeLevel::At;
     f_->store_at_func = f.name();
     f_->store_at_var = var.name();
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 

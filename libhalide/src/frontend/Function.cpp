@@ -11,6 +11,9 @@ namespace Halide {
 namespace Internal {
 namespace {
 
+std::atomic<uint64_t> change_counter{0};
+std::atomic<uint64_t> global_change{0};
+
 struct Registry {
     std::mutex mutex;
     std::map<std::string, std::weak_ptr<void>> names; // every live named object
@@ -145,6 +148,22 @@ InputBufferPtr find_input_buffer(const std::string &name) {
 }
 ParamPtr find_param(const std::string &name) {
     return find(registry().params, name);
+}
+
+uint64_t latest_change_stamp() {
+    return change_counter.load();
+}
+
+void mark_changed(FunctionContents &f) {
+    f.stamp = ++change_counter;
+}
+
+void mark_everything_changed() {
+    global_change = ++change_counter;
+}
+
+uint64_t everything_changed_stamp() {
+    return global_change.load();
 }
 
 } // namespace Internal

@@ -90,6 +90,8 @@ struct FunctionContents {
     // The Funcs, input buffers and Params the definition calls or reads, kept
     // alive by it (the IR names them; the registry holds weak pointers).
     std::vector<std::shared_ptr<void>> referenced;
+    // The change stamp of its last definition or schedule change (see mark_changed).
+    uint64_t stamp = 0;
 
     bool defined() const { return !values.empty(); }
 };
@@ -131,6 +133,16 @@ ParamPtr find_param(const std::string &name);
 // If `var` names a field of a live input buffer ("<buffer>.min.0",
 // ".extent.", ".max.", ".stride."), that buffer's name; else empty.
 std::string input_buffer_of_field(const std::string &var);
+// Change tracking for the JIT cache. Every change to a definition or a
+// schedule takes a new stamp from one global counter and records it in the
+// Func changed, so a compiled Pipeline stays current while the Funcs it
+// reaches keep the stamps it was compiled with: an edit recompiles only the
+// pipelines that use the edited Func. RDom::where and Param ranges are not
+// tied to one Func and mark everything changed.
+uint64_t latest_change_stamp();
+void mark_changed(FunctionContents &f);
+void mark_everything_changed();
+uint64_t everything_changed_stamp();
 // How many names the registry holds (live ones, and destroyed ones not yet swept).
 size_t registered_name_count();
 

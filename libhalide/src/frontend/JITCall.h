@@ -19,6 +19,10 @@ void run_jit(const JITModule &module, const std::string &name, void **args);
 // another OS, architecture or bit width. `what` names the caller.
 void check_jit_target(const Target &target, const char *what);
 
+// How many times Pipelines have been compiled for the JIT in this process
+// (tests use it to check that a cached pipeline is reused).
+uint64_t jit_compilation_count();
+
 } // namespace Internal
 } // namespace Halide
 

@@ -7,7 +7,6 @@
 #include "Halide/IR.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
-#include "lower/Lower.h"
 
 namespace Halide {
 namespace Internal {
@@ -67,7 +66,7 @@ void set_param_value(ParamContents &p, const void *value, size_t bytes) {
 void set_param_range(ParamContents &p, const Expr &min, const Expr &max) {
     p.min_value = min;
     p.max_value = max;
-    bump_pipeline_epoch(); // the range checks are compiled in
+    mark_everything_changed(); // the range checks are compiled in
 }
 
 void set_param_default(ParamContents &p, const Expr &value) {

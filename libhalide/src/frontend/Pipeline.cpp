@@ -1,8 +1,9 @@
 // See Pipeline.h. Compiling (lower + JIT) is cached per Pipeline and redone
-// when any definition or schedule has changed since (pipeline_epoch).
+// when a Func it reaches has changed since (change stamps, Function.h).
 #include "Halide/Pipeline.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <sstream>
@@ -13,13 +14,19 @@
 #include "call_context.h"
 #include "frontend/JITCall.h"
 #include "lower/Lower.h"
+#include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
 
+// The change stamps a compiled pipeline depends on: the global one, then
+// each Func it reaches with its own.
+using ChangeStamps = std::vector<std::pair<const FunctionContents *, uint64_t>>;
+
 struct PipelineContents {
     std::vector<Func> outputs;
-    uint64_t epoch = ~uint64_t(0);
+    uint64_t checked_at = ~uint64_t(0); // latest_change_stamp() when `stamps` were last found current
+    ChangeStamps stamps;
     LoweredPipeline lowered;
     std::shared_ptr<JITModule> module;
 };
@@ -43,6 +50,18 @@ void capture_jit_error(void *, const char *message) {
     log->text += (log->text.empty() ? "" : "\n") + std::string(message);
 }
 
+std::atomic<uint64_t> jit_compilations{0};
+
+ChangeStamps change_stamps_of(const std::vector<FunctionPtr> &outputs) {
+    Environment env;
+    realization_order(outputs, env);
+    ChangeStamps stamps{{nullptr, everything_changed_stamp()}};
+    for (const auto &[name, f] : env) {
+        stamps.emplace_back(f.get(), f->stamp);
+    }
+    return stamps;
+}
+
 } // namespace
 
 void run_jit(const JITModule &module, const std::string &name, void **args) {
@@ -57,6 +76,10 @@ void run_jit(const JITModule &module, const std::string &name, void **args) {
                                "): " + (log.text.empty() ? "no message" : log.text),
                            result);
     }
+}
+
+uint64_t jit_compilation_count() {
+    return jit_compilations.load();
 }
 
 void check_jit_target(const Target &target, const char *what) {
@@ -93,12 +116,20 @@ void Pipeline::compile_jit(const Target &target) {
         user_assert(f.defined()) << "Can't compile Func '" << f.name() << "' because it has not been defined";
         outputs.push_back(f.function());
     }
-    if (c.epoch == pipeline_epoch() && c.module) {
+    // Nothing changed anywhere: current. Otherwise current unless a Func
+    // this pipeline reaches changed (walking them costs far less than a compile).
+    const uint64_t now = latest_change_stamp();
+    if (c.module && c.checked_at == now) {
         return;
     }
-    c.lowered = lower(outputs, c.outputs[0].name());
-    c.module = std::make_shared<JITModule>(JITModule::compile(c.lowered.func));
-    c.epoch = pipeline_epoch();
+    ChangeStamps stamps = change_stamps_of(outputs);
+    if (!c.module || stamps != c.stamps) {
+        c.lowered = lower(outputs, c.outputs[0].name());
+        c.module = std::make_shared<JITModule>(JITModule::compile(c.lowered.func));
+        c.stamps = std::move(stamps);
+        jit_compilations++;
+    }
+    c.checked_at = now;
 }
 
 void Pipeline::realize(const Realization &dst, const Target &target) {

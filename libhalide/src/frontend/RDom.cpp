@@ -8,7 +8,6 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
-#include "lower/Lower.h"
 
 namespace Halide {
 
@@ -84,7 +83,6 @@ void RDom::init(const Region &region, const std::string &name) {
     for (size_t i = 0; i < region.size() && i < 4; i++) {
         *named[i] = RVar(contents_, (int)i);
     }
-    bump_pipeline_epoch();
 }
 
 int RDom::dimensions() const {
@@ -118,7 +116,7 @@ RDom RDom::where(const Expr &predicate) {
     user_assert(predicate.defined() && predicate.type().is_bool())
         << "RDom::where of RDom '" << contents_->name << "' needs a boolean condition";
     contents_->predicates.push_back(predicate);
-    bump_pipeline_epoch();
+    mark_everything_changed();
     return *this;
 }
 

@@ -7,7 +7,6 @@
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IROperator.h"
-#include "lower/Lower.h"
 
 namespace Halide {
 
@@ -151,7 +150,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     bool rvar = s.dims[i].is_rvar;
     s.dims[i] = {inner.name(), s.splits.back().inner, type, rvar};
     s.dims.insert(s.dims.begin() + i + 1, Dim{outer.name(), s.splits.back().outer, type, rvar});
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -169,7 +168,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     s.splits.push_back(step);
     s.dims[i] = {fused.name(), step.old_var, s.dims[o].for_type, s.dims[i].is_rvar && s.dims[o].is_rvar};
     s.dims.erase(s.dims.begin() + o);
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -201,7 +200,7 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     for (size_t k = 0; k < sorted.size(); k++) {
         s.dims[sorted[k]] = picked[k];
     }
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -223,7 +222,7 @@ Stage &Stage::set_loop_type(const VarOrRVar &v, ForType type, const char *what) 
     // Parallel or vectorized RVars are checked for races when lowering
     // (lower/CheckUpdateRaces.cpp), as upstream checks them.
     s.dims[dim_index(s, v.name(), what)].for_type = type;
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 
@@ -232,7 +231,7 @@ Stage &Stage::allow_race_conditions() {
                             << f_->name;
     parts_of(*f_, stage_);
     f_->updates[(size_t)stage_ - 1].allow_race_conditions = true;
-    bump_pipeline_epoch();
+    mark_changed(*f_);
     return *this;
 }
 

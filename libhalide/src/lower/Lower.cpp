@@ -1,25 +1,12 @@
 // The lowering pipeline, in order. Each step is one pass in its own file.
 #include "lower/Lower.h"
 
-#include <atomic>
-
 #include "Halide/IR.h"
 #include "Halide/Simplify.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
-
-namespace {
-std::atomic<uint64_t> epoch{0};
-}
-
-uint64_t pipeline_epoch() {
-    return epoch.load();
-}
-void bump_pipeline_epoch() {
-    epoch++;
-}
 
 Expr int32_const(int64_t v) {
     return IntImm::make(Int(32), v);

@@ -34,11 +34,6 @@ struct LowerOptions {
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,
                       const LowerOptions &options = LowerOptions());
 
-// Bumped by every change to any definition or schedule, so compiled
-// pipelines know when they are stale.
-uint64_t pipeline_epoch();
-void bump_pipeline_epoch();
-
 } // namespace Internal
 } // namespace Halide
 
