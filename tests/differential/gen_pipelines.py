@@ -63,6 +63,9 @@ nor one that trips a known upstream bug:
   every width: reinterpret<uint8_t>(cast<int8_t>(-39.0f)) gives 0, not 217)
   into one float -> unsigned conversion, undefined for negative f: such
   values are made non-negative first.
+* Int(32)/Int(64) % by a constant of at least a quarter of the type's range
+  is never written: upstream gets (cast<int32_t>(i16) + x) % 2147483647
+  wrong (negative for small positive sums).
 * lerp is generated for values of at most 32 bits (upstream supports neither
   Float(64) nor 64-bit integers) with float weights in [0, 1] for integer
   values; an Int(32) lerp value is never a direct cast of a float (upstream
@@ -527,6 +530,8 @@ class Gen:
             return None
         if n.lo >= 0 and n.hi < m:
             return n
+        if n.t.ub_overflow and m >= 1 << (n.t.bits - 2):
+            return None  # upstream's % by a constant near the maximum is wrong (see divmod)
         return mk(n.t, f"({{0}} % {literal(n.t, m)})", [n], 0, m - 1)
 
     def bitand_const(self, n: Node, mask: int) -> Node | None:
@@ -934,6 +939,10 @@ class Gen:
             if self.chance(0.5):
                 # Small divisors of both signs.
                 b = self.narrow(b, -9 if t.is_signed else 0, 9)
+        if op == "%" and t.ub_overflow and b.lo == b.hi and abs(b.lo) >= 1 << (t.bits - 2):
+            # Upstream computes (a + x) % c wrongly for a constant c near the type's maximum
+            # (Int(32): (i32(i16 v) + x) % 2147483647 is negative for small positive sums).
+            b = self.narrow(b, -(1 << (t.bits - 3)), 1 << (t.bits - 3))
         if t.ub_overflow and a.lo == t.lo and b.lo <= -1 <= b.hi:
             # min / -1 overflows Int(32)/Int(64).
             a = self.narrow(a, t.lo + 1, t.hi)
