@@ -1,7 +1,7 @@
 // The parallel entry points kernels call, with their replaceable hooks:
 // do_par_for, do_task, do_loop_task, do_parallel_tasks and semaphores.
 #include <atomic>
-#include <vector>
+#include <cstdlib>
 
 #include "HalideRuntime.h"
 #include "thread_pool.h"
@@ -71,30 +71,11 @@ int run_loop_task_index(void *user_context, int idx, uint8_t *closure) {
     return halide_do_loop_task(user_context, c->task->fn, idx, 1, c->task->closure, c->task_parent);
 }
 
-} // namespace
-
-extern "C" {
-
-int halide_default_do_task(void *user_context, halide_task_t task, int idx, uint8_t *closure) {
-    return task(user_context, idx, closure);
-}
-
-int halide_default_do_loop_task(void *user_context, halide_loop_task_t task, int min, int extent, uint8_t *closure,
-                                void *task_parent) {
-    return task(user_context, min, extent, closure, task_parent);
-}
-
-int halide_default_do_par_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure) {
-    return halide_runtime::run_parallel_for(user_context, task, min, size, closure);
-}
-
-// Runs a set of tasks that may wait on each other through semaphores. Tasks
-// without semaphores that are not serial run as parallel loops; the others
-// are interleaved one iteration at a time, in the order their semaphores
-// allow, on the calling thread.
-int halide_default_do_parallel_tasks(void *user_context, int num_tasks, struct halide_parallel_task_t *tasks,
-                                     void *task_parent) {
-    std::vector<int> done(num_tasks > 0 ? num_tasks : 0, 0);
+// halide_default_do_parallel_tasks with `done` (iterations done per task,
+// zeroed) provided: tasks without semaphores that are not serial run as
+// parallel loops; the others are interleaved one iteration at a time, in the
+// order their semaphores allow, on the calling thread.
+int run_parallel_tasks(void *user_context, int num_tasks, halide_parallel_task_t *tasks, void *task_parent, int *done) {
     int remaining = 0;
     for (int i = 0; i < num_tasks; i++) {
         remaining += tasks[i].extent > 0 ? 1 : 0;
@@ -135,6 +116,43 @@ int halide_default_do_parallel_tasks(void *user_context, int num_tasks, struct h
         }
     }
     return 0;
+}
+
+} // namespace
+
+extern "C" {
+
+int halide_default_do_task(void *user_context, halide_task_t task, int idx, uint8_t *closure) {
+    return task(user_context, idx, closure);
+}
+
+int halide_default_do_loop_task(void *user_context, halide_loop_task_t task, int min, int extent, uint8_t *closure,
+                                void *task_parent) {
+    return task(user_context, min, extent, closure, task_parent);
+}
+
+int halide_default_do_par_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure) {
+    return halide_runtime::run_parallel_for(user_context, task, min, size, closure);
+}
+
+// Runs a set of tasks that may wait on each other through semaphores.
+int halide_default_do_parallel_tasks(void *user_context, int num_tasks, struct halide_parallel_task_t *tasks,
+                                     void *task_parent) {
+    // Iterations done per task: on the stack for the usual few tasks.
+    int local_done[16] = {};
+    int *done = local_done;
+    if (num_tasks > 16) {
+        done = static_cast<int *>(calloc((size_t)num_tasks, sizeof(int)));
+        if (!done) {
+            halide_error(user_context, "halide_do_parallel_tasks: out of memory");
+            return halide_error_code_out_of_memory;
+        }
+    }
+    int r = run_parallel_tasks(user_context, num_tasks, tasks, task_parent, done);
+    if (done != local_done) {
+        free(done);
+    }
+    return r;
 }
 
 int halide_do_par_for(void *user_context, halide_task_t task, int min, int size, uint8_t *closure) {

@@ -7,6 +7,7 @@
 // HL_DISABLE_FEATURES=avx2,avx512_skylake (comma-separated feature names)
 // makes features count as absent: a way to run, and test, the variants a
 // weaker CPU would get.
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -20,10 +21,12 @@
 
 namespace {
 
+struct Cpuid;
+
 struct CpuFeature {
     int number; // Halide 14's Target::Feature
     const char *name;
-    bool (*present)();
+    bool (*present)(const Cpuid &);
 };
 
 // CPU features from cpuid (not __builtin_cpu_supports: its data lives in
@@ -56,8 +59,7 @@ struct Cpuid {
     }
 };
 
-bool has(const char *what) {
-    static const Cpuid cpu;
+bool has(const Cpuid &cpu, const char *what) {
     const bool ymm = (cpu.xcr0 & 0x6) == 0x6, zmm = ymm && (cpu.xcr0 & 0xe0) == 0xe0;
     struct Bit {
         const char *name;
@@ -84,9 +86,9 @@ bool has(const char *what) {
     return false;
 }
 
-bool all(std::initializer_list<const char *> what) {
+bool all(const Cpuid &cpu, std::initializer_list<const char *> what) {
     for (const char *w : what) {
-        if (!has(w)) {
+        if (!has(cpu, w)) {
             return false;
         }
     }
@@ -95,31 +97,31 @@ bool all(std::initializer_list<const char *> what) {
 
 // The same requirements as the compiler's host detection (Target.cpp).
 const CpuFeature kFeatures[] = {
-    {4, "sse41", [] { return has("sse4.1"); }},
-    {5, "avx", [] { return has("avx"); }},
-    {6, "avx2", [] { return has("avx2"); }},
-    {7, "fma", [] { return has("fma"); }},
-    {8, "fma4", [] { return has("fma4"); }},
-    {9, "f16c", [] { return has("f16c"); }},
+    {4, "sse41", [](const Cpuid &cpu) { return has(cpu, "sse4.1"); }},
+    {5, "avx", [](const Cpuid &cpu) { return has(cpu, "avx"); }},
+    {6, "avx2", [](const Cpuid &cpu) { return has(cpu, "avx2"); }},
+    {7, "fma", [](const Cpuid &cpu) { return has(cpu, "fma"); }},
+    {8, "fma4", [](const Cpuid &cpu) { return has(cpu, "fma4"); }},
+    {9, "f16c", [](const Cpuid &cpu) { return has(cpu, "f16c"); }},
     {40, "avx512",
-     [] {
-         return all({"avx512f", "avx512cd"});
+     [](const Cpuid &cpu) {
+         return all(cpu, {"avx512f", "avx512cd"});
      }},
     {41, "avx512_knl",
-     [] {
-         return all({"avx512f", "avx512cd", "avx512pf", "avx512er"});
+     [](const Cpuid &cpu) {
+         return all(cpu, {"avx512f", "avx512cd", "avx512pf", "avx512er"});
      }},
     {42, "avx512_skylake",
-     [] {
-         return all({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"});
+     [](const Cpuid &cpu) {
+         return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"});
      }},
     {43, "avx512_cannonlake",
-     [] {
-         return all({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma", "avx512vbmi"});
+     [](const Cpuid &cpu) {
+         return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma", "avx512vbmi"});
      }},
     {44, "avx512_sapphirerapids",
-     [] {
-         return all({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512bf16", "avx512vnni"});
+     [](const Cpuid &cpu) {
+         return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512bf16", "avx512vnni"});
      }},
 };
 
@@ -140,15 +142,38 @@ bool disabled(const char *name) {
     return false;
 }
 
+constexpr int kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
+constexpr uint32_t kKnown = 1u << 31;
+
+// Bit i: kFeatures[i] is present; kKnown once cpuid has been read. An atomic
+// rather than a function-local static, which would need libstdc++'s guards:
+// threads that race here all compute and store the same value.
+std::atomic<uint32_t> present_bits{0};
+
+uint32_t present_features() {
+    uint32_t bits = present_bits.load(std::memory_order_acquire);
+    if (!(bits & kKnown)) {
+        const Cpuid cpu;
+        bits = kKnown;
+        for (int i = 0; i < kNumFeatures; i++) {
+            bits |= kFeatures[i].present(cpu) ? 1u << i : 0u;
+        }
+        present_bits.store(bits, std::memory_order_release);
+    }
+    return bits;
+}
+
 } // namespace
 
 extern "C" int halide_can_use_target_features(int count, const uint64_t *features) {
-    for (const CpuFeature &f : kFeatures) {
+    const uint32_t present = present_features();
+    for (int i = 0; i < kNumFeatures; i++) {
+        const CpuFeature &f = kFeatures[i];
         int word = f.number >> 6;
         if (word >= count || !features || !((features[word] >> (f.number & 63)) & 1)) {
             continue;
         }
-        if (!f.present() || disabled(f.name)) {
+        if (!((present >> i) & 1) || disabled(f.name)) {
             return 0;
         }
     }

@@ -6,13 +6,17 @@
 // progress without extra threads, and a caller only ever waits for
 // iterations that another thread is already running. Workers take the most
 // recently pushed job first, which keeps nested loops local.
-#include <algorithm>
+//
+// Written against POSIX threads and the C library only (no std::thread,
+// std::mutex or std::vector): kernels carry this runtime into C programs and
+// other languages' FFIs, which do not link the C++ standard library.
 #include <atomic>
-#include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
-#include <mutex>
-#include <thread>
-#include <vector>
+#include <initializer_list>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include "HalideRuntime.h"
 #include "call_context.h"
@@ -34,6 +38,18 @@ struct Job {
     Job *below = nullptr;         // next job down the stack
 };
 
+// Holds a pthread mutex for a scope.
+class Lock {
+public:
+    explicit Lock(pthread_mutex_t &m) : m_(m) { pthread_mutex_lock(&m_); }
+    ~Lock() { pthread_mutex_unlock(&m_); }
+    Lock(const Lock &) = delete;
+    Lock &operator=(const Lock &) = delete;
+
+private:
+    pthread_mutex_t &m_;
+};
+
 class ThreadPool {
 public:
     // Runs one job to completion; returns its first error, or 0.
@@ -43,6 +59,7 @@ public:
     void shutdown();
 
 private:
+    static void *worker_entry(void *id);
     void worker_main(int id);
     void ensure_workers_locked();
     // Claims and runs offsets of `job` until none are left.
@@ -56,33 +73,39 @@ private:
             if (done()) {
                 return true;
             }
-            std::this_thread::yield();
+            sched_yield();
         }
         return done();
     }
     static constexpr int kSpinRounds = 4096;
 
-    std::mutex mutex_;
+    // Every member is constant-initialized: the pool works before static
+    // constructors run and needs no destructor at exit.
+    pthread_mutex_t mutex_ = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t work_available_ = PTHREAD_COND_INITIALIZER;
+    pthread_cond_t job_finished_ = PTHREAD_COND_INITIALIZER;
     std::atomic<uint64_t> pushes_{0}; // jobs ever pushed, to notice new work while spinning
-    std::condition_variable work_available_;
-    std::condition_variable job_finished_;
-    std::vector<std::thread> workers_;
+    pthread_t workers_[kMaxThreads] = {};
+    int num_workers_ = 0;
     Job *jobs_ = nullptr;
     int desired_threads_ = 0; // 0 = not yet decided
     bool shutting_down_ = false;
 };
 
+int clamp_threads(long n) {
+    return n < 1 ? 1 : n > kMaxThreads ? kMaxThreads : (int)n;
+}
+
 int default_thread_count() {
     for (const char *name : {"HL_NUM_THREADS", "HL_NUMTHREADS"}) {
-        if (const char *value = std::getenv(name)) {
-            int n = std::atoi(value);
+        if (const char *value = getenv(name)) {
+            int n = atoi(value);
             if (n > 0) {
-                return std::min(n, kMaxThreads);
+                return clamp_threads(n);
             }
         }
     }
-    unsigned hw = std::thread::hardware_concurrency();
-    return std::clamp((int)(hw ? hw : 1), 1, kMaxThreads);
+    return clamp_threads(sysconf(_SC_NPROCESSORS_ONLN));
 }
 
 void ThreadPool::work_on(Job &job) {
@@ -116,18 +139,22 @@ void ThreadPool::ensure_workers_locked() {
     if (desired_threads_ == 0) {
         desired_threads_ = default_thread_count();
     }
-    // The caller is one of the threads, so the pool needs desired - 1.
-    while ((int)workers_.size() < desired_threads_ - 1) {
-        int id = (int)workers_.size();
-        workers_.emplace_back([this, id] { worker_main(id); });
+    // The caller is one of the threads, so the pool needs desired - 1. A
+    // thread that cannot be started leaves the pool smaller, not broken.
+    while (num_workers_ < desired_threads_ - 1) {
+        if (pthread_create(&workers_[num_workers_], nullptr, worker_entry,
+                           reinterpret_cast<void *>(static_cast<intptr_t>(num_workers_))) != 0) {
+            break;
+        }
+        num_workers_++;
     }
 }
 
 void ThreadPool::worker_main(int id) {
-    std::unique_lock<std::mutex> lock(mutex_);
+    pthread_mutex_lock(&mutex_);
     for (;;) {
         if (shutting_down_) {
-            return;
+            break;
         }
         Job *job = nullptr;
         if (id < desired_threads_ - 1) {
@@ -142,80 +169,95 @@ void ThreadPool::worker_main(int id) {
             // Pipelines often start parallel loops back to back: look for
             // new work for a moment before sleeping, which costs a wake-up.
             uint64_t seen = pushes_.load(std::memory_order_acquire);
-            lock.unlock();
+            pthread_mutex_unlock(&mutex_);
             bool more = spin_until([&] { return pushes_.load(std::memory_order_acquire) != seen; });
-            lock.lock();
+            pthread_mutex_lock(&mutex_);
             if (!more && pushes_.load(std::memory_order_acquire) == seen && !shutting_down_) {
-                work_available_.wait(lock);
+                pthread_cond_wait(&work_available_, &mutex_);
             }
             continue;
         }
         job->borrowers++;
-        lock.unlock();
+        pthread_mutex_unlock(&mutex_);
         void *outer_context = hlrt_set_call_context(job->call_context);
         work_on(*job);
         hlrt_set_call_context(outer_context);
-        lock.lock();
+        pthread_mutex_lock(&mutex_);
         unlink_locked(job); // exhausted: nobody else should pick it up
         job->borrowers--;
-        job_finished_.notify_all();
+        pthread_cond_broadcast(&job_finished_);
     }
+    pthread_mutex_unlock(&mutex_);
 }
 
 int ThreadPool::run(Job &job) {
     {
-        std::lock_guard<std::mutex> lock(mutex_);
+        Lock lock(mutex_);
         ensure_workers_locked();
-        if (!workers_.empty() && job.size > 1) {
+        if (num_workers_ > 0 && job.size > 1) {
             job.below = jobs_;
             jobs_ = &job;
             pushes_.fetch_add(1, std::memory_order_release);
-            work_available_.notify_all();
+            pthread_cond_broadcast(&work_available_);
         }
     }
     work_on(job);
     // Other threads are finishing their last iterations: usually brief.
     spin_until([&] { return job.finished.load(std::memory_order_acquire) == job.size; });
-    std::unique_lock<std::mutex> lock(mutex_);
+    Lock lock(mutex_);
     unlink_locked(&job);
-    job_finished_.wait(lock, [&] { return job.finished.load() == job.size && job.borrowers == 0; });
+    while (job.finished.load() != job.size || job.borrowers != 0) {
+        pthread_cond_wait(&job_finished_, &mutex_);
+    }
     return job.result.load();
 }
 
 int ThreadPool::set_num_threads(int n) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    Lock lock(mutex_);
     int old = desired_threads_ ? desired_threads_ : default_thread_count();
-    desired_threads_ = n == 0 ? default_thread_count() : std::min(n, kMaxThreads);
+    desired_threads_ = n == 0 ? default_thread_count() : clamp_threads(n);
     // Workers are started lazily by the next parallel loop; extra workers
     // from an earlier, larger setting stay idle.
-    work_available_.notify_all();
+    pthread_cond_broadcast(&work_available_);
     return old;
 }
 
 int ThreadPool::num_threads() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    Lock lock(mutex_);
     return desired_threads_ ? desired_threads_ : default_thread_count();
 }
 
 void ThreadPool::shutdown() {
-    std::vector<std::thread> workers;
+    pthread_t workers[kMaxThreads];
+    int count;
     {
-        std::lock_guard<std::mutex> lock(mutex_);
+        Lock lock(mutex_);
         shutting_down_ = true;
-        work_available_.notify_all();
-        workers.swap(workers_);
+        pthread_cond_broadcast(&work_available_);
+        count = num_workers_;
+        for (int i = 0; i < count; i++) {
+            workers[i] = workers_[i];
+        }
+        num_workers_ = 0;
     }
-    for (auto &t : workers) {
-        t.join();
+    for (int i = 0; i < count; i++) {
+        pthread_join(workers[i], nullptr);
     }
-    std::lock_guard<std::mutex> lock(mutex_);
+    Lock lock(mutex_);
     shutting_down_ = false;
 }
 
-// Never destroyed: worker threads may outlive static destructors at exit.
+// Never destroyed (its destructor is trivial): worker threads may outlive
+// static destructors at exit.
+ThreadPool the_pool;
+
 ThreadPool &pool() {
-    static ThreadPool *instance = new ThreadPool;
-    return *instance;
+    return the_pool;
+}
+
+void *ThreadPool::worker_entry(void *id) {
+    pool().worker_main(static_cast<int>(reinterpret_cast<intptr_t>(id)));
+    return nullptr;
 }
 
 } // namespace

@@ -47,6 +47,24 @@ def main() -> None:
     expect(elf_machine(d / "brighter.o") == (1, EM_X86_64), "brighter.o is an x86-64 relocatable object")
     expect(elf_machine(d / "brighter_arm64.o") == (1, EM_AARCH64), "brighter_arm64.o is an AArch64 object")
     expect((d / "brighter.a").read_bytes()[:8] == b"!<arch>\n", "brighter.a is an ar archive")
+    # Kernels carrying the runtime need the C library only, never libstdc++
+    # or libgcc_s: a C program or another language's FFI links them as is.
+    needed = subprocess.run(["readelf", "-d", str(d / "libbrighter_aot.so")], capture_output=True, text=True).stdout
+    libs = sorted(line.split("[")[1].split("]")[0] for line in needed.splitlines() if "(NEEDED)" in line)
+    c_libs = ("libc.so", "libm.so", "libpthread.so", "libdl.so", "ld-linux")
+    expect(bool(libs) and all(lib.startswith(c_libs) for lib in libs),
+           f"libbrighter_aot.so needs only C libraries, needs {libs}")
+    def symbols(path: Path, *flags: str) -> set[str]:
+        dynamic = ["-D"] if path.suffix == ".so" else []
+        out = subprocess.run(["nm", *dynamic, *flags, str(path)], capture_output=True, text=True).stdout
+        return {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip() and not line.endswith(":")}
+
+    for name in ("brighter.o", "brighter.a", "libbrighter_aot.so", "standalone_runtime.a"):
+        # Undefined in one member of an archive may be defined by another.
+        missing = symbols(d / name, "-u") - symbols(d / name, "--defined-only")
+        cxx = sorted(s for s in missing if s.startswith(("_Z", "__cxa", "__gxx", "_Unwind")))
+        expect(not cxx, f"{name} needs no C++ runtime symbols, needs {cxx}")
+        expect("pthread_create" in missing, f"{name} starts its threads with pthread_create")
     # Instruction sets follow the target string: 16 uint8 lanes are one xmm
     # register with sse41; avx2 widens the float math to ymm, avx512 to zmm.
     sse41 = (d / "brighter_sse41.s").read_text()

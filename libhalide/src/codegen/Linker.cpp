@@ -8,10 +8,10 @@
 
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <pthread.h>
 #include <sstream>
 
 #include "Halide/Error.h"
@@ -150,10 +150,12 @@ std::string link_shared_library(const std::vector<std::string> &objects, const s
     for (size_t i = 0; i < objects.size(); i++) {
         args.push_back(dir.write("input" + std::to_string(i) + ".o", objects[i]));
     }
-    // The runtime is C++ (threads): record the libraries it calls into.
+    // Record the C libraries the kernel and its runtime call into (libc,
+    // libpthread, libdl, libm; libgcc_s only if compiler support routines
+    // are called). The runtime needs no libstdc++ (runtime/meson.build).
     args.push_back("--as-needed");
     for (const void *symbol :
-         {(const void *)&std::terminate, (const void *)&::free, (const void *)&::dlsym,
+         {(const void *)&::free, (const void *)&::pthread_create, (const void *)&::dlsym,
           (const void *)static_cast<double (*)(double)>(&std::cos), (const void *)&_Unwind_Resume}) {
         std::string lib = library_of(symbol);
         if (!lib.empty() && lib.find(".so") != std::string::npos) {
