@@ -41,6 +41,7 @@ def _load_shared_runtime() -> None:
 
 _load_shared_runtime()
 
+from ._pickle import reduce_kernel as _reduce_kernel  # noqa: E402
 from ._runtime import (  # noqa: E402
     HALIDE_VERSION,
     METADATA_VERSION,
@@ -52,6 +53,9 @@ from ._runtime import (  # noqa: E402
     host_cpu_features,
     set_num_threads,
 )
+
+# Installed kernels pickle by name (see _pickle.py).
+Kernel.__reduce__ = _reduce_kernel  # type: ignore[method-assign,assignment]
 
 if TYPE_CHECKING:
     from ._registry import KernelRegistry

@@ -23,8 +23,10 @@ Manifest (format 1)::
     }
 
 ``library`` is relative to the manifest's folder. A plugin may list the same
-kernel name several times for different targets; the first one this machine
-can run is used.
+kernel name several times for different targets (CPU variants): the registry
+uses the one of the highest CPU level (baseline, avx2, avx512) that this
+machine can run, the first listed among equals. HALIDE_RUNTIME_CPU_LEVEL
+caps the level (to test or compare the variants).
 """
 
 from __future__ import annotations
@@ -41,7 +43,14 @@ from pathlib import Path
 from typing import Any
 
 from ._errors import AmbiguousKernelError, HalideKernelWarning, KernelNotFoundError
-from ._targets import why_cannot_run
+from ._targets import (
+    CPU_LEVEL_ENV,
+    CPU_LEVELS,
+    host_cpu_level,
+    parse_cpu_level,
+    target_cpu_level,
+    why_cannot_run,
+)
 
 ENTRY_POINT_GROUP = "halide.kernels"
 DEFAULT_MANIFEST = "halide_kernels.json"
@@ -82,6 +91,9 @@ class KernelInfo:
     halide_version: str
     arguments: tuple[dict[str, Any], ...]
     doc: str = ""
+    #: Every variant of this kernel in its plugin's manifest, in manifest
+    #: order, each with the reason it was not chosen (None for this one).
+    variants: list[tuple[KernelInfo, str | None]] = field(default_factory=list, repr=False)
     _kernel: Any = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -92,6 +104,11 @@ class KernelInfo:
     @property
     def distribution(self) -> str:
         return self.source.distribution
+
+    @property
+    def cpu_level(self) -> str:
+        """The CPU level of this variant: baseline, avx2 or avx512."""
+        return target_cpu_level(self.target)
 
     @property
     def qualified_name(self) -> str:
@@ -128,6 +145,8 @@ class KernelInfo:
                 f"metadata {actual} does not match the manifest's arguments {expected}"
             )
         decorate(kernel, self.doc)
+        # What pickling sends instead of the library (see _pickle.py).
+        kernel._registry_key = (self.distribution, self.name, self.source.version)
         return kernel
 
 
@@ -383,28 +402,66 @@ _cache: KernelRegistry | None = None
 _manual: list[PluginSource] = []
 
 
+def _level_cap() -> int:
+    """The index in CPU_LEVELS of the highest level to use: the host's, or
+    lower if HALIDE_RUNTIME_CPU_LEVEL says so."""
+    host = CPU_LEVELS.index(host_cpu_level())
+    value = os.environ.get(CPU_LEVEL_ENV, "").strip()
+    if not value:
+        return host
+    try:
+        forced = CPU_LEVELS.index(parse_cpu_level(value))
+    except ValueError as e:
+        _warn(f"setting {CPU_LEVEL_ENV}", f"{e}; ignored")
+        return host
+    if forced > host:
+        _warn(
+            f"setting {CPU_LEVEL_ENV}={value}",
+            f"this CPU runs up to {CPU_LEVELS[host]}, so {CPU_LEVELS[host]} variants are used",
+        )
+        return host
+    return forced
+
+
+def _choose(variants: list[KernelInfo], cap: int) -> tuple[KernelInfo | None, list[str]]:
+    """The variant to use (highest usable CPU level up to `cap`, first listed
+    among equals) and, for every variant, why it was not chosen."""
+    reasons: list[str | None] = []
+    for info in variants:
+        why = _why_unusable(info)
+        if why is None and CPU_LEVELS.index(info.cpu_level) > cap:
+            why = f"its CPU level {info.cpu_level} is above {CPU_LEVEL_ENV}={CPU_LEVELS[cap]}"
+        reasons.append(why)
+    usable = [i for i, why in enumerate(reasons) if why is None]
+    if not usable:
+        return None, [str(r) for r in reasons]
+    best = max(usable, key=lambda i: (CPU_LEVELS.index(variants[i].cpu_level), -i))
+    chosen = variants[best]
+    for i in range(len(variants)):
+        if i != best and reasons[i] is None:
+            reasons[i] = f"{chosen.cpu_level} variant ({chosen.target}) preferred"
+    chosen.variants = list(zip(variants, reasons, strict=True))
+    return chosen, []
+
+
 def _collect(sources: list[PluginSource]) -> list[KernelInfo]:
     chosen: list[KernelInfo] = []
+    cap = _level_cap() if sources else 0
     for source in sources:
         try:
             infos = parse_manifest(source)
         except ManifestError as e:
             _warn(source, str(e))
             continue
-        taken: set[str] = set()
-        rejected: dict[str, list[str]] = {}
+        by_name: dict[str, list[KernelInfo]] = {}
         for info in infos:
-            if info.name in taken:
-                continue  # an earlier variant of this kernel was usable
-            why = _why_unusable(info)
-            if why:
-                rejected.setdefault(info.short_name, []).append(why)
-                continue
-            taken.add(info.name)
-            chosen.append(info)
-        for short, reasons in rejected.items():
-            if f"{source.plugin}.{short}" not in taken:
+            by_name.setdefault(info.short_name, []).append(info)
+        for short, variants in by_name.items():
+            best, reasons = _choose(variants, cap)
+            if best is None:
                 _warn(source, f"kernel {short!r}: {'; '.join(reasons)}")
+            else:
+                chosen.append(best)
     return chosen
 
 

@@ -52,3 +52,52 @@ def why_cannot_run(target: str) -> str | None:
     if missing:
         return f"target {target!r} needs CPU features this machine lacks: {', '.join(missing)}"
     return None
+
+
+# ---- CPU levels: which of a kernel's variants the registry picks ----
+
+#: The environment variable that caps the CPU level of the variants the
+#: registry picks (``baseline``, ``avx2`` or ``avx512``).
+CPU_LEVEL_ENV = "HALIDE_RUNTIME_CPU_LEVEL"
+
+#: x86-64 levels, lowest first: what a plugin builds each kernel for.
+#: baseline is SSE4.1 (x86-64-v2), avx2 adds AVX, AVX2, FMA and F16C
+#: (x86-64-v3), avx512 adds AVX-512 F, CD, BW, DQ and VL (x86-64-v4).
+CPU_LEVELS = ("baseline", "avx2", "avx512")
+_LEVEL_ALIASES = {"sse41": "baseline", "x86-64-v2": "baseline", "x86-64-v3": "avx2", "x86-64-v4": "avx512"}
+_AVX2_FEATURES = {"avx", "avx2", "fma", "f16c"}
+
+
+def target_cpu_level(target: str) -> str:
+    """The CPU level a kernel built for `target` belongs to: avx512 if it
+    uses any AVX-512 feature, avx2 if it uses AVX/AVX2/FMA/F16C, else
+    baseline (also for every other architecture)."""
+    tokens = set(target.split("-"))
+    if any(t.startswith("avx512") for t in tokens):
+        return "avx512"
+    if tokens & _AVX2_FEATURES:
+        return "avx2"
+    return "baseline"
+
+
+def host_cpu_level() -> str:
+    """The highest CPU level this machine runs (HL_HOST_FEATURES_MASK counts)."""
+    if host_arch()[0] != "x86":
+        return "baseline"
+    features = _host_features()
+    if "avx512_skylake" in features:
+        return "avx512"
+    if _AVX2_FEATURES <= features:
+        return "avx2"
+    return "baseline"
+
+
+def parse_cpu_level(value: str) -> str:
+    """A level name (or alias: sse41, x86-64-v2/v3/v4) as one of CPU_LEVELS."""
+    level = _LEVEL_ALIASES.get(value.strip().lower(), value.strip().lower())
+    if level not in CPU_LEVELS:
+        raise ValueError(
+            f"{CPU_LEVEL_ENV}={value!r} is not a CPU level: use one of {', '.join(CPU_LEVELS)} "
+            f"(or {', '.join(_LEVEL_ALIASES)})"
+        )
+    return level
