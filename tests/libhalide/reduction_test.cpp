@@ -564,3 +564,29 @@ TEST(Reduction, ShiftedCoordinatesAreBounded) {
         EXPECT_EQ(out(i), expected[i]) << i;
     }
 }
+
+TEST(Reduction, NarrowingCastOfABoundedValueIsBounded) {
+    // Differential rs4_k116: a coordinate cast<int32_t>(cast<uint32_t>(u8) /
+    // 5u) lies in [0, 51] (the uint32 -> int32 cast cannot wrap there);
+    // bounds inference must see that to size a producer written there.
+    Buffer<float> in(7);
+    float values[7] = {-3.0f, 0.0f, 4.0f, 99.0f, 128.0f, 200.0f, 255.0f};
+    for (int i = 0; i < 7; i++) {
+        in(i) = values[i];
+    }
+    Var x("x");
+    Func f0("f0"), f1("f1");
+    RDom r(0, 7);
+    f0(x) = 0;
+    f0(cast<int32_t>(cast<uint32_t>(cast<uint8_t>(clamp(in(r), 0.0f, 128.0f))) / Expr((uint32_t)5))) += 1;
+    f1(x) = f0(x);
+    f0.compute_root();
+    Buffer<int32_t> out = f1.realize({30});
+    int expected[30] = {0};
+    for (float v : values) {
+        expected[(uint32_t)(uint8_t)std::clamp(v, 0.0f, 128.0f) / 5u]++;
+    }
+    for (int i = 0; i < 30; i++) {
+        EXPECT_EQ(out(i), expected[i]) << i;
+    }
+}

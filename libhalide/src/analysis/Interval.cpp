@@ -4,6 +4,8 @@
 #include "Halide/Error.h"
 #include "Halide/IRVisitor.h"
 
+#include <algorithm>
+#include <climits>
 #include <optional>
 
 namespace Halide {
@@ -65,6 +67,50 @@ Expr type_max(Type t) {
     return t.bits() >= 32 ? Expr() : int32((int64_t)t.imax());
 }
 
+// The value of an integer constant expression (IntImm leaves under + - * /
+// min max, as interval ends are built), or nothing.
+std::optional<int64_t> fold_constant(const Expr &e) {
+    if (const int64_t *c = as_int(e)) {
+        return *c;
+    }
+    auto both = [](const Expr &a, const Expr &b) -> std::optional<std::pair<int64_t, int64_t>> {
+        std::optional<int64_t> x = fold_constant(a), y = fold_constant(b);
+        const int64_t limit = int64_t(1) << 40; // far from overflow in the operations below
+        if (!x || !y || *x > limit || *x < -limit || *y > limit || *y < -limit) {
+            return std::nullopt;
+        }
+        return std::make_pair(*x, *y);
+    };
+    if (const Add *op = e.as<Add>()) {
+        if (auto p = both(op->a, op->b)) {
+            return p->first + p->second;
+        }
+    } else if (const Sub *op = e.as<Sub>()) {
+        if (auto p = both(op->a, op->b)) {
+            return p->first - p->second;
+        }
+    } else if (const Mul *op = e.as<Mul>()) {
+        if (auto p = both(op->a, op->b)) {
+            return p->first * p->second;
+        }
+    } else if (const Div *op = e.as<Div>()) {
+        if (auto p = both(op->a, op->b); p && p->second != 0) {
+            // Rounding down, as integer division does in the language.
+            int64_t q = p->first / p->second;
+            return (p->first % p->second != 0 && ((p->first < 0) != (p->second < 0))) ? q - 1 : q;
+        }
+    } else if (const Min *op = e.as<Min>()) {
+        if (auto p = both(op->a, op->b)) {
+            return std::min(p->first, p->second);
+        }
+    } else if (const Max *op = e.as<Max>()) {
+        if (auto p = both(op->a, op->b)) {
+            return std::max(p->first, p->second);
+        }
+    }
+    return std::nullopt;
+}
+
 template <typename Node> Expr binary(const Expr &a, const Expr &b) {
     return (a.defined() && b.defined()) ? Node::make(a, b) : Expr();
 }
@@ -120,6 +166,11 @@ public:
         bool widening = (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && to.can_represent(from);
         if (widening) {
             result = v;
+        } else if (std::optional<int64_t> lo = fold_constant(v.min), hi = fold_constant(v.max);
+                   lo && hi && (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && fits(to, *lo) &&
+                   fits(to, *hi)) {
+            // A narrowing cast of values that all fit the new type changes none of them.
+            result = {int32(*lo), int32(*hi)};
         } else {
             result = {type_min(to), type_max(to)};
         }
@@ -248,6 +299,13 @@ public:
     void visit(const Not *) override { result = bool_range(); }
 
 private:
+    // Whether v fits type t and int32 index math.
+    static bool fits(Type t, int64_t v) {
+        if (v < INT32_MIN || v > INT32_MAX) {
+            return false;
+        }
+        return v >= t.imin() && v <= t.imax();
+    }
     static Interval bool_range() { return {int32(0), int32(1)}; }
     // An IntImm of another integer width, as int32 index math.
     static Expr cast_index(const IntImm *op) { return int32(op->value); }
