@@ -330,6 +330,7 @@ class Generator(ABC):
 
     _halide_registered_name: ClassVar[str] = ""
     _halide_alias_generator_params: ClassVar[dict[str, Any]] = {}
+    _halide_state: _State  # set in __init__ (object.__setattr__: fields are read-only)
 
     def __init__(self, generator_params: dict[str, Any] | None = None) -> None:
         state = _State(active_generator_context().target())

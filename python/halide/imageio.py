@@ -41,7 +41,7 @@ def _pil() -> Any:
 
 def _pypng() -> Any:
     try:
-        import png
+        import png  # type: ignore[import-untyped]  # pypng has no type information
     except ImportError:
         raise ImportError(
             'halide.imageio needs pypng for 16-bit colour PNG: pip install "halide-runtime[imageio]"',

@@ -4,8 +4,9 @@
 
 PYBIND11_MODULE(_compiler, m) {
     m.doc() = "The Halide compiler: Func, Var, Expr, Buffer, ... (use them through `import halide`)";
-    // Classes first, so signatures that mention them resolve; Var and
-    // FuncRef before Expr, whose implicit conversions name them.
+    // Classes first, so signatures that mention them resolve; enums are
+    // defined before the functions that take them.
+    halide_py::declare_classes(m);
     halide_py::define_error(m);
     halide_py::define_type(m);
     halide_py::define_var(m);

@@ -725,9 +725,7 @@ void define_buffer(py::module_ &m) {
                    " stride=" + std::to_string(h.stride) + ">";
         });
 
-    py::class_<Buffer> cls(m, "Buffer", py::buffer_protocol(),
-                           "An image: b[x, y] reads it in a definition, realize() writes into it. Shares memory with "
-                           "NumPy both ways; by default NumPy's last axis is dimension 0.");
+    auto cls = bound_class<Buffer>(m, "Buffer");
     bind_constructors(cls);
     bind_shape(cls);
     bind_elements(cls);

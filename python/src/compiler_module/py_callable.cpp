@@ -234,7 +234,7 @@ PyObject *call_slot(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 void define_callable(py::module_ &m) {
     buffer_type = (PyTypeObject *)py::type::of<Halide::Buffer<>>().ptr();
-    py::class_<Callable> cls(m, "Callable");
+    auto cls = bound_class<Callable>(m, "Callable");
     cls.def("__call__", [](const Callable &c, const py::args &args,
                            const py::kwargs &kwargs) { call(c, args.ptr(), kwargs.ptr()); })
         .def("defined", &Callable::defined)

@@ -32,41 +32,40 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
     using Halide::Target;
     using Buf = Halide::Buffer<>;
     using Args = std::vector<Argument>;
-    const Target no_target;
     cls.def(
            "realize",
            [](T &self, const Buf &dst, const Target &target) {
                check_jit_target(target, "realize");
                self.realize(Halide::Realization({dst}));
            },
-           py::arg("dst"), py::arg("target") = no_target)
+           py::arg("dst"), target_arg())
         .def(
             "realize",
             [](T &self, const std::vector<int32_t> &sizes, const Target &target) {
                 check_jit_target(target, "realize");
                 return realization_to_python(self.realize(sizes));
             },
-            py::arg("sizes") = std::vector<int32_t>{}, py::arg("target") = no_target)
+            py::arg("sizes") = std::vector<int32_t>{}, target_arg())
         .def(
             "realize",
             [](T &self, const std::vector<Buf> &dst, const Target &target) {
                 check_jit_target(target, "realize");
                 self.realize(Halide::Realization(dst));
             },
-            py::arg("dst"), py::arg("target") = no_target)
+            py::arg("dst"), target_arg())
         .def(
             "compile_jit",
             [](T &self, const Target &target) {
                 check_jit_target(target, "compile_jit");
                 self.compile_jit();
             },
-            py::arg("target") = no_target)
+            target_arg())
         .def(
             "compile_to_callable",
             [](T &self, const Args &arguments, const Target &target) {
                 return self.compile_to_callable(arguments, target);
             },
-            py::arg("arguments"), py::arg("target") = no_target)
+            py::arg("arguments"), target_arg())
         .def(
             "infer_input_bounds",
             [](T &self, const py::object &dst, const Target &target) {
@@ -87,19 +86,19 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
                     self.infer_input_bounds(sizes, target);
                 }
             },
-            py::arg("dst"), py::arg("target") = no_target)
+            py::arg("dst"), target_arg())
         .def("infer_arguments", [](T &self) { return self.infer_arguments(); })
         .def(
             "compile_to",
             [](T &self, const std::map<Halide::OutputFileType, std::string> &outputs, const Args &arguments,
                const std::string &fn_name,
                const Target &target) { self.compile_to(outputs, arguments, fn_name, aot_target(target)); },
-            py::arg("outputs"), py::arg("arguments"), py::arg("fn_name"), py::arg("target") = no_target)
+            py::arg("outputs"), py::arg("arguments"), py::arg("fn_name"), target_arg())
         .def(
             "compile_to_header",
             [](T &self, const std::string &filename, const Args &arguments, const std::string &fn_name,
                const Target &target) { self.compile_to_header(filename, arguments, fn_name, aot_target(target)); },
-            py::arg("filename"), py::arg("arguments"), py::arg("fn_name") = "", py::arg("target") = no_target)
+            py::arg("filename"), py::arg("arguments"), py::arg("fn_name") = "", target_arg())
         .def(
             "compile_to_lowered_stmt",
             [](T &self, const std::string &filename, const Args &arguments, StmtOutputFormat fmt,
@@ -109,20 +108,20 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
                 }
                 self.compile_to_lowered_stmt(filename, arguments, aot_target(target));
             },
-            py::arg("filename"), py::arg("arguments"), py::arg("fmt") = StmtOutputFormat::Text,
-            py::arg("target") = no_target)
+            py::arg("filename"), py::arg("arguments"),
+            py::arg_v("fmt", StmtOutputFormat::Text, "StmtOutputFormat.Text"), target_arg())
         .def(
             "compile_to_static_library",
             [](T &self, const std::string &prefix, const Args &arguments, const std::string &fn_name,
                const Target &target) {
                 self.compile_to_static_library(prefix, arguments, fn_name, aot_target(target));
             },
-            py::arg("filename_prefix"), py::arg("arguments"), py::arg("fn_name") = "", py::arg("target") = no_target)
+            py::arg("filename_prefix"), py::arg("arguments"), py::arg("fn_name") = "", target_arg())
         .def(
             "compile_to_file",
             [](T &self, const std::string &prefix, const Args &arguments, const std::string &fn_name,
                const Target &target) { self.compile_to_file(prefix, arguments, fn_name, aot_target(target)); },
-            py::arg("filename_prefix"), py::arg("arguments"), py::arg("fn_name") = "", py::arg("target") = no_target)
+            py::arg("filename_prefix"), py::arg("arguments"), py::arg("fn_name") = "", target_arg())
         .def(
             "compile_to_multitarget_static_library",
             [](T &self, const std::string &prefix, const Args &arguments, const std::vector<Target> &targets) {
@@ -143,13 +142,13 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
                name,
                [emit = emit](T &self, const std::string &filename, const Args &arguments, const std::string &fn_name,
                              const Target &target) { (self.*emit)(filename, arguments, fn_name, aot_target(target)); },
-               py::arg("filename"), py::arg("arguments"), py::arg("fn_name"), py::arg("target") = no_target)
+               py::arg("filename"), py::arg("arguments"), py::arg("fn_name"), target_arg())
             .def(
                 name,
                 [emit = emit](T &self, const std::string &filename, const Args &arguments, const Target &target) {
                     (self.*emit)(filename, arguments, "", aot_target(target));
                 },
-                py::arg("filename"), py::arg("arguments"), py::arg("target") = no_target);
+                py::arg("filename"), py::arg("arguments"), target_arg());
     }
 }
 

@@ -18,6 +18,7 @@ namespace halide_py {
 
 namespace py = pybind11;
 
+void declare_classes(py::module_ &m);
 void define_error(py::module_ &m);
 void define_type(py::module_ &m);
 void define_expr(py::module_ &m);
@@ -32,6 +33,20 @@ void define_param(py::module_ &m);
 void define_pipeline(py::module_ &m);
 void define_callable(py::module_ &m);
 void define_generator(py::module_ &m);
+
+// The class object declare_classes() registered under `name`, to add members to.
+template <typename T, typename... Options> py::class_<T, Options...> bound_class(py::module_ &m, const char *name) {
+    return py::reinterpret_borrow<py::class_<T, Options...>>(m.attr(name));
+}
+
+// Default arguments shown as Python text in signatures (help(), type stubs):
+// `target=Target()` (the environment's target) and `tail=TailStrategy.Auto`.
+inline py::arg_v target_arg() {
+    return py::arg_v("target", Halide::Target(), "Target()");
+}
+inline py::arg_v tail_arg() {
+    return py::arg_v("tail", Halide::TailStrategy::Auto, "TailStrategy.Auto");
+}
 
 // A Python value as an Expr, with upstream's rules: Expr, Var, FuncRef as
 // they are; bool as a Bool constant; an int as Int(32) when it fits, else

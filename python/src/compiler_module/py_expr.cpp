@@ -334,7 +334,7 @@ const std::vector<std::pair<const char *, UnaryOp>> &expr_unary_operators() {
 }
 
 void define_expr(py::module_ &m) {
-    py::class_<Expr> cls(m, "Expr");
+    auto cls = bound_class<Expr>(m, "Expr");
     cls.def(py::init<>())
         .def(py::init([](const Halide::Var &v) { return Expr(v); }), py::arg("v"))
         .def(py::init([](const Halide::FuncRef &f) { return Expr(f); }), py::arg("f"))

@@ -129,8 +129,7 @@ void define_func(py::module_ &m) {
         .value("ShiftInwards", TailStrategy::ShiftInwards)
         .value("RoundUp", TailStrategy::RoundUp);
 
-    // dynamic_attr: see func_ref().
-    py::class_<FuncRef> ref(m, "FuncRef", py::dynamic_attr());
+    auto ref = bound_class<FuncRef>(m, "FuncRef");
     ref.def(
         "__getitem__", [](const FuncRef &r, int i) { return r[i]; }, py::arg("index"));
     add_expr_operators(ref);
@@ -146,7 +145,7 @@ void define_func(py::module_ &m) {
         return "<halide._UnevaluatedFuncRefExpr: " + u.func.name() + "(...) " + u.op + " ...>";
     });
 
-    py::class_<Func> cls(m, "Func");
+    auto cls = bound_class<Func>(m, "Func");
     cls.def(py::init<>())
         .def(py::init<const std::string &>(), py::arg("name"))
         .def(py::init([](const py::object &e) { return Func(to_expr(e, "Func()")); }), py::arg("expr"))

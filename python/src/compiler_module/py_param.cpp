@@ -96,7 +96,7 @@ std::vector<Expr> coordinates(const py::object &index) {
 } // namespace
 
 void define_param(py::module_ &m) {
-    py::class_<Param> param(m, "Param");
+    auto param = bound_class<Param>(m, "Param");
     param.def(py::init([](const Type &t) { return make_param(t, "", nullptr); }), py::arg("type"))
         .def(py::init([](const Type &t, const std::string &name) { return make_param(t, name, nullptr); }),
              py::arg("type"), py::arg("name"))
@@ -136,13 +136,13 @@ void define_param(py::module_ &m) {
              [](const Param &p) { return "<halide.Param '" + p.name() + "' type " + type_name(p.type()) + ">"; });
     add_expr_operators(param);
 
-    py::class_<Halide::Internal::Dimension>(m, "Dimension")
+    bound_class<Halide::Internal::Dimension>(m, "Dimension")
         .def("min", &Halide::Internal::Dimension::min)
         .def("extent", &Halide::Internal::Dimension::extent)
         .def("max", &Halide::Internal::Dimension::max)
         .def("stride", &Halide::Internal::Dimension::stride);
 
-    py::class_<OutputImageParam> out(m, "OutputImageParam");
+    auto out = bound_class<OutputImageParam>(m, "OutputImageParam");
     out.def(py::init<>())
         .def("name", &OutputImageParam::name)
         .def("type", &OutputImageParam::type)
@@ -175,7 +175,7 @@ void define_param(py::module_ &m) {
                    ", type: " + type_name(p.type()) + ">";
         });
 
-    py::class_<ImageParam, OutputImageParam>(m, "ImageParam")
+    bound_class<ImageParam, OutputImageParam>(m, "ImageParam")
         .def(py::init<>())
         .def(py::init<Type, int>(), py::arg("type"), py::arg("dimensions"))
         .def(py::init<Type, int, std::string>(), py::arg("type"), py::arg("dimensions"), py::arg("name"))

@@ -49,7 +49,7 @@ void define_pipeline(py::module_ &m) {
         .value("InputBuffer", Argument::InputBuffer)
         .value("OutputBuffer", Argument::OutputBuffer);
 
-    py::class_<Argument>(m, "Argument")
+    bound_class<Argument>(m, "Argument")
         .def(py::init<>())
         .def(py::init([](const Halide::Param<> &p) { return Argument(p); }), py::arg("param"))
         .def(py::init([](const Halide::OutputImageParam &im) { return Argument(im); }), py::arg("im"))
@@ -93,7 +93,7 @@ void define_pipeline(py::module_ &m) {
         .value("Text", StmtOutputFormat::Text)
         .value("HTML", StmtOutputFormat::HTML);
 
-    py::class_<Pipeline> cls(m, "Pipeline");
+    auto cls = bound_class<Pipeline>(m, "Pipeline");
     cls.def(py::init<>())
         .def(py::init<const Func &>(), py::arg("output"))
         .def(py::init<const std::vector<Func> &>(), py::arg("outputs"))
@@ -118,7 +118,7 @@ void define_pipeline(py::module_ &m) {
             return s + "]>";
         });
     add_compile_methods(cls);
-    auto func = py::reinterpret_borrow<py::class_<Func>>(m.attr("Func"));
+    auto func = bound_class<Func>(m, "Func");
     add_compile_methods(func);
 }
 

@@ -120,7 +120,7 @@ Halide::Tuple argmin_r(const RDom &r, Expr e, const std::string &n) {
 } // namespace
 
 void define_rdom(py::module_ &m) {
-    py::class_<Range>(m, "Range")
+    bound_class<Range>(m, "Range")
         .def(py::init<>())
         .def(py::init([](const py::object &min, const py::object &extent) {
                  return Range{to_expr(min, "Range min"), to_expr(extent, "Range extent")};
@@ -135,7 +135,7 @@ void define_rdom(py::module_ &m) {
             return s.str();
         });
 
-    py::class_<RVar> rvar(m, "RVar");
+    auto rvar = bound_class<RVar>(m, "RVar");
     rvar.def(py::init<>())
         .def(py::init<const std::string &>(), py::arg("name"))
         .def(py::init([](const RDom &r) { return RVar(r); }), py::arg("rdom"))
@@ -147,7 +147,7 @@ void define_rdom(py::module_ &m) {
         .def("__str__", &RVar::name);
     add_expr_operators(rvar);
 
-    py::class_<RDom> rdom(m, "RDom");
+    auto rdom = bound_class<RDom>(m, "RDom");
     rdom.def(py::init<>())
         // Buffer and ImageParam first: an hl.Buffer is also a sequence.
         .def(py::init([](const Halide::Buffer<> &b) { return RDom(b); }), py::arg("buffer"))

@@ -85,8 +85,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                                     to_var_or_rvar(inner, "split"), to_expr(factor, "factor"), tail);
                return self;
            },
-           py::arg("old"), py::arg("outer"), py::arg("inner"), py::arg("factor"), py::arg("tail") = TailStrategy::Auto,
-           self_ref)
+           py::arg("old"), py::arg("outer"), py::arg("inner"), py::arg("factor"), tail_arg(), self_ref)
         .def(
             "fuse",
             [](T &self, O inner, O outer, O fused) -> T & {
@@ -118,7 +117,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 return self;
             },
             py::arg("x"), py::arg("y"), py::arg("xo"), py::arg("yo"), py::arg("xi"), py::arg("yi"), py::arg("xfactor"),
-            py::arg("yfactor"), py::arg("tail") = TailStrategy::Auto, self_ref)
+            py::arg("yfactor"), tail_arg(), self_ref)
         .def(
             "tile",
             [](T &self, O x, O y, O xi, O yi, O xfactor, O yfactor, TailStrategy tail) -> T & {
@@ -128,7 +127,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 return self;
             },
             py::arg("x"), py::arg("y"), py::arg("xi"), py::arg("yi"), py::arg("xfactor"), py::arg("yfactor"),
-            py::arg("tail") = TailStrategy::Auto, self_ref)
+            tail_arg(), self_ref)
         .def(
             "tile",
             [](T &self, const py::list &previous, const py::list &outers, const py::list &inners,
@@ -136,8 +135,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 tile_n(stage_of(self), previous, outers, inners, factors, tail);
                 return self;
             },
-            py::arg("previous"), py::arg("outers"), py::arg("inners"), py::arg("factors"),
-            py::arg("tail") = TailStrategy::Auto, self_ref)
+            py::arg("previous"), py::arg("outers"), py::arg("inners"), py::arg("factors"), tail_arg(), self_ref)
         .def(
             "tile",
             [](T &self, const py::list &previous, const py::list &inners, const py::list &factors,
@@ -145,7 +143,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 tile_n(stage_of(self), previous, previous, inners, factors, tail);
                 return self;
             },
-            py::arg("previous"), py::arg("inners"), py::arg("factors"), py::arg("tail") = TailStrategy::Auto, self_ref)
+            py::arg("previous"), py::arg("inners"), py::arg("factors"), tail_arg(), self_ref)
         .def(
             "parallel",
             [](T &self, O v) -> T & {
@@ -159,7 +157,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 stage_of(self).parallel(to_var_or_rvar(v, "parallel"), to_expr(task_size, "task_size"), tail);
                 return self;
             },
-            py::arg("var"), py::arg("task_size"), py::arg("tail") = TailStrategy::Auto, self_ref)
+            py::arg("var"), py::arg("task_size"), tail_arg(), self_ref)
         .def(
             "vectorize",
             [](T &self, O v) -> T & {
@@ -173,7 +171,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 stage_of(self).vectorize(to_var_or_rvar(v, "vectorize"), to_expr(factor, "factor"), tail);
                 return self;
             },
-            py::arg("var"), py::arg("factor"), py::arg("tail") = TailStrategy::Auto, self_ref)
+            py::arg("var"), py::arg("factor"), tail_arg(), self_ref)
         .def(
             "unroll",
             [](T &self, O v) -> T & {
@@ -187,7 +185,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 stage_of(self).unroll(to_var_or_rvar(v, "unroll"), to_expr(factor, "factor"), tail);
                 return self;
             },
-            py::arg("var"), py::arg("factor"), py::arg("tail") = TailStrategy::Auto, self_ref)
+            py::arg("var"), py::arg("factor"), tail_arg(), self_ref)
         .def(
             "serial",
             [](T &self, O v) -> T & {
@@ -200,7 +198,7 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
 } // namespace
 
 void define_stage(py::module_ &m) {
-    py::class_<VarOrRVar>(m, "VarOrRVar")
+    bound_class<VarOrRVar>(m, "VarOrRVar")
         .def(py::init<const std::string &, bool>(), py::arg("name"), py::arg("is_rvar"))
         .def(py::init<const Var &>(), py::arg("var"))
         .def(py::init<const RVar &>(), py::arg("rvar"))
@@ -213,13 +211,27 @@ void define_stage(py::module_ &m) {
             return std::string(v.is_rvar ? "<halide.VarOrRVar RVar '" : "<halide.VarOrRVar Var '") + v.name() + "'>";
         });
 
-    py::class_<Stage> stage(m, "Stage");
+    auto stage = bound_class<Stage>(m, "Stage");
     stage.def(py::init([](const Func &f) { return Stage(f); }), py::arg("f"))
         .def("name", &Stage::name)
-        .def("__repr__", [](const Stage &s) { return "<halide.Stage '" + s.name() + "'>"; });
+        .def("__repr__", [](const Stage &s) { return "<halide.Stage '" + s.name() + "'>"; })
+        .def(
+            "rfactor",
+            [](Stage &s, const std::vector<std::pair<RVar, Var>> &preserved) { return s.rfactor(preserved); },
+            py::arg("preserved"))
+        .def(
+            "rfactor", [](Stage &s, const RVar &r, const Var &v) { return s.rfactor(r, v); }, py::arg("r"),
+            py::arg("v"))
+        .def(
+            "atomic",
+            [](Stage &s, bool override_associativity_test) -> Stage & { return s.atomic(override_associativity_test); },
+            py::arg("override_associativity_test") = false, py::return_value_policy::reference_internal)
+        .def(
+            "allow_race_conditions", [](Stage &s) -> Stage & { return s.allow_race_conditions(); },
+            py::return_value_policy::reference_internal);
     add_loop_schedule(stage);
 
-    auto func = py::reinterpret_borrow<py::class_<Func>>(m.attr("Func"));
+    auto func = bound_class<Func>(m, "Func");
     add_loop_schedule(func);
     func.def("has_update_definition", &Func::has_update_definition)
         .def("num_update_definitions", &Func::num_update_definitions)

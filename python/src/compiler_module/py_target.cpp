@@ -107,7 +107,7 @@ void define_target(py::module_ &m) {
         .value("HVX", Target::HVX)
         .value("FeatureEnd", Target::FeatureEnd);
 
-    py::class_<Target>(m, "Target")
+    bound_class<Target>(m, "Target")
         .def(py::init<>())
         .def(py::init<const std::string &>(), py::arg("target_string"))
         .def(py::init<Target::OS, Target::Arch, int, const std::vector<Target::Feature> &>(), py::arg("os"),

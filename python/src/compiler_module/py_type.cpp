@@ -55,7 +55,7 @@ void define_type(py::module_ &m) {
         .value("Handle", halide_type_handle)
         .value("BFloat", halide_type_bfloat);
 
-    py::class_<Type>(m, "Type")
+    bound_class<Type>(m, "Type")
         .def(py::init<>())
         .def(py::init<halide_type_code_t, int, int>(), py::arg("code"), py::arg("bits"), py::arg("lanes") = 1)
         .def("bits", &Type::bits)

@@ -6,7 +6,7 @@ namespace halide_py {
 using Halide::Var;
 
 void define_var(py::module_ &m) {
-    py::class_<Var> cls(m, "Var");
+    auto cls = bound_class<Var>(m, "Var");
     cls.def(py::init<>())
         .def(py::init<const std::string &>(), py::arg("name"))
         .def("name", &Var::name)
