@@ -14,9 +14,22 @@
 namespace Halide {
 namespace Internal {
 
+namespace {
+
+// NAME_argv (and a dispatcher) call NAME defined here: that call must reach
+// this definition, not a symbol of the same name that the dynamic linker
+// finds first (libm's gamma() for a kernel called "gamma"). dso_local makes
+// LLVM call a local alias; NAME itself stays exported and interposable.
+void bind_locally(llvm::Function *fn) {
+    fn->setDSOLocal(true);
+}
+
+} // namespace
+
 void CodeGen_LLVM::compile(const LoweredFunc &f, const std::string *target_string) {
     func_name_ = f.name;
     fn_ = declare_entry(f, f.name);
+    bind_locally(fn_);
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
     bool have_uc = false;
     for (size_t i = 0; i < f.args.size(); i++) {
@@ -42,6 +55,7 @@ void CodeGen_LLVM::compile_dispatcher(const LoweredFunc &f, const std::vector<Mu
                                       const std::string &target_string) {
     func_name_ = f.name;
     fn_ = declare_entry(f, f.name);
+    bind_locally(fn_);
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
     std::vector<llvm::Value *> args;
     for (llvm::Argument &a : fn_->args()) {
