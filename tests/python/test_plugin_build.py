@@ -25,8 +25,8 @@ def built(tmp_path_factory):
     pytest.importorskip("halide._compiler", reason="the compiler is not built (HALIDE_TEST_BUILD)")
     out = tmp_path_factory.mktemp("template")
     proc = subprocess.run(
-        [sys.executable, "-m", "halide.runtime.plugin_build", "--outdir", str(out), "--kernels", "brighten",
-         "--docs", str(TEMPLATE / "kernels.json"), "--", sys.executable, str(TEMPLATE / "generators.py")],
+        [sys.executable, "-m", "halide.runtime.plugin_build", "--outdir", str(out), "--docs",
+         str(TEMPLATE / "kernels.json"), "--", "brighten", sys.executable, str(TEMPLATE / "generators.py")],
         capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
@@ -123,3 +123,21 @@ def test_run_command_pads_a_kernel_that_reads_past_the_edges(wheel_venv, tmp_pat
                           env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[-2:] == ["0", "True"], proc.stdout
+
+
+@pytest.mark.parametrize("name", ["gamma", "lgamma", "round"])
+def test_kernel_named_like_a_libm_function(tmp_path, hlr, name):
+    """NAME_argv calls this library's NAME, not libm's function of that name
+    (found first by the dynamic linker in a process that has libm loaded)."""
+    hl = pytest.importorskip("halide", reason="the compiler is not built (HALIDE_TEST_BUILD)")
+    pytest.importorskip("halide._compiler", reason="the compiler is not built (HALIDE_TEST_BUILD)")
+    x, y = hl.Var("x"), hl.Var("y")
+    im = hl.ImageParam(hl.UInt(8), 2, "input")
+    f = hl.Func("f")
+    f[x, y] = im[x, y] + 3
+    lib = tmp_path / f"lib{name}.so"
+    f.compile_to({hl.OutputFileType.shared_library: str(lib)}, [im], name,
+                 hl.get_host_target().with_feature(hl.TargetFeature.NoRuntime))
+    image = np.arange(24, dtype=np.uint8).reshape(4, 6)
+    for _ in range(2):
+        np.testing.assert_array_equal(hlr.load(lib)(image, output_shape=image.shape), image + 3)

@@ -1,0 +1,137 @@
+"""The imaging plugin's Python Generators: 8-bit grayscale image kernels,
+each with a hand schedule. Borders are handled by clamping coordinates to the
+image (the edge pixels repeat), so an output may be as large as the input.
+
+Run by the build (meson.build, halide.runtime.plugin_build) once per kernel
+and CPU level; `hl.main()` takes the generator command line.
+"""
+
+import halide as hl
+
+x, y = hl.Var("x"), hl.Var("y")
+GUARD = hl.TailStrategy.GuardWithIf
+
+
+def clamped(image):
+    """image with its edge pixels repeated outward forever."""
+    f = hl.Func("clamped")
+    f[x, y] = image[hl.clamp(x, 0, image.width() - 1), hl.clamp(y, 0, image.height() - 1)]
+    return f
+
+
+def gaussian5x5(g, source, name):
+    """Separable [1 4 6 4 1]/16 blur of a uint8 Func, rounded back to uint8;
+    the row pass is computed per strip of output rows."""
+    w = (1, 4, 6, 4, 1)
+    rows, cols = hl.Func(name + "_x"), hl.Func(name)
+    rows[x, y] = sum(hl.u16(source[x + k - 2, y]) * w[k] for k in range(5))
+    cols[x, y] = hl.u8((sum(rows[x, y + k - 2] * w[k] for k in range(5)) + 128) >> 8)
+    return rows, cols
+
+
+def schedule_strips(g, out, *per_strip):
+    """Strips of 32 rows in parallel, vectorized along x; `per_strip` Funcs
+    computed inside each strip."""
+    yo, yi = hl.Var("yo"), hl.Var("yi")
+    vec = g.natural_vector_size(hl.UInt(8))
+    out.split(y, yo, yi, 32, GUARD).parallel(yo).vectorize(x, vec, GUARD)
+    for f in per_strip:
+        f.compute_at(out, yo).vectorize(x, vec // 2, GUARD)
+
+
+@hl.generator(name="brighten")
+class Brighten:
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    amount = hl.InputScalar(hl.Int(32))
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(g):
+        g.output[x, y] = hl.u8(hl.clamp(hl.i32(g.input[x, y]) + g.amount, 0, 255))
+        g.output.vectorize(x, g.natural_vector_size(hl.UInt(8)), GUARD).parallel(y, 16)
+
+
+@hl.generator(name="gaussian5x5")
+class Gaussian5x5:
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(g):
+        rows, blurred = gaussian5x5(g, clamped(g.input), "blur")
+        g.output[x, y] = blurred[x, y]
+        schedule_strips(g, g.output, rows)
+
+
+@hl.generator(name="sobel")
+class Sobel:
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(g):
+        p = hl.Func("p")
+        p[x, y] = hl.i32(clamped(g.input)[x, y])
+        right = p[x + 1, y - 1] + 2 * p[x + 1, y] + p[x + 1, y + 1]
+        left = p[x - 1, y - 1] + 2 * p[x - 1, y] + p[x - 1, y + 1]
+        below = p[x - 1, y + 1] + 2 * p[x, y + 1] + p[x + 1, y + 1]
+        above = p[x - 1, y - 1] + 2 * p[x, y - 1] + p[x + 1, y - 1]
+        gx, gy = right - left, below - above
+        g.output[x, y] = hl.u8(hl.min(hl.sqrt(hl.f32(gx * gx + gy * gy)), 255.0))
+        schedule_strips(g, g.output)
+
+
+@hl.generator(name="gamma")
+class Gamma:
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    gamma = hl.InputScalar(hl.Float(32))
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(g):
+        i = hl.Var("i")
+        lut = hl.Func("lut")  # 256 entries, computed once per call
+        lut[i] = hl.u8(hl.clamp(hl.pow(hl.f32(i) / 255.0, g.gamma) * 255.0 + 0.5, 0.0, 255.0))
+        g.output[x, y] = lut[hl.i32(g.input[x, y])]
+        lut.compute_root().bound(i, 0, 256)
+        g.output.vectorize(x, g.natural_vector_size(hl.UInt(8)), GUARD).parallel(y, 16)
+
+
+@hl.generator(name="resize_bilinear")
+class ResizeBilinear:
+    """output(x, y) samples the input at ((x + 0.5) * scale_x - 0.5,
+    (y + 0.5) * scale_y - 0.5): scale is input pixels per output pixel."""
+
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    scale_x = hl.InputScalar(hl.Float(32))
+    scale_y = hl.InputScalar(hl.Float(32))
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(g):
+        src = clamped(g.input)
+        sx = (hl.f32(x) + 0.5) * g.scale_x - 0.5
+        sy = (hl.f32(y) + 0.5) * g.scale_y - 0.5
+        x0, y0 = hl.i32(hl.floor(sx)), hl.i32(hl.floor(sy))
+        fx, fy = sx - hl.floor(sx), sy - hl.floor(sy)
+        top = hl.f32(src[x0, y0]) * (1.0 - fx) + hl.f32(src[x0 + 1, y0]) * fx
+        bottom = hl.f32(src[x0, y0 + 1]) * (1.0 - fx) + hl.f32(src[x0 + 1, y0 + 1]) * fx
+        value = top * (1.0 - fy) + bottom * fy
+        g.output[x, y] = hl.u8(hl.clamp(value + 0.5, 0.0, 255.0))
+        g.output.vectorize(x, g.natural_vector_size(hl.Float(32)), GUARD).parallel(y, 8)
+
+
+@hl.generator(name="unsharp")
+class Unsharp:
+    """output = input + amount * (input - gaussian5x5(input)), rounded and clamped."""
+
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    amount = hl.InputScalar(hl.Float(32))
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(g):
+        src = clamped(g.input)
+        rows, blurred = gaussian5x5(g, src, "blur")
+        v = hl.f32(src[x, y])
+        sharp = v + g.amount * (v - hl.f32(blurred[x, y]))
+        g.output[x, y] = hl.u8(hl.clamp(sharp + 0.5, 0.0, 255.0))
+        schedule_strips(g, g.output, rows)
+
+
+if __name__ == "__main__":
+    hl.main()

@@ -1,0 +1,59 @@
+"""The imaging plugin's Python-Generator kernels (brighten, gaussian5x5,
+sobel, gamma, resize_bilinear, unsharp), installed from the wheel, against
+NumPy (imaging_refs.py) at the best CPU level and at baseline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_python
+
+SCRIPT = """
+import json, sys
+sys.path.insert(0, {here!r})
+import numpy as np
+import halide.runtime as hlr
+import imaging_refs as ref
+
+def k(name):
+    return hlr.kernel("imaging." + name)
+
+def err(a, b):
+    assert a.shape == b.shape, (a.shape, b.shape)
+    return int(np.abs(a.astype(int) - b.astype(int)).max())
+
+rng = np.random.default_rng(21)
+img = rng.integers(0, 256, size=(67, 101), dtype=np.uint8)
+tiny = rng.integers(0, 256, size=(3, 2), dtype=np.uint8)   # narrower than any vector, edges everywhere
+e = {{"level": hlr.kernels().info("imaging.sobel").cpu_level}}
+e["brighten"] = max(err(k("brighten")(img, a, output_shape=img.shape), ref.brighten(img, a)) for a in (40, -300, 0))
+e["gaussian5x5"] = max(err(k("gaussian5x5")(i, output_shape=i.shape), ref.gauss(i)) for i in (img, tiny))
+e["sobel"] = max(err(k("sobel")(i, output_shape=i.shape), ref.sobel(i)) for i in (img, tiny))
+e["gamma"] = max(err(k("gamma")(img, g, output_shape=img.shape), ref.gamma(img, g)) for g in (2.2, 0.45, 1.0))
+e["resize_down"] = err(k("resize_bilinear")(img, 101 / 50, 67 / 30, output_shape=(30, 50)),
+                       ref.resize(img, (30, 50), 101 / 50, 67 / 30))
+e["resize_up"] = err(k("resize_bilinear")(img, 0.5, 0.5, output_shape=(134, 202)),
+                     ref.resize(img, (134, 202), 0.5, 0.5))
+e["unsharp"] = max(err(k("unsharp")(i, 1.5, output_shape=i.shape), ref.unsharp(i, 1.5)) for i in (img, tiny))
+e["sobel_nonzero"] = int(k("sobel")(img, output_shape=img.shape).max())
+print(json.dumps(e))
+"""
+
+
+@pytest.mark.nosanitize
+@pytest.mark.parametrize("level", [None, "baseline"])
+def test_python_generator_kernels_against_numpy(wheel_venv, level):
+    env = {"HALIDE_RUNTIME_CPU_LEVEL": level} if level else {}
+    code = SCRIPT.format(here=str(Path(__file__).parent))
+    e = json.loads(run_python(code, python=wheel_venv, isolated=True, env=env).stdout)
+    if level:
+        assert e["level"] == level
+    assert e["sobel_nonzero"] > 0
+    # Integer arithmetic: exact. Float math (pow in float32 here, float64 in
+    # NumPy; float32 bilinear and unsharp): at most one step of rounding.
+    for name in ("brighten", "gaussian5x5", "sobel"):
+        assert e[name] == 0, (name, e)
+    for name in ("gamma", "resize_down", "resize_up", "unsharp"):
+        assert e[name] <= 1, (name, e)
