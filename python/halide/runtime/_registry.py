@@ -146,7 +146,7 @@ class KernelInfo:
             )
         decorate(kernel, self.doc)
         # What pickling sends instead of the library (see _pickle.py).
-        kernel._registry_key = (self.distribution, self.name, self.source.version)
+        kernel._registry_key = (self.distribution, self.name, self.source.version)  # type: ignore[attr-defined]
         return kernel
 
 
