@@ -35,6 +35,7 @@ def mypy(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     """mypy as this interpreter sees the packages (PYTHONPATH made absolute)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in sys.path if p and Path(p).is_dir())
+    env["MYPYPATH"] = str(REPO / "tests" / "python")  # the tests' conftest
     # A cache in the build folder: a warm run takes a second or two.
     cache = (BUILD / "mypy-cache" / "dev").resolve()
     cmd = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), *args]
