@@ -105,6 +105,7 @@ def test_python_extension_module(compiled: Path) -> None:
     )
     # A fresh interpreter with only the module's folder on the path: neither halide package is needed.
     code = f"""
+import sys
 sys.path.insert(0, {str(compiled)!r})
 import numpy as np
 import lesson_10_ext
