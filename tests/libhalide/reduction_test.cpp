@@ -590,3 +590,174 @@ TEST(Reduction, NarrowingCastOfABoundedValueIsBounded) {
         EXPECT_EQ(out(i), expected[i]) << i;
     }
 }
+
+TEST(Reduction, RFactorOfASumOverTwoRVars) {
+    Buffer<int32_t> in = image_input(10, 6);
+    Var x("x"), u("u");
+    Func f("f");
+    RDom r(0, 10, 0, 6);
+    f(x) = x;
+    f(x) += in(r.x, r.y) * (x + 1);
+    Func intm = f.update(0).rfactor(r.y, u);
+    EXPECT_EQ(intm.dimensions(), 2);
+    intm.compute_root();
+    intm.update(0).vectorize(u, 4);
+    f.update(0).parallel(x);
+    Buffer<int32_t> out = f.realize({3});
+    for (int i = 0; i < 3; i++) {
+        int expected = i;
+        for (int yy = 0; yy < 6; yy++) {
+            for (int xx = 0; xx < 10; xx++) {
+                expected += in(xx, yy) * (i + 1);
+            }
+        }
+        EXPECT_EQ(out(i), expected) << i;
+    }
+}
+
+TEST(Reduction, RFactorOfASplitRVarDotProduct) {
+    const int n = 37; // not a multiple of the split factor
+    Buffer<float> a(n), b(n);
+    for (int i = 0; i < n; i++) {
+        a(i) = (float)(i % 7) - 3.0f;
+        b(i) = (float)(i % 5) * 0.5f;
+    }
+    Func dot("dot");
+    RDom r(0, n);
+    RVar rxo("rxo"), rxi("rxi");
+    Var u("u");
+    dot() = 0.0f;
+    dot() += a(r) * b(r);
+    dot.update(0).split(r.x, rxo, rxi, 8);
+    Func intm = dot.update(0).rfactor(rxi, u);
+    intm.compute_root().vectorize(u, 8);
+    intm.update(0).vectorize(u, 8);
+    Buffer<float> out = dot.realize({});
+    float expected = 0.0f;
+    for (int i = 0; i < n; i++) {
+        expected += a(i) * b(i);
+    }
+    EXPECT_FLOAT_EQ(out(), expected);
+}
+
+TEST(Reduction, RFactorOfMaxMinTupleAndHistogram) {
+    Buffer<int32_t> in = image_input(9, 5);
+    Var x("x"), u("u"), v("v");
+    RDom r(0, 9, 0, 5);
+    // max of a float, both RVars preserved.
+    Func m("m");
+    m(x) = 0.0f;
+    m(x) = max(m(x), cast<float>(in(r.x, r.y) * (x + 1)));
+    Func mi = m.update(0).rfactor({{r.x, u}, {r.y, v}});
+    EXPECT_EQ(mi.dimensions(), 3);
+    // A Tuple of a sum and a minimum, element by element.
+    Func t("t");
+    t(x) = Tuple(0, 100);
+    t(x) = Tuple(t(x)[0] + in(r.x, r.y), min(t(x)[1], in(r.x, r.y) + x));
+    t.update(0).rfactor(r.x, u).compute_root();
+    // A histogram: the preserved RVar's partial histograms are merged.
+    Func h("h");
+    h(x) = 0;
+    h(clamp(in(r.x, r.y), -11, 11) + 11) += 1;
+    h.update(0).rfactor(r.y, u).compute_root();
+    Buffer<float> mo = m.realize({2});
+    Realization to = t.realize({2});
+    Buffer<int32_t> t0 = to[0], t1 = to[1];
+    Buffer<int32_t> ho = h.realize({23});
+    for (int i = 0; i < 2; i++) {
+        float mx = 0.0f;
+        int s = 0, mn = 100;
+        for (int yy = 0; yy < 5; yy++) {
+            for (int xx = 0; xx < 9; xx++) {
+                mx = std::max(mx, (float)(in(xx, yy) * (i + 1)));
+                s += in(xx, yy);
+                mn = std::min(mn, in(xx, yy) + i);
+            }
+        }
+        EXPECT_EQ(mo(i), mx);
+        EXPECT_EQ(t0(i), s);
+        EXPECT_EQ(t1(i), mn);
+    }
+    std::vector<int> hist(23, 0);
+    for (int yy = 0; yy < 5; yy++) {
+        for (int xx = 0; xx < 9; xx++) {
+            hist[std::clamp(in(xx, yy), -11, 11) + 11]++;
+        }
+    }
+    for (int i = 0; i < 23; i++) {
+        EXPECT_EQ(ho(i), hist[i]) << i;
+    }
+}
+
+TEST(Reduction, RFactorWithWhere) {
+    Var x("x"), u("u");
+    Func f("f");
+    RDom r(0, 10, 0, 4);
+    r.where(r.x < r.y * 3);
+    f(x) = 0;
+    f(x) += r.x + r.y * x;
+    f.update(0).rfactor(r.y, u);
+    Buffer<int32_t> out = f.realize({3});
+    for (int i = 0; i < 3; i++) {
+        int expected = 0;
+        for (int yy = 0; yy < 4; yy++) {
+            for (int xx = 0; xx < 10; xx++) {
+                if (xx < yy * 3) {
+                    expected += xx + yy * i;
+                }
+            }
+        }
+        EXPECT_EQ(out(i), expected) << i;
+    }
+}
+
+TEST(Reduction, RFactorErrors) {
+    Var x("x"), u("u");
+    RDom r(0, 10, 0, 4), s(0, 3);
+    Func sub("sub");
+    sub(x) = 0;
+    sub(x) -= r.x;
+    std::string m = message_of([&] { sub.update(0).rfactor(r.y, u); });
+    EXPECT_NE(m.find("can't perform rfactor() because we can't prove associativity of the operator"), std::string::npos)
+        << m;
+    Func scan("scan");
+    RDom q(1, 9);
+    scan(x) = x;
+    scan(q) = scan(q - 1) + scan(q);
+    m = message_of([&] { scan.update(0).rfactor(q, u); });
+    EXPECT_NE(m.find("prove associativity"), std::string::npos) << m;
+    Func f("f");
+    f(x) = 0;
+    f(x) += r.x;
+    m = message_of([&] { f.update(0).rfactor(s.x, u); });
+    EXPECT_NE(m.find("since either it is not in the reduction domain"), std::string::npos) << m;
+    m = message_of([&] { f.update(0).rfactor(r.y, x); });
+    EXPECT_NE(m.find("because the name x is already used"), std::string::npos) << m;
+    m = message_of([&] { Stage(f).rfactor(r.y, u); });
+    EXPECT_NE(m.find("rfactor() must be called on an update definition"), std::string::npos) << m;
+}
+
+TEST(Reduction, AtomicNeedsAnAssociativeUpdate) {
+    Var x("x");
+    RDom r(0, 10);
+    Func f("f");
+    f(x) = 0;
+    f(x) = f(x) * 2 + r;
+    std::string m = message_of([&] { f.update(0).atomic(); });
+    EXPECT_NE(m.find("Failed to call atomic() on f.update(0) since it can't prove associativity"), std::string::npos)
+        << m;
+    // Race-free parallel RVars stay allowed with atomic(); racy ones are refused clearly.
+    Func g("g"), h("h");
+    g(x) = 0;
+    g(r) += r * 3;
+    g.update(0).atomic().parallel(r);
+    Buffer<int32_t> go = g.realize({10});
+    for (int i = 0; i < 10; i++) {
+        EXPECT_EQ(go(i), i * 3);
+    }
+    h(x) = 0;
+    h(r % 3) += 1;
+    h.update(0).atomic().parallel(r);
+    m = message_of([&] { h.realize({3}); });
+    EXPECT_NE(m.find("atomic() with RVar"), std::string::npos) << m;
+}

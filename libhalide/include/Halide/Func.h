@@ -25,6 +25,7 @@ struct FunctionContents;
 enum class ForType;
 } // namespace Internal
 
+class Func;
 class Pipeline;
 
 // What a split does when the extent is not a multiple of the factor.
@@ -75,6 +76,19 @@ public:
     // Parallel or vectorized RVars are refused when iterations may update
     // the same point; this accepts them anyway (the result may then vary).
     Stage &allow_race_conditions();
+    // Splits an associative update (f(x) = f(x) op g with op +, *, min,
+    // max, &&, ||; Tuples element by element) in two: the returned Func
+    // reduces over the other RVars for each value of every preserved RVar,
+    // which becomes the pure Var paired with it, and this update then
+    // combines those partial results over the preserved RVars alone. Call it
+    // before scheduling this stage's pure Vars or loop types; RVars split
+    // or fused by this stage can be preserved.
+    Func rfactor(std::vector<std::pair<RVar, Var>> preserved);
+    Func rfactor(const RVar &r, const Var &v);
+    // Marks an associative update atomic: each point's read-modify-write is
+    // done as one step, so RVars may be parallel even where iterations
+    // update the same point. override_associativity_test skips the check.
+    Stage &atomic(bool override_associativity_test = false);
 
     // "f.update(0)"-style name, as upstream's messages use.
     std::string name() const;
@@ -129,6 +143,8 @@ public:
     explicit Func(const char *name) : Func(std::string(name)) {}
     // A zero-dimensional Func whose value is `e`.
     explicit Func(const Expr &e);
+    // A handle on an existing Func's contents (as rfactor() returns).
+    explicit Func(std::shared_ptr<Internal::FunctionContents> f);
 
     const std::string &name() const;
     bool defined() const;

@@ -429,6 +429,9 @@ Expr FuncRef::call(int value_index) const {
 
 Func::Func() : f_(new_function("")) {}
 Func::Func(const std::string &name) : f_(new_function(name)) {}
+Func::Func(std::shared_ptr<FunctionContents> f) : f_(std::move(f)) {
+    user_assert(f_) << "Func: a handle on no Func";
+}
 Func::Func(const Expr &e) : Func() {
     (*this)(std::vector<Expr>{}) = e;
 }

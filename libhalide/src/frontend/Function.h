@@ -66,6 +66,7 @@ struct UpdateDefinition {
     std::vector<SplitStep> splits;      // its schedule, as the pure definition's below
     std::vector<Dim> dims;              // RVars innermost by default, then the pure Vars
     bool allow_race_conditions = false; // Stage::allow_race_conditions()
+    bool atomic = false;                // Stage::atomic()
 };
 
 struct FunctionContents {

@@ -3,6 +3,7 @@
 // its pure definition, Stage 0; Func::update(i) is Stage i + 1.
 #include <algorithm>
 
+#include "Associativity.h"
 #include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
@@ -231,6 +232,18 @@ Stage &Stage::allow_race_conditions() {
                             << f_->name;
     parts_of(*f_, stage_);
     f_->updates[(size_t)stage_ - 1].allow_race_conditions = true;
+    mark_changed(*f_);
+    return *this;
+}
+
+Stage &Stage::atomic(bool override_associativity_test) {
+    user_assert(stage_ > 0) << "atomic() applies to update definitions, not to the pure definition of " << f_->name;
+    parts_of(*f_, stage_);
+    UpdateDefinition &u = f_->updates[(size_t)stage_ - 1];
+    user_assert(override_associativity_test || find_associative_form(f_->name, u, nullptr))
+        << "Failed to call atomic() on " << name()
+        << " since it can't prove associativity or commutativity of the operator.";
+    u.atomic = true;
     mark_changed(*f_);
     return *this;
 }

@@ -122,6 +122,13 @@ void check_update_races(const FunctionContents &f) {
                 for (const Expr &v : u.values) {
                     reads.include(v);
                 }
+                // Atomic read-modify-writes are not generated yet: an atomic
+                // update whose parallel RVar may race is refused.
+                user_assert(!u.atomic || (distinct && reads.ok))
+                    << "In schedule for " << f.name << ".update(" << k << "): atomic() with RVar " << r
+                    << " parallel or vectorized, where iterations may update the same point, is not supported by "
+                    << "this compiler yet (it does not generate atomic read-modify-writes). Use rfactor() to "
+                    << "parallelize the reduction, or leave " << r << " serial.";
                 user_assert(distinct && reads.ok)
                     << "In schedule for " << f.name << ".update(" << k << "), marking var " << r
                     << " as parallel or vectorized may introduce a race condition resulting in incorrect output: "
