@@ -131,7 +131,7 @@ public:
     std::vector<Func>::const_iterator end() const;
 };
 
-void set_default_of_param(const std::string &name, const Expr &value);
+void set_default_of_param(const Expr &param, const Expr &value); // `param`: the Param as an Expr
 
 // Scalar inputs: a Param<T> per element, with a default, range and estimate.
 template <typename T> class InputScalarBase : public GeneratorIOBase {
@@ -154,7 +154,7 @@ public:
             Param<T> &p = params_.back();
             if (has_def_) {
                 p.set(def_);
-                set_default_of_param(p.name(), scalar_constant(def_));
+                set_default_of_param(p, scalar_constant(def_));
             }
             if (min_.defined() || max_.defined()) {
                 p.set_range(min_, max_);

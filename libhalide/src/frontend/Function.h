@@ -103,6 +103,7 @@ struct InputBufferContents {
     std::string name;
     Type type;
     int dimensions = 0;
+    std::string user_name;            // as given (`name` is unique): name(), the argument's name
     halide_buffer_t *bound = nullptr; // what the pipeline reads when run
     std::shared_ptr<void> keep_alive; // owner of `bound`
     std::vector<Range> estimates;     // set_estimates(), for the metadata
@@ -111,6 +112,7 @@ using InputBufferPtr = std::shared_ptr<InputBufferContents>;
 
 struct ParamContents {
     std::string name;
+    std::string user_name; // as given (`name` is unique): name(), the argument's name
     Type type;
     halide_scalar_value_t value{};
     Expr min_value, max_value;    // optional range checks

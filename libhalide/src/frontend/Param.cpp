@@ -15,6 +15,7 @@ std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &nam
                                                           halide_buffer_t *raw, std::shared_ptr<void> owner) {
     auto c = std::make_shared<InputBufferContents>();
     c->name = name.empty() ? fresh_name('b') : unique_name(name);
+    c->user_name = name.empty() ? c->name : name;
     c->type = type;
     c->dimensions = dims;
     c->bound = raw;
@@ -46,13 +47,14 @@ Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args)
 std::shared_ptr<ParamContents> make_param(const std::string &name, Type type) {
     auto p = std::make_shared<ParamContents>();
     p->name = name.empty() ? fresh_name('p') : unique_name(name);
+    p->user_name = name.empty() ? p->name : name;
     p->type = type;
     register_param(p);
     return p;
 }
 
 const std::string &param_name(const ParamContents &p) {
-    return p.name;
+    return p.user_name;
 }
 Type param_type(const ParamContents &p) {
     return p.type;
@@ -177,6 +179,7 @@ ImageParam::ImageParam(Type t, int dimensions, const std::string &name) {
     user_assert(dimensions >= 0) << "ImageParam '" << name << "' can't have " << dimensions << " dimensions";
     contents_ = std::make_shared<Internal::InputBufferContents>();
     contents_->name = name.empty() ? Internal::fresh_name('i') : Internal::unique_name(name);
+    contents_->user_name = name.empty() ? contents_->name : name;
     contents_->type = t;
     contents_->dimensions = dimensions;
     Internal::register_input_buffer(contents_);
@@ -188,7 +191,7 @@ void OutputImageParam::check_defined() const {
 
 const std::string &OutputImageParam::name() const {
     check_defined();
-    return contents_->name;
+    return contents_->user_name;
 }
 Type OutputImageParam::type() const {
     check_defined();
@@ -212,7 +215,7 @@ Internal::Dimension OutputImageParam::dim(int i) const {
     check_defined();
     user_assert(i >= 0 && i < contents_->dimensions)
         << "ImageParam '" << name() << "' has " << contents_->dimensions << " dimensions; there is no dim(" << i << ")";
-    return Internal::Dimension(name(), i);
+    return Internal::Dimension(contents_->name, i);
 }
 
 Buffer<> ImageParam::get() const {

@@ -189,9 +189,10 @@ std::vector<Func>::const_iterator InputFuncArray::end() const {
     return funcs_.end();
 }
 
-void set_default_of_param(const std::string &name, const Expr &value) {
-    ParamPtr p = find_param(name);
-    internal_assert(p) << "no Param named " << name;
+void set_default_of_param(const Expr &param, const Expr &value) {
+    const Variable *v = param.as<Variable>();
+    ParamPtr p = v ? find_param(v->name) : nullptr;
+    internal_assert(p) << "set_default_of_param: not a Param";
     set_param_default(*p, value);
 }
 

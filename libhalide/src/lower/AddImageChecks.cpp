@@ -267,14 +267,16 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         }
     }
 
-    for (const ArgumentSource &src : p.sources) {
+    for (size_t i = 0; i < p.sources.size(); i++) {
+        const ArgumentSource &src = p.sources[i];
         if (!src.param || !(src.param->min_value.defined() || src.param->max_value.defined())) {
             continue;
         }
         const ParamContents &param = *src.param;
+        const std::string &arg_name = p.func.args[i].name;
         Type wide = param.type.is_float() ? Float(64) : (param.type.is_uint() ? UInt(64) : Int(64));
         std::string suffix = param.type.is_float() ? "_f64" : (param.type.is_uint() ? "_u64" : "_i64");
-        Expr value = Cast::make(wide, Variable::make(param.type, param.name));
+        Expr value = Cast::make(wide, Variable::make(param.type, arg_name));
         auto check = [&](const Expr &limit, bool is_min) {
             if (!limit.defined()) {
                 return;
@@ -283,7 +285,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
             Expr ok = is_min ? GE::make(value, bound) : LE::make(value, bound);
             std::string helper = std::string("halide_error_param_too_") + (is_min ? "small" : "large") + suffix;
             region_checks.push_back(
-                AssertStmt::make(ok, error_call(helper, {StringImm::make(param.name), value, bound})));
+                AssertStmt::make(ok, error_call(helper, {StringImm::make(arg_name), value, bound})));
         };
         check(param.min_value, true);
         check(param.max_value, false);

@@ -44,6 +44,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string
 
     // 4. The arguments of the entry point, in ABI order.
     infer_arguments(s, outputs, result);
+    s = use_given_argument_names(s, result);
 
     // 5. Bind buffer fields; check types, dimensions, input regions, params.
     s = add_image_checks(s, result, outputs, !options.no_bounds_query);

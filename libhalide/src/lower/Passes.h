@@ -36,6 +36,11 @@ void check_update_races(const FunctionContents &f);
 // params it reads, then the outputs), in ABI order.
 void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result);
 
+// ArgumentNames.cpp: input arguments take the names their Param or
+// ImageParam was given ("p", where the IR says "p$1" because another live
+// Param is also called "p"), unless the pipeline already uses that name.
+Stmt use_given_argument_names(const Stmt &s, LoweredPipeline &p);
+
 // AddImageChecks.cpp: binds every buffer argument's fields and checks type,
 // dimensions, the region read from inputs and scalar ranges.
 // `bounds_query`: answer bounds queries (buffers with neither host nor device).

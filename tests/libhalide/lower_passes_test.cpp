@@ -1,0 +1,113 @@
+// Lowering passes one at a time: a statement before, the statement after.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "Halide.h"
+#include "Halide/IRPrinter.h"
+#include "frontend/Function.h"
+#include "lower/Lower.h"
+#include "lower/Passes.h"
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+std::string printed(const Stmt &s) {
+    std::ostringstream out;
+    out << s;
+    return out.str();
+}
+
+// A pipeline with one input buffer and one scalar whose IR names ("q$1",
+// "img$1") are not the names they were given ("q", "img").
+struct RenamedInputs {
+    ParamPtr param = std::make_shared<ParamContents>();
+    InputBufferPtr buffer = std::make_shared<InputBufferContents>();
+    LoweredPipeline p;
+
+    RenamedInputs() {
+        param->name = "q$1";
+        param->user_name = "q";
+        param->type = Int(32);
+        buffer->name = "img$1";
+        buffer->user_name = "img";
+        buffer->type = UInt(8);
+        buffer->dimensions = 1;
+        p.func.args.push_back({"img$1", LoweredArgument::InputBuffer, UInt(8), 1});
+        p.func.args.push_back({"q$1", LoweredArgument::Scalar, Int(32), 0});
+        ArgumentSource b, s;
+        b.buffer = buffer;
+        s.param = param;
+        p.sources = {b, s};
+    }
+};
+
+Stmt body_reading(const std::string &also) {
+    Expr read = Call::make(UInt(8), "img$1", {Variable::make(Int(32), "img$1.min.0")}, Call::Image);
+    Expr sum = Add::make(Cast::make(Int(32), read), Variable::make(Int(32), "q$1"));
+    Stmt store = Provide::make("out", {sum}, {Variable::make(Int(32), also)});
+    return LetStmt::make(also, IntImm::make(Int(32), 0), store);
+}
+
+} // namespace
+
+TEST(ArgumentNames, InputsTakeTheirGivenNames) {
+    RenamedInputs in;
+    Stmt before = body_reading("x");
+    EXPECT_EQ(printed(before), "let x = 0\nout(x) = (int32(img$1(img$1.min.0)) + q$1)\n");
+    Stmt after = use_given_argument_names(before, in.p);
+    EXPECT_EQ(printed(after), "let x = 0\nout(x) = (int32(img(img.min.0)) + q)\n");
+    EXPECT_EQ(in.p.func.args[0].name, "img");
+    EXPECT_EQ(in.p.func.args[1].name, "q");
+}
+
+TEST(ArgumentNames, AGivenNameAlreadyInUseIsNotTaken) {
+    RenamedInputs in;
+    Stmt before = body_reading("q"); // a let named "q": the scalar keeps "q$1"
+    Stmt after = use_given_argument_names(before, in.p);
+    EXPECT_EQ(printed(after), "let q = 0\nout(q) = (int32(img(img.min.0)) + q$1)\n");
+    EXPECT_EQ(in.p.func.args[0].name, "img");
+    EXPECT_EQ(in.p.func.args[1].name, "q$1");
+}
+
+// End to end: Params and ImageParams keep the names they were given (as
+// upstream's do), also when another live one has the same name.
+TEST(ArgumentNames, ParamsWithTheSameNameInDifferentPipelines) {
+    Param<int32_t> first("gain"), second("gain");
+    ImageParam in_a(Int(32), 1, "frame"), in_b(Int(32), 1, "frame");
+    EXPECT_EQ(first.name(), "gain");
+    EXPECT_EQ(second.name(), "gain");
+    EXPECT_EQ(in_b.name(), "frame");
+    Var x("x");
+    Func f("uses_second");
+    f(x) = in_b(x) * second;
+    std::vector<Argument> args = f.infer_arguments();
+    ASSERT_EQ(args.size(), 2u);
+    EXPECT_EQ(args[0].name, "frame");
+    EXPECT_EQ(args[1].name, "gain");
+
+    Buffer<int32_t> data(4);
+    for (int i = 0; i < 4; i++) {
+        data(i) = i + 1;
+    }
+    in_b.set(data);
+    second.set(10);
+    first.set(1000);
+    Buffer<int32_t> out = f.realize({4});
+    for (int i = 0; i < 4; i++) {
+        EXPECT_EQ(out(i), (i + 1) * 10);
+    }
+
+    // Both in one pipeline: two arguments can't share a name, so the second keeps its unique one.
+    Func g("uses_both");
+    g(x) = first + second + x;
+    std::vector<Argument> both = g.infer_arguments();
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_NE(both[0].name, both[1].name);
+    Buffer<int32_t> sums = g.realize({3});
+    for (int i = 0; i < 3; i++) {
+        EXPECT_EQ(sums(i), 1010 + i);
+    }
+}
