@@ -3,6 +3,7 @@
 #define HALIDE_HALIDE_H
 
 #include "Halide/Argument.h"
+#include "Halide/BoundaryConditions.h"
 #include "Halide/Buffer.h"
 #include "Halide/Callable.h"
 #include "Halide/Error.h"
