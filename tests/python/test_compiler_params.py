@@ -70,11 +70,25 @@ def test_param_lossy_values_raise_halide_error():
         with pytest.raises(hl.HalideError):
             p.set(bad)
     with pytest.raises(hl.HalideError):
-        hl.Param(hl.Float(32), "lossy3").set(0.1)
+        hl.Param(hl.Float(32), "lossy3").set(2**24 + 1)  # ints stay exact
     with pytest.raises(TypeError):
         p.set("three")
     with pytest.raises(TypeError):
         hl.Param(hl.Int(32), "p", 1, 2, 3)
+
+
+def test_python_floats_round_to_float32_params():
+    # As upstream's bindings: a Python float is rounded to a float32 Param's type.
+    f = hl.Func("f32param")
+    p = hl.Param(hl.Float(32), "alpha", 0.1)
+    q = hl.Param(hl.Float(32), 1e40)
+    f[()] = (p, q)
+    out = f.realize([])
+    assert np.asarray(out[0])[()] == np.float32(0.1)
+    assert np.asarray(out[1])[()] == np.inf
+    p.set(0.7)
+    p.set_estimate(0.3)
+    assert np.asarray(f.realize([])[0])[()] == np.float32(0.7)
 
 
 def test_param_range_is_checked_when_running():

@@ -2,6 +2,7 @@
 // hl.OutputImageParam and hl.Dimension: a pipeline's inputs, given values
 // before it runs, and usable in definitions as Exprs and calls.
 #include <sstream>
+#include <type_traits>
 
 #include "py_compiler.h"
 
@@ -56,8 +57,20 @@ template <typename F> void with_number(const py::object &value, const char *what
                          std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 
+// As upstream's bindings do, a Python float given to a float32 Param is
+// rounded to float32 (0.1 is accepted; out of range becomes inf); ints stay
+// checked for exactness.
+template <typename T> T rounded_for(const Param &p, T v) {
+    if constexpr (std::is_same_v<T, double>) {
+        if (p.type() == Halide::Float(32)) {
+            return (double)(float)v;
+        }
+    }
+    return v;
+}
+
 void set_value(Param &p, const py::object &value) {
-    with_number(value, "Param.set()", [&](auto v) { p.set(v); });
+    with_number(value, "Param.set()", [&](auto v) { p.set(rounded_for(p, v)); });
 }
 
 Param make_param(const Type &t, const std::string &name, const py::object *value) {
@@ -112,7 +125,7 @@ void define_param(py::module_ &m) {
         .def(
             "set_estimate",
             [](Param &p, const py::object &value) {
-                with_number(value, "Param.set_estimate()", [&](auto v) { p.set_estimate(v); });
+                with_number(value, "Param.set_estimate()", [&](auto v) { p.set_estimate(rounded_for(p, v)); });
             },
             py::arg("value"))
         .def(
