@@ -170,12 +170,16 @@ def classify(res: dict[str, Result], typ: str, tol: float) -> Verdict:
                 + normalize_message(u.message),
                 u.message,
             )
+        def upstream_fault(r: Result) -> bool:
+            return r.status == CRASH or (r.status == ERR and bool(UPSTREAM_FALSE_ERRORS.search(r.message)))
+
         if (
             all(res["o" + w].status == OK for w in VARIANTS)
-            and all(res["u" + w].status == ERR and UPSTREAM_FALSE_ERRORS.search(res["u" + w].message) for w in VARIANTS)
+            and all(upstream_fault(res["u" + w]) for w in VARIANTS)
             and values_equal(res["oU"], res["oS"], typ, tol)[0]
         ):
-            # Upstream fails both variants in a way the generated program rules out; ours agrees with itself.
+            # Upstream crashes on both variants (no valid program may crash the compiler), or fails
+            # them in a way the generated program rules out; ours agrees with itself.
             return Verdict("upstream_bug", "upstream fails both variants: " + normalize_message(u.message), u.message)
         name = "unscheduled" if v == "U" else "scheduled"
         failed = o if o.status != OK else u
