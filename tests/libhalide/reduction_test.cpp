@@ -591,6 +591,53 @@ TEST(Reduction, NarrowingCastOfABoundedValueIsBounded) {
     }
 }
 
+TEST(Reduction, WrappingCoordinatesAreBounded) {
+    // Differential rs3_k44 (whose producer was allocated too small, so a
+    // later pipeline of the batch crashed): uint8 (0 - v) wraps to 256 - v,
+    // so cast<int32_t>((0 - v) / 3) lies in [0, 85], not in [-85, 0]. The
+    // output's bounds check takes the region its update writes from bounds
+    // inference: a wrong region refuses this run, a right one passes it.
+    Buffer<uint8_t> in(7);
+    uint8_t values[7] = {0, 1, 2, 3, 100, 200, 255};
+    for (int i = 0; i < 7; i++) {
+        in(i) = values[i];
+    }
+    Var x("x");
+    Func hist("hist");
+    RDom r(0, 7);
+    hist(x) = 0;
+    hist(cast<int32_t>((Expr((uint8_t)0) - in(r)) / Expr((uint8_t)3))) += 1;
+    Buffer<int32_t> out = hist.realize({86});
+    int expected[86] = {0};
+    for (uint8_t v : values) {
+        expected[(uint8_t)(0 - v) / 3]++;
+    }
+    for (int i = 0; i < 86; i++) {
+        EXPECT_EQ(out(i), expected[i]) << i;
+    }
+    // int16 wraps too: v + 30000 is in [-32768, 32767], so >> 14 is in
+    // [-2, 1] (in [-1, 3] without the wrap).
+    Buffer<int16_t> in16(3);
+    for (int i = 0; i < 3; i++) {
+        in16(i) = (int16_t)(10000 + i);
+    }
+    Func g("g");
+    RDom s(0, 3);
+    g(x) = 0;
+    g(cast<int32_t>(in16(s) + Expr((int16_t)30000)) >> 14) += 1;
+    Runtime::Buffer<int32_t> storage(4);
+    storage.set_min(-2);
+    Buffer<int32_t> go(storage);
+    g.realize(go);
+    int gexp[4] = {0};
+    for (int i = 0; i < 3; i++) {
+        gexp[((int)(int16_t)(10000 + i + 30000) >> 14) + 2]++;
+    }
+    for (int i = -2; i < 2; i++) {
+        EXPECT_EQ(go(i), gexp[i + 2]) << i;
+    }
+}
+
 TEST(Reduction, RFactorOfASumOverTwoRVars) {
     Buffer<int32_t> in = image_input(10, 6);
     Var x("x"), u("u");

@@ -179,11 +179,13 @@ public:
     void visit(const Add *op) override {
         Interval a = of(op->a), b = of(op->b);
         result = {binary<Add>(a.min, b.min), binary<Add>(a.max, b.max)};
+        wrap_around(op->type);
     }
 
     void visit(const Sub *op) override {
         Interval a = of(op->a), b = of(op->b);
         result = {binary<Sub>(a.min, b.max), binary<Sub>(a.max, b.min)};
+        wrap_around(op->type);
     }
 
     void visit(const Mul *op) override {
@@ -205,6 +207,7 @@ public:
         } else {
             result = Interval::everything();
         }
+        wrap_around(op->type);
     }
 
     void visit(const Div *op) override {
@@ -219,6 +222,7 @@ public:
         } else {
             result = Interval::everything();
         }
+        wrap_around(op->type); // int8 -128 / -1 wraps to -128
     }
 
     void visit(const Mod *op) override {
@@ -299,6 +303,21 @@ public:
     void visit(const Not *) override { result = bool_range(); }
 
 private:
+    // Arithmetic in a type that wraps around on overflow (unsigned, or signed
+    // narrower than 32 bits; 32- and 64-bit signed overflow is undefined, so
+    // assumed not to happen) gives the exact interval only when both ends are
+    // constants in the type's range. Else a value may have wrapped past an
+    // end (uint8 0 - x is 0 or 256 - x), and any value of the type is possible.
+    void wrap_around(Type t) {
+        if (!(t.is_uint() || (t.is_int() && t.bits() < 32))) {
+            return;
+        }
+        std::optional<int64_t> lo = fold_constant(result.min), hi = fold_constant(result.max);
+        if (!lo || !hi || !fits(t, *lo) || !fits(t, *hi)) {
+            result = {type_min(t), type_max(t)};
+        }
+    }
+
     // Whether v fits type t and int32 index math.
     static bool fits(Type t, int64_t v) {
         if (v < INT32_MIN || v > INT32_MAX) {
