@@ -9,6 +9,7 @@ from halide._compiler import (
     ArgumentKind as ArgumentKind,
     BFloat as BFloat,
     Bool as Bool,
+    BoundaryConditions as BoundaryConditions,
     Buffer as Buffer,
     BufferDimension as BufferDimension,
     Callable as Callable,

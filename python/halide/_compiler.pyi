@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'Buffer', 'BufferDimension', 'Callable', 'Dimension', 'Expr', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'OutputFileType', 'OutputImageParam', 'Param', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'exp', 'f16', 'f32', 'f64', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat']
+__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'Dimension', 'Expr', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'OutputFileType', 'OutputImageParam', 'Param', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'exp', 'f16', 'f32', 'f64', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -2236,3 +2236,113 @@ _6: Var
 _7: Var
 _8: Var
 _9: Var
+
+class BoundaryConditions:
+    @staticmethod
+    @typing.overload
+    def constant_exterior(f: Func, exterior: ExprLike, bounds: collections.abc.Sequence) -> Func:
+        """
+        Outside the bounds, the value `exterior` (a list or tuple: one per value of the source).
+        """
+    @staticmethod
+    @typing.overload
+    def constant_exterior(f: ImageParam, exterior: ExprLike, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the value `exterior` (a list or tuple: one per value of the source).
+        """
+    @staticmethod
+    @typing.overload
+    def constant_exterior(f: Buffer, exterior: ExprLike, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the value `exterior` (a list or tuple: one per value of the source).
+        """
+    @staticmethod
+    @typing.overload
+    def constant_exterior(f: Func, exterior: collections.abc.Sequence[ExprLike], bounds: collections.abc.Sequence) -> Func:
+        """
+        Outside the bounds, the value `exterior` (a list or tuple: one per value of the source).
+        """
+    @staticmethod
+    @typing.overload
+    def constant_exterior(f: ImageParam, exterior: collections.abc.Sequence[ExprLike], bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the value `exterior` (a list or tuple: one per value of the source).
+        """
+    @staticmethod
+    @typing.overload
+    def constant_exterior(f: Buffer, exterior: collections.abc.Sequence[ExprLike], bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the value `exterior` (a list or tuple: one per value of the source).
+        """
+    @staticmethod
+    @typing.overload
+    def mirror_image(f: Func, bounds: collections.abc.Sequence) -> Func:
+        """
+        Outside the bounds, the source mirrored, edge points repeated (NumPy's 'symmetric').
+        """
+    @staticmethod
+    @typing.overload
+    def mirror_image(f: ImageParam, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the source mirrored, edge points repeated (NumPy's 'symmetric').
+        """
+    @staticmethod
+    @typing.overload
+    def mirror_image(f: Buffer, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the source mirrored, edge points repeated (NumPy's 'symmetric').
+        """
+    @staticmethod
+    @typing.overload
+    def mirror_interior(f: Func, bounds: collections.abc.Sequence) -> Func:
+        """
+        Outside the bounds, the source mirrored about the edge points (NumPy's 'reflect').
+        """
+    @staticmethod
+    @typing.overload
+    def mirror_interior(f: ImageParam, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the source mirrored about the edge points (NumPy's 'reflect').
+        """
+    @staticmethod
+    @typing.overload
+    def mirror_interior(f: Buffer, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the source mirrored about the edge points (NumPy's 'reflect').
+        """
+    @staticmethod
+    @typing.overload
+    def repeat_edge(f: Func, bounds: collections.abc.Sequence) -> Func:
+        """
+        Outside the bounds, the nearest point inside them.
+        """
+    @staticmethod
+    @typing.overload
+    def repeat_edge(f: ImageParam, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the nearest point inside them.
+        """
+    @staticmethod
+    @typing.overload
+    def repeat_edge(f: Buffer, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the nearest point inside them.
+        """
+    @staticmethod
+    @typing.overload
+    def repeat_image(f: Func, bounds: collections.abc.Sequence) -> Func:
+        """
+        Outside the bounds, the source repeated periodically.
+        """
+    @staticmethod
+    @typing.overload
+    def repeat_image(f: ImageParam, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the source repeated periodically.
+        """
+    @staticmethod
+    @typing.overload
+    def repeat_image(f: Buffer, bounds: typing.Any = None) -> Func:
+        """
+        Outside the bounds, the source repeated periodically.
+        """

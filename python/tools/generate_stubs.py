@@ -56,7 +56,29 @@ def run_stubgen(module: str, out: Path) -> str:
     )
     if proc.returncode != 0:
         sys.exit(f"pybind11-stubgen failed on {module}:\n{proc.stdout}{proc.stderr}")
-    return (out / (module.replace(".", "/") + ".pyi")).read_text()
+    base = out / module.replace(".", "/")
+    if not base.is_dir():
+        return base.with_suffix(".pyi").read_text()
+    # A module with submodules comes out as a package; ours is one file.
+    text = (base / "__init__.pyi").read_text()
+    for sub in sorted(base.glob("*.pyi")):
+        if sub.name != "__init__.pyi":
+            text = submodule_as_class(text, sub.stem, sub.read_text(), module)
+    return text
+
+
+def submodule_as_class(text: str, name: str, sub: str, module: str) -> str:
+    """A submodule of functions (hl.BoundaryConditions) in the one-file stub:
+    a class of static methods, which type-checks the same calls."""
+    text = text.replace(f"from . import {name}\n", "")
+    body = sub.split("\n__all__", 1)[1].split("\n", 1)[1]  # after the imports and __all__
+    body = body.replace(f"{module}.", "")
+    lines = [f"class {name}:"]
+    for line in body.strip("\n").splitlines():
+        if line.startswith(("def ", "@typing.overload")) and (not lines[-1].strip().startswith("@")):
+            lines.append("    @staticmethod")
+        lines.append(f"    {line}" if line else "")
+    return text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
 
 
 def own_classes(text: str) -> str:

@@ -21,4 +21,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_pipeline(m);
     halide_py::define_callable(m);
     halide_py::define_generator(m);
+    halide_py::define_boundary_conditions(m);
 }
