@@ -49,14 +49,7 @@ CI_SEEDS = [1, 2, 3, 4]
 # Open defects of ours that the CI seeds hit, by pipeline: reported in the
 # summary as such and not counted as failures, so CI stays green while the
 # issue stays open. Remove an entry once its defect is fixed.
-KNOWN_DEFECTS: dict[str, str] = {
-    "rs3_k54": "error_mismatch: ours crashes (SIGSEGV) on this pipeline's scheduled variant only after the batch's "
-    "earlier pipelines ran in the same process (alone, with --only r3:54, it passes and matches upstream): state "
-    "left by an earlier pipeline, to find (issue 12)",
-    "rs4_k116": "error_mismatch: ours refuses with 'Can't infer the region of Func ... the minimum of dimension 0 "
-    "is unbounded' where upstream bounds it (a Func with three updates, one a scan, read by another Func's "
-    "update); bounds inference through updates to find (issue 12)",
-}
+KNOWN_DEFECTS: dict[str, str] = {}
 CI_PER_SEED = 250
 # Pipelines with reductions (gen_reductions.py, ids rs<seed>_k<k>) in --ci: smaller, so more per batch.
 CI_R_SEEDS = [1, 2, 3, 4]
