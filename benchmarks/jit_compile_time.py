@@ -1,5 +1,5 @@
-"""JIT compile time of tutorial-style pipelines from Python: ours and upstream
-Halide 21's in one run. Not a test: it prints a table (Markdown with
+"""JIT compile time of tutorial-style pipelines from Python: ours, upstream
+Halide 21's and Halide 14's (Debian's python3-halide) in one run. Not a test: it prints a table (Markdown with
 --report FILE, appended to that file, as ./run bench does).
 
     PYTHONPATH=build/dev/install/site .venv/bin/python benchmarks/jit_compile_time.py
@@ -7,9 +7,10 @@ Halide 21's in one run. Not a test: it prints a table (Markdown with
 Each pipeline is defined afresh and compiled with compile_jit() REPEAT times
 (a new definition each time, so nothing is cached); the figure is the
 median. A trivial pipeline is compiled first on both sides so that
-one-time LLVM set-up is not charged to the first pipeline. Upstream runs
-under build/upstream21/bin/python (set UPSTREAM_PYTHON to use another), in
-a child process with the same code.
+one-time LLVM set-up is not charged to the first pipeline. Upstream 21 runs
+under build/upstream21/bin/python (set UPSTREAM_PYTHON to use another) and
+Halide 14 under /usr/bin/python3 (HALIDE14_PYTHON), each in a child process
+with the same code; a side that is not installed is left out.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-UPSTREAM = Path(os.environ.get("UPSTREAM_PYTHON", REPO / "build" / "upstream21" / "bin" / "python"))
+UPSTREAMS = {
+    "upstream 21": Path(os.environ.get("UPSTREAM_PYTHON", REPO / "build" / "upstream21" / "bin" / "python")),
+    "Halide 14": Path(os.environ.get("HALIDE14_PYTHON", "/usr/bin/python3")),
+}
 REPEAT = 5
 
 
@@ -114,30 +118,31 @@ def measure() -> dict[str, float]:
     return result
 
 
-def run_upstream() -> dict[str, float] | None:
-    if not UPSTREAM.exists():
-        print(f"upstream Python {UPSTREAM} not found: ours only", file=sys.stderr)
+def run_upstream(label: str, python: Path) -> dict[str, float] | None:
+    if not python.exists():
+        print(f"{label}: Python {python} not found, left out", file=sys.stderr)
         return None
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
-    out = subprocess.run([str(UPSTREAM), __file__, "--worker"], capture_output=True, text=True, env=env)
+    out = subprocess.run([str(python), __file__, "--worker"], capture_output=True, text=True, env=env)
     if out.returncode != 0:
-        print("upstream run failed:", out.stderr.strip()[-500:], file=sys.stderr)
+        print(f"{label} run failed:", out.stderr.strip()[-500:], file=sys.stderr)
         return None
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def table(ours: dict[str, float], upstream: dict[str, float] | None) -> list[str]:
-    rows = ["| pipeline | ours | upstream 21 | ours/upstream |", "|---|---|---|---|"]
+def table(ours: dict[str, float], others: dict[str, dict[str, float]]) -> list[str]:
+    """One row per pipeline: ours, then each other side's time and ours/theirs."""
+    header = "| pipeline | ours |" + "".join(f" {label} | ours/{label} |" for label in others)
+    rows = [header, "|---|---|" + "---|---|" * len(others)]
+
+    def cells(mine: float, theirs: float | None) -> str:
+        return f" {theirs:.1f} ms | {mine / theirs:.2f} |" if theirs else " n/a | n/a |"
+
     for name, ms in ours.items():
-        up = upstream.get(name) if upstream else None
-        ratio = f"{ms / up:.2f}" if up else "n/a"
-        rows.append(f"| {name} | {ms:.1f} ms | {f'{up:.1f} ms' if up else 'n/a'} | {ratio} |")
+        rows.append(f"| {name} | {ms:.1f} ms |" + "".join(cells(ms, t.get(name)) for t in others.values()))
     total = sum(ours.values())
-    up_total = sum(upstream[n] for n in ours) if upstream and all(n in upstream for n in ours) else None
-    rows.append(
-        f"| **all** | {total:.1f} ms | {f'{up_total:.1f} ms' if up_total else 'n/a'} | "
-        f"{f'{total / up_total:.2f}' if up_total else 'n/a'} |"
-    )
+    totals = {label: sum(t[n] for n in ours) if all(n in t for n in ours) else None for label, t in others.items()}
+    rows.append(f"| **all** | {total:.1f} ms |" + "".join(cells(total, totals[label]) for label in others))
     return rows
 
 
@@ -150,16 +155,16 @@ def main() -> None:
         print(json.dumps(measure()))
         return
     ours = measure()
-    upstream = run_upstream()
+    others = {label: r for label, python in UPSTREAMS.items() if (r := run_upstream(label, python)) is not None}
     lines = [
         "",
-        "## JIT compile time from Python vs upstream Halide 21",
+        "## JIT compile time from Python vs upstream Halide 21 and Halide 14",
         "",
         f"`benchmarks/jit_compile_time.py`: the tutorials' pipelines defined from Python, median of {REPEAT} "
         "first `compile_jit()` calls of fresh definitions, after one warm-up compile, in one process per side. "
-        "Ratio ours/upstream, lower is better; issue 10's target: ≤ 1.",
+        "Ratio ours/theirs, lower is better; issue 10's target: ≤ 1 against Halide 14.",
         "",
-        *table(ours, upstream),
+        *table(ours, others),
         "",
     ]
     text = "\n".join(lines)
