@@ -4,18 +4,13 @@ errors; results against NumPy; names and signatures against upstream."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
 import halide as hl  # noqa: E402
+from upstream_api import UPSTREAM_PY, probe_both, signature_problems  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
-UPSTREAM_PY = REPO / "build" / "upstream21" / "bin" / "python"
 x, y = hl.Var("x"), hl.Var("y")
 
 
@@ -251,27 +246,8 @@ def test_names_and_argument_names_match_upstream():
     import json
 
     code = PROBE.replace("NAMES_JSON", repr(json.dumps(NAMES))).replace("METHODS_JSON", repr(json.dumps(METHODS)))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
-    up = subprocess.run([str(UPSTREAM_PY), "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    assert up.returncode == 0, up.stderr
-    theirs = json.loads(up.stdout)
-    ns: dict = {}
-    exec(compile(code.replace("print(json.dumps(out))", "RESULT = out"), "probe", "exec"), ns)
-    ours = ns["RESULT"]
+    ours, theirs = probe_both(code)
     assert ours["names"] == theirs["names"]
     assert ours["ArgumentKind"] == theirs["ArgumentKind"]
-    problems = []
-    for key, their_sigs in theirs.items():
-        if key in ("names", "ArgumentKind"):
-            continue
-        # Each of upstream's overloads exists here with the same argument
-        # names (upstream's unnamed arg0, arg1... only count).
-        for sig in their_sigs:
-            names = sig.split(",") if sig else []
-            if all(n.startswith("arg") for n in names):
-                ok = any(len(o.split(",") if o else []) == len(names) for o in ours[key])
-            else:
-                ok = sig in ours[key]
-            if not ok:
-                problems.append(f"{key}: upstream ({sig}), ours {ours[key]}")
+    problems = signature_problems(ours, theirs, skip=("names", "ArgumentKind"))
     assert not problems, "\n".join(problems)

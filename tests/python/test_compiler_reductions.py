@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import json
 import operator
-import os
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
 import halide as hl  # noqa: E402
+from upstream_api import UPSTREAM_PY, probe_both, signature_problems  # noqa: E402
 
-UPSTREAM_PY = Path(__file__).resolve().parents[2] / "build" / "upstream21" / "bin" / "python"
 RNG = np.random.default_rng(9)
 x, y = hl.Var("x"), hl.Var("y")
 
@@ -653,24 +650,7 @@ print(json.dumps(out))
 @pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up")
 def test_names_and_argument_names_match_upstream():
     code = PROBE.replace("NAMES_JSON", repr(json.dumps(NAMES))).replace("METHODS_JSON", repr(json.dumps(METHODS)))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
-    up = subprocess.run([str(UPSTREAM_PY), "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    assert up.returncode == 0, up.stderr
-    theirs = json.loads(up.stdout)
-    ns: dict = {}
-    exec(compile(code.replace("print(json.dumps(out))", "RESULT = out"), "probe", "exec"), ns)
-    ours = ns["RESULT"]
+    ours, theirs = probe_both(code)
     assert ours["names"] == theirs["names"]
-    problems = []
-    for key, their_sigs in theirs.items():
-        if key == "names":
-            continue
-        for sig in their_sigs:
-            names = sig.split(",") if sig else []
-            if all(n.startswith("arg") for n in names):
-                ok = any(len(o.split(",") if o else []) == len(names) for o in ours[key])
-            else:
-                ok = sig in ours[key]
-            if not ok:
-                problems.append(f"{key}: upstream ({sig}), ours {ours[key]}")
+    problems = signature_problems(ours, theirs, skip=("names",))
     assert not problems, "\n".join(problems)

@@ -5,14 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
 
-REPO = Path(__file__).resolve().parents[2]
-UPSTREAM_PY = REPO / "build" / "upstream21" / "bin" / "python"
+from upstream_api import UPSTREAM_PY  # noqa: E402
 
 # Only what both print the same way: values, types, shapes, Buffer and Type
 # reprs, exception classes (the compiler's messages and Expr text differ).

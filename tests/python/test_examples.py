@@ -11,12 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from upstream_api import UPSTREAM_PY
 
 pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
-UPSTREAM_PY = REPO / "build" / "upstream21" / "bin" / "python"
 sys.path.insert(0, str(EXAMPLES))
 
 import histogram_equalization  # noqa: E402
