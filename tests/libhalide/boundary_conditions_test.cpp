@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "Halide.h"
+#include "error_message.h"
 
 using namespace Halide;
 namespace BC = Halide::BoundaryConditions;
@@ -80,17 +81,6 @@ Func apply(Mode m, const Func &f, const Region &bounds, const Expr &exterior) {
     case Mode::Mirror: return BC::mirror_image(f, bounds);
     default: return BC::mirror_interior(f, bounds);
     }
-}
-
-template <typename T> std::string message_of(T &&fn) {
-    try {
-        fn();
-    } catch (const CompileError &e) {
-        return e.what();
-    } catch (const Error &e) {
-        return e.what();
-    }
-    return "";
 }
 
 // Sample coordinates: x0 + x * step covers far outside on both sides.

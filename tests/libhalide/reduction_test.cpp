@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "Halide.h"
+#include "error_message.h"
 
 using namespace Halide;
 
@@ -30,17 +31,6 @@ Buffer<int32_t> image_input(int w, int h) {
         }
     }
     return in;
-}
-
-template <typename T> std::string message_of(T &&fn) {
-    try {
-        fn();
-    } catch (const CompileError &e) {
-        return e.what();
-    } catch (const Error &e) {
-        return e.what();
-    }
-    return "";
 }
 
 } // namespace
