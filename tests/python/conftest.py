@@ -93,6 +93,20 @@ def _site_packages(env_dir: Path) -> Path:
     return next((env_dir / "lib").glob("python3*/site-packages"))
 
 
+def fresh_venv(env_dir: Path, wheels: list[Path]) -> Path:
+    """A venv in env_dir with exactly these wheels (pip, no index) and NumPy
+    from this interpreter through a .pth file; its python."""
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    (_site_packages(env_dir) / "numpy_from_host.pth").write_text(f"{Path(np.__file__).resolve().parents[1]}\n")
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index", "--no-deps",
+         *map(str, wheels)],
+        check=True, capture_output=True, text=True, timeout=300,
+    )
+    return python
+
+
 @pytest.fixture(scope="session")
 def wheel_venv(tmp_path_factory):
     """A fresh venv with only the built wheels installed (plus NumPy).
@@ -113,14 +127,4 @@ def wheel_venv(tmp_path_factory):
          str(broken_src)],
         check=True, capture_output=True, timeout=300,
     )
-    env_dir = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    numpy_site = Path(np.__file__).resolve().parents[1]
-    (_site_packages(env_dir) / "numpy_from_host.pth").write_text(f"{numpy_site}\n")
-    python = env_dir / "bin" / "python"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index", "--no-deps",
-         *map(str, wheels), *map(str, wheel_dir.glob("*.whl"))],
-        check=True, capture_output=True, text=True, timeout=300,
-    )
-    return python
+    return fresh_venv(tmp_path_factory.mktemp("venv"), [*wheels, *wheel_dir.glob("*.whl")])

@@ -11,14 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
-import venv
 import zipfile
 from pathlib import Path
 
-import numpy as np
 import pytest
-from conftest import DIST, REPO, _site_packages, run_python
+from conftest import DIST, REPO, _site_packages, fresh_venv, run_python
 
 VERSION = (REPO / "VERSION").read_text().strip()
 WHEELS = {w.name.split("-")[0]: w for w in sorted(DIST.glob("*.whl"))}
@@ -40,22 +37,9 @@ def _metadata(wheel: Path, member: str) -> str:
         return z.read(next(n for n in z.namelist() if n.endswith(".dist-info/" + member))).decode()
 
 
-def _fresh_venv(env_dir: Path, wheels: list[Path]) -> Path:
-    """A venv with exactly these wheels; NumPy from this interpreter (.pth)."""
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    (_site_packages(env_dir) / "numpy_from_host.pth").write_text(f"{Path(np.__file__).resolve().parents[1]}\n")
-    python = env_dir / "bin" / "python"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index", "--no-deps",
-         *map(str, wheels)],
-        check=True, capture_output=True, text=True, timeout=300,
-    )
-    return python
-
-
 @pytest.fixture(scope="module")
 def full_venv(tmp_path_factory):
-    return _fresh_venv(tmp_path_factory.mktemp("full-venv"), [WHEELS[name] for name in THREE])
+    return fresh_venv(tmp_path_factory.mktemp("full-venv"), [WHEELS[name] for name in THREE])
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
