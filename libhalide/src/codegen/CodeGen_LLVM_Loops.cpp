@@ -9,6 +9,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
+#include "Halide/IRVisitor.h"
 
 namespace Halide {
 namespace Internal {
@@ -18,131 +19,19 @@ namespace {
 // Every symbol name a statement refers to: Variables, and the `<name>.host`
 // base pointer of every Load and Store. Names bound inside the statement are
 // included too; the caller keeps only those bound outside.
-class SymbolUses {
+class SymbolUses : public IRVisitor {
 public:
     std::set<std::string> names;
 
-    void expr(const Expr &e) {
-        if (!e.defined()) {
-            return;
-        }
-        switch (e->node_type) {
-        case IRNodeType::IntImm:
-        case IRNodeType::UIntImm:
-        case IRNodeType::FloatImm:
-        case IRNodeType::StringImm: return;
-        case IRNodeType::Cast: expr(e.as<Cast>()->value); return;
-        case IRNodeType::Variable: names.insert(e.as<Variable>()->name); return;
-#define HALIDE_BIN(N)                                                                                                  \
-    case IRNodeType::N:                                                                                                \
-        expr(e.as<N>()->a);                                                                                            \
-        expr(e.as<N>()->b);                                                                                            \
-        return;
-            HALIDE_BIN(Add)
-            HALIDE_BIN(Sub)
-            HALIDE_BIN(Mul)
-            HALIDE_BIN(Div)
-            HALIDE_BIN(Mod)
-            HALIDE_BIN(Min)
-            HALIDE_BIN(Max)
-            HALIDE_BIN(EQ)
-            HALIDE_BIN(NE)
-            HALIDE_BIN(LT)
-            HALIDE_BIN(LE)
-            HALIDE_BIN(GT)
-            HALIDE_BIN(GE)
-            HALIDE_BIN(And)
-            HALIDE_BIN(Or)
-#undef HALIDE_BIN
-        case IRNodeType::Not: expr(e.as<Not>()->a); return;
-        case IRNodeType::Select: {
-            const Select *op = e.as<Select>();
-            expr(op->condition);
-            expr(op->true_value);
-            expr(op->false_value);
-            return;
-        }
-        case IRNodeType::Load: {
-            const Load *op = e.as<Load>();
-            names.insert(op->name + ".host");
-            expr(op->index);
-            return;
-        }
-        case IRNodeType::Ramp:
-            expr(e.as<Ramp>()->base);
-            expr(e.as<Ramp>()->stride);
-            return;
-        case IRNodeType::Broadcast: expr(e.as<Broadcast>()->value); return;
-        case IRNodeType::Call:
-            for (const Expr &a : e.as<Call>()->args) {
-                expr(a);
-            }
-            return;
-        case IRNodeType::Let: {
-            const Let *op = e.as<Let>();
-            expr(op->value);
-            expr(op->body);
-            return;
-        }
-        default: internal_error << "SymbolUses: unexpected expression node";
-        }
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { names.insert(op->name); }
+    void visit(const Load *op) override {
+        names.insert(op->name + ".host");
+        IRVisitor::visit(op);
     }
-
-    void stmt(const Stmt &s) {
-        if (!s.defined()) {
-            return;
-        }
-        switch (s->node_type) {
-        case IRNodeType::LetStmt: {
-            const LetStmt *op = s.as<LetStmt>();
-            expr(op->value);
-            stmt(op->body);
-            return;
-        }
-        case IRNodeType::AssertStmt: {
-            const AssertStmt *op = s.as<AssertStmt>();
-            expr(op->condition);
-            expr(op->message);
-            return;
-        }
-        case IRNodeType::For: {
-            const For *op = s.as<For>();
-            expr(op->min);
-            expr(op->extent);
-            stmt(op->body);
-            return;
-        }
-        case IRNodeType::Store: {
-            const Store *op = s.as<Store>();
-            names.insert(op->name + ".host");
-            expr(op->value);
-            expr(op->index);
-            return;
-        }
-        case IRNodeType::Allocate: {
-            const Allocate *op = s.as<Allocate>();
-            for (const Expr &e : op->extents) {
-                expr(e);
-            }
-            stmt(op->body);
-            return;
-        }
-        case IRNodeType::Block: {
-            const Block *op = s.as<Block>();
-            stmt(op->first);
-            stmt(op->rest);
-            return;
-        }
-        case IRNodeType::IfThenElse: {
-            const IfThenElse *op = s.as<IfThenElse>();
-            expr(op->condition);
-            stmt(op->then_case);
-            stmt(op->else_case);
-            return;
-        }
-        case IRNodeType::Evaluate: expr(s.as<Evaluate>()->value); return;
-        default: internal_error << "SymbolUses: unexpected statement node";
-        }
+    void visit(const Store *op) override {
+        names.insert(op->name + ".host");
+        IRVisitor::visit(op);
     }
 };
 
@@ -195,7 +84,7 @@ void CodeGen_LLVM::request_vectorization(llvm::BranchInst *back_edge, const For 
 
 void CodeGen_LLVM::parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ext) {
     SymbolUses uses;
-    uses.stmt(op->body);
+    uses.include(op->body);
     std::vector<std::pair<std::string, llvm::Value *>> captured;
     for (const std::string &n : uses.names) {
         if (n != op->name && n != kUserContext && has_sym(n)) {
