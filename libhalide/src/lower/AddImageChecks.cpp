@@ -3,6 +3,7 @@
 //   assert type and dimensions of each buffer argument      (-3, -43)
 //   assert the innermost stride is 1, as upstream does       (-8)
 //   let b.host, b.min.d, b.extent.d, b.stride.d = fields of b.buffer
+//   let g.min.d, ... = the regions of compute_root Funcs (from the body)
 //   assert each input covers the region the pipeline reads  (-4)
 //   assert scalar parameters lie in their ranges            (-9, -10)
 //   body
@@ -155,7 +156,7 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
 // kernel's type and dimensions and, per dimension, the region the pipeline
 // would read (inputs) or write (outputs), with dense strides.
 Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, Box> &required,
-                          const std::vector<FunctionPtr> &outputs) {
+                          const std::vector<const LetStmt *> &opening, const std::vector<FunctionPtr> &outputs) {
     std::vector<std::pair<std::string, Expr>> lets;
     std::map<std::string, Expr> adjusted;
     for (const LoweredArgument &a : p.func.args) {
@@ -210,6 +211,10 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
             IfThenElse::make(is_query(a.name), Evaluate::make(intrinsic(Int(32), "buffer_fill_query", args))));
     }
     Stmt s = Block::make(fills);
+    // The regions the boxes are written in, over the queried output regions.
+    for (auto let = opening.rbegin(); let != opening.rend(); ++let) {
+        s = LetStmt::make((*let)->name, substitute(adjusted, (*let)->value), s);
+    }
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
         s = LetStmt::make(it->first, it->second, s);
     }
@@ -220,9 +225,19 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
 
 Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vector<FunctionPtr> &outputs,
                       bool bounds_query) {
-    auto required = boxes_required(body);
-    std::vector<Stmt> early_checks, region_checks;
+    // The lets that open the body (the regions of compute_root Funcs) stay
+    // symbolic in the inputs' regions, and the region checks go inside them:
+    // substituted, each region would nest its consumers' regions.
+    std::vector<const LetStmt *> opening;
+    Scope symbolic;
     Stmt s = body;
+    while (const LetStmt *let = s.as<LetStmt>()) {
+        opening.push_back(let);
+        symbolic[let->name] = Interval::single_point(Variable::make(let->value.type(), let->name));
+        s = let->body;
+    }
+    auto required = boxes_required(s, symbolic);
+    std::vector<Stmt> early_checks, region_checks;
 
     for (const LoweredArgument &a : p.func.args) {
         if (!a.is_buffer()) {
@@ -291,7 +306,11 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         check(param.max_value, false);
     }
 
-    s = bind_fields(p.func.args, alias_tuple_outputs(outputs, Block::make(Block::make(region_checks), s)));
+    s = Block::make(Block::make(region_checks), s);
+    for (auto let = opening.rbegin(); let != opening.rend(); ++let) {
+        s = LetStmt::make((*let)->name, (*let)->value, s);
+    }
+    s = bind_fields(p.func.args, alias_tuple_outputs(outputs, s));
     Stmt checked = Block::make(Block::make(early_checks), s);
     // Before anything reads a buffer argument: it must be there at all.
     std::vector<Stmt> null_checks;
@@ -324,7 +343,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     if (!any_query.defined()) {
         return Block::make(Block::make(null_checks), checked);
     }
-    Stmt answers = bind_fields(p.func.args, bounds_query_answers(p, required, outputs));
+    Stmt answers = bind_fields(p.func.args, bounds_query_answers(p, required, opening, outputs));
     return Block::make(Block::make(null_checks), IfThenElse::make(any_query, answers, checked));
 }
 

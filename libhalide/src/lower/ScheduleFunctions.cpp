@@ -320,14 +320,45 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
     return Block::make(stages);
 }
 
+// Whether e reads any Func.
+bool calls_a_func(const Expr &e) {
+    class Finder : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || op->call_type == Call::Halide;
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.include(e);
+    return finder.found;
+}
+
 // The region of g that `body` needs, as lets `<region>.min.d`, `.max.d` and
 // `.extent.d` around `inner` (with checks of explicit bounds first). The
 // region is widened as g's schedule needs (align_bounds, one split factor).
 // `touched` also counts g's own Provides (for storage that several
 // computations of g write into).
 Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string &region, bool touched,
-                 const std::function<Stmt()> &inner) {
-    auto boxes = touched ? boxes_touched(body) : boxes_required(body);
+                 const std::function<Stmt(const Stmt &)> &inner) {
+    // The lets that open `body` (the regions of consumers placed at this
+    // level, a loop's coordinates) stay symbolic in g's region, and g's lets
+    // go inside them, as upstream orders them. Substituting their values
+    // instead nests each producer's region in its consumer's, which grows
+    // exponentially along a chain of Funcs.
+    std::vector<const LetStmt *> opening;
+    Scope symbolic;
+    Stmt rest = body;
+    while (const LetStmt *let = rest.as<LetStmt>()) {
+        if (calls_a_func(let->value)) {
+            break; // g may be what it reads: g must be produced before it
+        }
+        opening.push_back(let);
+        symbolic[let->name] = Interval::single_point(Variable::make(let->value.type(), let->name));
+        rest = let->body;
+    }
+    auto boxes = touched ? boxes_touched(rest, symbolic) : boxes_required(rest, symbolic);
     auto found = boxes.find(g.name);
     if (found == boxes.end()) {
         return Stmt(); // nothing consumes it any more
@@ -377,7 +408,7 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
                        << "schedule it inline.";
         }
     }
-    Stmt s = Block::make(Block::make(checks), inner());
+    Stmt s = Block::make(Block::make(checks), inner(rest));
     for (size_t d = box.size(); d-- > 0;) {
         std::string prefix = region + ".";
         std::string suffix = "." + std::to_string(d);
@@ -389,6 +420,9 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
         s = LetStmt::make(prefix + "extent" + suffix, extent, s);
         s = LetStmt::make(prefix + "max" + suffix, box[d].max, s);
         s = LetStmt::make(prefix + "min" + suffix, box[d].min, s);
+    }
+    for (auto let = opening.rbegin(); let != opening.rend(); ++let) {
+        s = LetStmt::make((*let)->name, (*let)->value, s);
     }
     return s;
 }
@@ -417,8 +451,8 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
         // region consumers need: the storage covers everything touched.
         return store_around(g, compute_around(g, body));
     }
-    Stmt s =
-        bind_region(g, body, g.name, false, [&] { return realize(g, Block::make(produce(g, false, g.name), body)); });
+    Stmt s = bind_region(g, body, g.name, false,
+                         [&](const Stmt &rest) { return realize(g, Block::make(produce(g, false, g.name), rest)); });
     return s.defined() ? s : body;
 }
 
@@ -426,14 +460,15 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
 // `body`, without storage: that is at an outer level (store_at/store_root).
 Stmt compute_around(const FunctionContents &g, const Stmt &body) {
     std::string region = g.name + ".c";
-    Stmt s = bind_region(g, body, region, false, [&] { return Block::make(produce(g, false, region), body); });
+    Stmt s = bind_region(g, body, region, false,
+                         [&](const Stmt &rest) { return Block::make(produce(g, false, region), rest); });
     return s.defined() ? s : body;
 }
 
 // Storage for g around `body`, covering every element that body's
 // computations of g write and its consumers read.
 Stmt store_around(const FunctionContents &g, const Stmt &body) {
-    Stmt s = bind_region(g, body, g.name, true, [&] { return realize(g, body); });
+    Stmt s = bind_region(g, body, g.name, true, [&](const Stmt &rest) { return realize(g, rest); });
     return s.defined() ? s : body;
 }
 
