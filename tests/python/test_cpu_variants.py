@@ -161,12 +161,14 @@ def test_imaging_plugin_at_every_level_this_cpu_runs(wheel_venv):
     top = json.loads(run_python(RUN_LEVEL, python=wheel_venv, isolated=True).stdout)
     host = top["host"]
     levels = ["baseline", "avx2", "avx512"]
-    for level in levels[: levels.index(host) + 1]:
+    runs = levels[: levels.index(host) + 1]
+    for level in runs:
         r = json.loads(run_python(RUN_LEVEL, python=wheel_venv, isolated=True,
                                   env={"HALIDE_RUNTIME_CPU_LEVEL": level}).stdout)
         for name, (used, variants) in r["levels"].items():
             assert used == level, (name, used, level)
-            assert variants == ["avx2", "avx512", "baseline"], name
+            # ./run wheels builds every level, ./run test those this CPU runs.
+            assert variants in (sorted(levels), sorted(runs)), (name, variants)
         assert r["errors"]["invert"] == 0, level
         assert r["errors"]["box_blur"] < 1e-5, level
         assert r["errors"]["gradient"] < 1e-4, level
