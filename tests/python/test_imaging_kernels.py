@@ -1,21 +1,23 @@
 """The imaging plugin's Python-Generator kernels (brighten, gaussian5x5,
-sobel, gamma, resize_bilinear, unsharp), installed from the wheel, against
-NumPy (imaging_refs.py) at the best CPU level and at baseline."""
+sobel, gamma, resize_bilinear, unsharp, equalize), installed from the wheel, against
+NumPy (plugins/imaging/examples/reference.py, which the demo times the
+kernels against too) at the best CPU level and at baseline."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from conftest import run_python
+from conftest import REPO, run_python
+
+REFERENCE = REPO / "plugins" / "imaging" / "examples"
 
 SCRIPT = """
 import json, sys
 sys.path.insert(0, {here!r})
 import numpy as np
 import halide.runtime as hlr
-import imaging_refs as ref
+import reference as ref
 
 def k(name):
     return hlr.kernel("imaging." + name)
@@ -37,6 +39,10 @@ e["resize_down"] = err(k("resize_bilinear")(img, 101 / 50, 67 / 30, output_shape
 e["resize_up"] = err(k("resize_bilinear")(img, 0.5, 0.5, output_shape=(134, 202)),
                      ref.resize(img, (134, 202), 0.5, 0.5))
 e["unsharp"] = max(err(k("unsharp")(i, 1.5, output_shape=i.shape), ref.unsharp(i, 1.5)) for i in (img, tiny))
+low = rng.normal(120, 12, size=(83, 130)).clip(0, 255).astype(np.uint8)  # low contrast: something to stretch
+flat = np.full((9, 5), 77, np.uint8)  # one value: returned unchanged
+e["equalize"] = max(err(k("equalize")(i, output_shape=i.shape), ref.equalize(i)) for i in (img, tiny, low, flat))
+e["equalize_span"] = int(np.ptp(k("equalize")(low, output_shape=low.shape)))
 e["sobel_nonzero"] = int(k("sobel")(img, output_shape=img.shape).max())
 print(json.dumps(e))
 """
@@ -46,14 +52,15 @@ print(json.dumps(e))
 @pytest.mark.parametrize("level", [None, "baseline"])
 def test_python_generator_kernels_against_numpy(wheel_venv, level):
     env = {"HALIDE_RUNTIME_CPU_LEVEL": level} if level else {}
-    code = SCRIPT.format(here=str(Path(__file__).parent))
+    code = SCRIPT.format(here=str(REFERENCE))
     e = json.loads(run_python(code, python=wheel_venv, isolated=True, env=env).stdout)
     if level:
         assert e["level"] == level
     assert e["sobel_nonzero"] > 0
     # Integer arithmetic: exact. Float math (pow in float32 here, float64 in
     # NumPy; float32 bilinear and unsharp): at most one step of rounding.
-    for name in ("brighten", "gaussian5x5", "sobel"):
+    assert e["equalize_span"] == 255  # the darkest value present maps to 0, the brightest to 255
+    for name in ("brighten", "gaussian5x5", "sobel", "equalize"):
         assert e[name] == 0, (name, e)
     for name in ("gamma", "resize_down", "resize_up", "unsharp"):
         assert e[name] <= 1, (name, e)

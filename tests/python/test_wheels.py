@@ -34,8 +34,8 @@ def test_installed_plugins_are_listed_and_broken_ones_warn(wheel_venv):
     code = "import runpy, sys; sys.argv=['x','list']; runpy.run_module('halide.runtime', run_name='__main__')"
     proc = run_python(code, python=wheel_venv, isolated=True)
     listed = [line.split()[0] for line in proc.stdout.splitlines()]
-    assert listed == ["imaging." + k for k in ("box_blur", "brighten", "gamma", "gaussian5x5", "gradient", "invert",
-                                               "resize_bilinear", "sobel", "unsharp")]
+    assert listed == ["imaging." + k for k in ("box_blur", "brighten", "equalize", "gamma", "gaussian5x5", "gradient",
+                                               "invert", "resize_bilinear", "sobel", "unsharp")]
     assert "plugin 'broken_missing' from halide-kernels-broken" in proc.stderr
     assert "plugin 'broken_abi' from halide-kernels-broken" in proc.stderr
     assert "plugin 'broken_target' from halide-kernels-broken" in proc.stderr

@@ -133,5 +133,54 @@ class Unsharp:
         schedule_strips(g, g.output, rows)
 
 
+@hl.generator(name="equalize")
+class Equalize:
+    """Histogram equalization: each pixel value v becomes
+    round((cdf(v) - cdf_min) * 255 / (n - cdf_min)), cdf being the running
+    count of pixels up to v over the whole input, cdf_min the count of the
+    darkest value present and n the number of pixels; a constant image comes
+    back unchanged."""
+
+    input = hl.InputBuffer(hl.UInt(8), 2)
+    output = hl.OutputBuffer(hl.UInt(8), 2)
+
+    def generate(g):
+        v, u = hl.Var("v"), hl.Var("u")
+        width, height = g.input.width(), g.input.height()
+        r = hl.RDom([hl.Range(0, width), hl.Range(0, height)], "r")
+        hist = hl.Func("hist")  # one reduction over every input pixel
+        hist[v] = 0
+        hist[hl.i32(g.input[r.x, r.y])] += 1
+        s = hl.RDom([hl.Range(1, 255)], "s")
+        cdf = hl.Func("cdf")  # a scan: the running sum of the histogram
+        cdf[v] = hist[v]
+        cdf[s.x] = cdf[s.x - 1] + cdf[s.x]
+        n = width * height
+        b = hl.RDom([hl.Range(0, 256)], "b")
+        cdf_min = hl.Func("cdf_min")
+        cdf_min[()] = hl.minimum(hl.select(hist[b.x] > 0, cdf[b.x], n))
+        span = n - cdf_min[()]
+        lut = hl.Func("lut")
+        above = hl.max(cdf[v] - cdf_min[()], 0)
+        lut[v] = hl.select(span > 0, hl.u8((hl.i64(above) * 255 + span / 2) / span), hl.u8(v))
+        g.output[x, y] = lut[hl.i32(g.input[x, y])]
+
+        # Partial histograms of 32 input rows each, in parallel (rfactor),
+        # merged bin by bin; the scan and the table are 256 points; the
+        # lookup runs in strips of rows.
+        ryo, ryi = hl.RVar("ryo"), hl.RVar("ryi")
+        lanes = g.natural_vector_size(hl.Int(32))
+        hist.compute_root().vectorize(v, lanes)
+        hist.update(0).split(r.y, ryo, ryi, 32)
+        partial = hist.update(0).rfactor(ryo, u)
+        partial.compute_root().vectorize(v, lanes)
+        partial.update(0).parallel(u)
+        hist.update(0).vectorize(v, lanes)
+        cdf.compute_root()
+        cdf_min.compute_root()
+        lut.compute_root().vectorize(v, lanes)
+        schedule_strips(g, g.output)
+
+
 if __name__ == "__main__":
     hl.main()
