@@ -30,14 +30,18 @@ rng = np.random.default_rng(21)
 img = rng.integers(0, 256, size=(67, 101), dtype=np.uint8)
 tiny = rng.integers(0, 256, size=(3, 2), dtype=np.uint8)   # narrower than any vector, edges everywhere
 e = {{"level": hlr.kernels().info("imaging.sobel").cpu_level}}
-e["brighten"] = max(err(k("brighten")(img, a, output_shape=img.shape), ref.brighten(img, a)) for a in (40, -300, 0))
+e["brighten"] = max(err(k("brighten")(i, a, output_shape=i.shape), ref.brighten(i, a)) for a in (40, -300, 0)
+                    for i in (img, tiny))
 e["gaussian5x5"] = max(err(k("gaussian5x5")(i, output_shape=i.shape), ref.gauss(i)) for i in (img, tiny))
 e["sobel"] = max(err(k("sobel")(i, output_shape=i.shape), ref.sobel(i)) for i in (img, tiny))
-e["gamma"] = max(err(k("gamma")(img, g, output_shape=img.shape), ref.gamma(img, g)) for g in (2.2, 0.45, 1.0))
+e["gamma"] = max(err(k("gamma")(i, g, output_shape=i.shape), ref.gamma(i, g)) for g in (2.2, 0.45, 1.0)
+                 for i in (img, tiny))
 e["resize_down"] = err(k("resize_bilinear")(img, 101 / 50, 67 / 30, output_shape=(30, 50)),
                        ref.resize(img, (30, 50), 101 / 50, 67 / 30))
 e["resize_up"] = err(k("resize_bilinear")(img, 0.5, 0.5, output_shape=(134, 202)),
                      ref.resize(img, (134, 202), 0.5, 0.5))
+e["resize_tiny"] = err(k("resize_bilinear")(tiny, 0.5, 0.75, output_shape=(4, 4)), ref.resize(tiny, (4, 4), 0.5, 0.75))
+e["invert"] = max(err(k("invert")(i, output_shape=i.shape), ref.invert(i)) for i in (img, tiny))
 e["unsharp"] = max(err(k("unsharp")(i, 1.5, output_shape=i.shape), ref.unsharp(i, 1.5)) for i in (img, tiny))
 low = rng.normal(120, 12, size=(83, 130)).clip(0, 255).astype(np.uint8)  # low contrast: something to stretch
 flat = np.full((9, 5), 77, np.uint8)  # one value: returned unchanged
@@ -60,7 +64,7 @@ def test_python_generator_kernels_against_numpy(wheel_venv, level):
     # Integer arithmetic: exact. Float math (pow in float32 here, float64 in
     # NumPy; float32 bilinear and unsharp): at most one step of rounding.
     assert e["equalize_span"] == 255  # the darkest value present maps to 0, the brightest to 255
-    for name in ("brighten", "gaussian5x5", "sobel", "equalize"):
+    for name in ("brighten", "gaussian5x5", "sobel", "equalize", "invert"):
         assert e[name] == 0, (name, e)
-    for name in ("gamma", "resize_down", "resize_up", "unsharp"):
+    for name in ("gamma", "resize_down", "resize_up", "resize_tiny", "unsharp"):
         assert e[name] <= 1, (name, e)
