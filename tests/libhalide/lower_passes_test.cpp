@@ -1,6 +1,7 @@
 // Lowering passes one at a time: a statement before, the statement after.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "Halide.h"
@@ -109,5 +110,62 @@ TEST(ArgumentNames, ParamsWithTheSameNameInDifferentPipelines) {
     Buffer<int32_t> sums = g.realize({3});
     for (int i = 0; i < 3; i++) {
         EXPECT_EQ(sums(i), 1010 + i);
+    }
+}
+
+namespace {
+
+// A chain of n compute_root Funcs, each split and vectorized: every region
+// depends on the next one's (shifted inwards, widened to a split factor).
+Func split_chain(ImageParam &input, int n) {
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("chain_in");
+    f(x) = input(x);
+    for (int i = 0; i < n; i++) {
+        Func g("chain" + std::to_string(i));
+        g(x) = f(x) + 1;
+        g.compute_root().split(x, xo, xi, 32).vectorize(xi, 8);
+        f = g;
+    }
+    return f;
+}
+
+size_t lowered_size(int n) {
+    ImageParam input(Int(32), 1, "input");
+    Func out = split_chain(input, n);
+    std::string path = ::testing::TempDir() + "chain" + std::to_string(n) + ".stmt";
+    out.compile_to_lowered_stmt(path, {input});
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    return (size_t)file.tellg();
+}
+
+} // namespace
+
+// Each producer's region is written in its consumer's region variables, not
+// in their values: substituted, the regions of a chain nest and the lowered
+// statement doubles (or worse) with every Func.
+TEST(ScheduleFunctions, RegionsOfAChainGrowLinearly) {
+    size_t six = lowered_size(6), twelve = lowered_size(12), eighteen = lowered_size(18);
+    EXPECT_LT(twelve - six, 2 * (eighteen - twelve) + 1);
+    EXPECT_LT(eighteen - twelve, 2 * (twelve - six) + 1);
+    EXPECT_LT(eighteen, 4 * six);
+}
+
+TEST(ScheduleFunctions, ChainOfSplitFuncsComputesEachStep) {
+    ImageParam input(Int(32), 1, "input");
+    Func out = split_chain(input, 18);
+    // Each producer is at least one split factor wider than its consumer's
+    // tail needs (shifted inwards): the input reaches left of the output.
+    Buffer<int32_t> data(400);
+    data->set_min(-64);
+    for (int i = -64; i < 336; i++) {
+        data(i) = 7 * i - 1000;
+    }
+    input.set(data);
+    for (int width : {32, 45, 100, 257}) { // an output is at least one split wide
+        Buffer<int32_t> got = out.realize({width});
+        for (int i = 0; i < width; i++) {
+            ASSERT_EQ(got(i), 7 * i - 1000 + 18) << "width " << width << " at " << i;
+        }
     }
 }
