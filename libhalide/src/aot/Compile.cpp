@@ -255,6 +255,7 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
         LoweredFunc f = lower_variant(vt, variant);
         EmitRequest object;
         object.object = true;
+        object.hidden_entry = true; // the wrapper below calls it directly
         members.emplace_back(variant + ".o", emit_module(f, vt, object).object);
         functions.push_back(variant);
         signature = f;

@@ -63,7 +63,12 @@ void CodeGen_LLVM::compile_dispatcher(const LoweredFunc &f, const std::vector<Mu
     }
     llvm::FunctionCallee can_use = runtime_fn("halide_can_use_target_features", i32_, {i32_, ptr_});
     for (size_t v = 0; v < variants.size(); v++) {
+        // The variants are hidden in the same library (compile_multitarget):
+        // called directly, not through the PLT, and never another library's
+        // symbol of the same name.
         llvm::Function *callee = declare_entry(f, variants[v].function);
+        callee->setVisibility(llvm::GlobalValue::HiddenVisibility);
+        bind_locally(callee);
         auto call_variant = [&] {
             llvm::CallInst *c = b_.CreateCall(callee, args);
             c->setAttributes(callee->getAttributes());

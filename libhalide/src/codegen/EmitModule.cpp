@@ -29,6 +29,9 @@ EmittedModule emit_module(const LoweredFunc &f, const Target &t, const EmitReque
     LLVMTargetSpec spec = llvm_target_for(t);
     llvm::LLVMContext ctx;
     std::unique_ptr<llvm::Module> m = codegen_llvm(f, ctx, spec.triple, spec.cpu, spec.features, t.to_string());
+    if (what.hidden_entry) {
+        m->getFunction(f.name)->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
     EmittedModule out;
     if (what.llvm_assembly) {
         llvm::raw_string_ostream os(out.llvm_assembly);

@@ -19,6 +19,9 @@ struct EmittedModule {
 
 struct EmitRequest {
     bool object = false, assembly = false, bitcode = false, llvm_assembly = false;
+    // NAME gets hidden visibility: a multitarget variant, called only by the
+    // dispatcher linked with it, neither exported nor interposable.
+    bool hidden_entry = false;
 };
 
 // Generates NAME, NAME_argv and NAME_metadata (with t's canonical string)
