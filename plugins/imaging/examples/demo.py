@@ -227,11 +227,12 @@ def markdown(results: list[Result], img: np.ndarray, level: str) -> str:
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, CPU level {level}. "
         f"Python {platform.python_version()}, NumPy {np.__version__}, OpenCV {cv_version}"
         f"{f' ({cv2.getNumThreads()} threads)' if cv2 else ''}. Date: {time.strftime('%Y-%m-%d')}.",
-        f"`./run demo`'s measurements (`plugins/imaging/examples/demo.py`), one run: each kernel of "
-        f"`halide-kernels-imaging` on a {img.shape[1]}x{img.shape[0]} 8-bit image, the best time of repeated "
-        "calls (outputs allocated by each call on every side), against the same operation in NumPy "
-        "(`examples/reference.py`, single-threaded) and OpenCV (`opencv-python-headless`, edges replicated as "
-        "the kernels do). Speed-up: the other's time / the Halide kernel's (higher is better for Halide).",
+        "The demo's measurements (`plugins/imaging/examples/demo.py --markdown`, which `./run bench` runs), "
+        f"one run: each kernel of `halide-kernels-imaging` on a {img.shape[1]}x{img.shape[0]} 8-bit image, "
+        "the best time of repeated calls (outputs allocated by each call on every side), against the same "
+        "operation in NumPy (`examples/reference.py`, single-threaded) and OpenCV (`opencv-python-headless`, "
+        "edges replicated as the kernels do). Speed-up: the other's time / the Halide kernel's "
+        "(higher is better for Halide).",
         "",
         "| kernel | operation | Halide | NumPy | vs NumPy | OpenCV | vs OpenCV | max diff vs OpenCV |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
