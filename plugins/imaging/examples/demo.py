@@ -22,6 +22,7 @@ appends the timing table to FILE (./run bench's report).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import platform
 import sys
@@ -39,9 +40,7 @@ import reference as ref  # noqa: E402 - the NumPy versions beside this file
 
 cv2: Any  # OpenCV, or None when it is not installed (its column is left empty)
 try:
-    import cv2 as _cv2
-
-    cv2 = _cv2
+    cv2 = importlib.import_module("cv2")
 except ImportError:
     cv2 = None
 
