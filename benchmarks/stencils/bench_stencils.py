@@ -153,8 +153,9 @@ def load_average() -> str:
 def run(binary: Path, args: list[str], threads: int, target: str | None) -> tuple[dict[str, Any] | None, str]:
     env = dict(os.environ, HL_NUM_THREADS=str(threads))
     env.pop("HL_JIT_TARGET", None)
+    env.pop("HL_TARGET", None)
     if target:
-        env["HL_JIT_TARGET"] = target
+        env["HL_JIT_TARGET"] = env["HL_TARGET"] = target
     try:
         proc = subprocess.run([str(binary), *args], env=env, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
@@ -196,6 +197,7 @@ def main() -> int:
     ap.add_argument("--only", nargs="*", default=None, help="pipelines to run (default: all)")
     ap.add_argument("--report", type=Path, help="append the Markdown section to this file")
     ap.add_argument("--json", type=Path, help="write every measurement to this file")
+    ap.add_argument("--dump", type=Path, help="write each build's lowered statement and assembly of each pipeline here")
     args = ap.parse_args()
 
     binaries = build(args.ours_prefix, args.build_dir)
@@ -217,6 +219,10 @@ def main() -> int:
                         cmd += ["--vec", str(args.vec)]
                         if name != "memcpy":
                             cmd += ["--out", str(raw_dir / f"{side}.{name}.{threads}.raw")]
+                        if args.dump and name != "memcpy" and rnd == 0 and threads == THREADS[0]:
+                            args.dump.mkdir(parents=True, exist_ok=True)
+                            cmd += ["--stmt", str(args.dump / f"{name}.{side}.stmt")]
+                            cmd += ["--asm", str(args.dump / f"{name}.{side}.s")]
                         res, err = run(binaries[side], cmd, threads, targets[side])
                         key = (side, name, threads)
                         best = results.get(key)

@@ -5,13 +5,17 @@
 //
 //   stencils --list
 //   stencils --pipeline NAME [--runs N] [--budget SECONDS] [--vec N] [--out FILE]
+//            [--stmt FILE] [--asm FILE]
 //
 // Runs one pipeline per process (a compiler that fails or crashes on one
 // pipeline does not take the others with it): JIT-compiles it for the host,
 // realizes it once (warm-up), then times up to N realizations into a
 // preallocated output and prints one JSON line with the best time. The
 // thread count comes from HL_NUM_THREADS. --out writes the output's elements
-// (x fastest, then y, then c) for the bit-for-bit comparison.
+// (x fastest, then y, then c) for the bit-for-bit comparison. --stmt and
+// --asm write the lowered statement and the assembly of the pipeline (for
+// HL_TARGET, the host by default) before timing it, to read the three
+// compilers' code side by side.
 //
 // Every image is 1920x1080. Each pipeline that reads its input through a
 // boundary condition has a twin (suffix _padded) reading a pre-padded input
@@ -90,7 +94,7 @@ Runtime::Buffer<uint16_t> make_input(int bits, Edge pad) {
 
 // The Func the algorithm reads: the input through its boundary condition,
 // or the pre-padded input as is.
-Func source(const Buffer<uint16_t> &in, Edge edge, bool padded) {
+Func source(const ImageParam &in, Edge edge, bool padded) {
     Var x("x"), y("y");
     Func f("source");
     if (padded || edge == Edge::None) {
@@ -288,7 +292,7 @@ template <typename T> Timing time_it(Func &out, Runtime::Buffer<T> &dst_rt, int 
     out.compile_jit();
     t.compile_s = now_s() - t0;
     Buffer<T> dst{Runtime::Buffer<T>(dst_rt)}; // shares dst_rt's elements
-    out.realize(dst); // warm-up: thread pool start, first touch of memory
+    out.realize(dst);                          // warm-up: thread pool start, first touch of memory
     double start = now_s();
     while (t.runs < runs && !(t.runs >= 3 && now_s() - start > budget_s)) {
         double s = now_s();
@@ -340,10 +344,19 @@ void print_json(const char *name, const Timing &t, int in_bytes, int out_bytes) 
                 get_jit_target_from_environment().to_string().c_str());
 }
 
-int run_pipeline(const Spec &s, int runs, double budget_s, const std::string &out_path) {
+struct Dumps {
+    std::string stmt, assembly;
+};
+
+int run_pipeline(const Spec &s, int runs, double budget_s, const std::string &out_path, const Dumps &dumps) {
     Runtime::Buffer<uint16_t> in_rt = make_input(s.bits, s.padded ? s.edge : Edge::None);
-    Buffer<uint16_t> in{Runtime::Buffer<uint16_t>(in_rt)}; // shares in_rt's elements
-    Func out = s.algorithm(source(in, s.edge, s.padded));
+    ImageParam input(UInt(16), 2, "input");
+    input.set(Buffer<uint16_t>{Runtime::Buffer<uint16_t>(in_rt)}); // shares in_rt's elements
+    Func out = s.algorithm(source(input, s.edge, s.padded));
+    if (!dumps.stmt.empty())
+        out.compile_to_lowered_stmt(dumps.stmt, {input});
+    if (!dumps.assembly.empty())
+        out.compile_to_assembly(dumps.assembly, {input}, s.name);
     int in_bytes = W * H * 2;
     Timing t;
     if (s.u8_out) {
@@ -368,6 +381,7 @@ int main(int argc, char **argv) {
     int runs = 30;
     double budget_s = 5.0;
     std::string name, out_path;
+    Dumps dumps;
     bool list = false;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--list")) {
@@ -382,9 +396,14 @@ int main(int argc, char **argv) {
             g_vec = std::atoi(argv[++i]);
         } else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) {
             out_path = argv[++i];
+        } else if (!std::strcmp(argv[i], "--stmt") && i + 1 < argc) {
+            dumps.stmt = argv[++i];
+        } else if (!std::strcmp(argv[i], "--asm") && i + 1 < argc) {
+            dumps.assembly = argv[++i];
         } else {
             std::fprintf(stderr,
-                         "usage: %s --list | --pipeline NAME [--runs N] [--budget SECONDS] [--vec N] [--out FILE]\n",
+                         "usage: %s --list | --pipeline NAME [--runs N] [--budget SECONDS] [--vec N] [--out FILE] "
+                         "[--stmt FILE] [--asm FILE]\n",
                          argv[0]);
             return 2;
         }
@@ -402,7 +421,7 @@ int main(int argc, char **argv) {
     for (const Spec &s : specs()) {
         if (name == s.name) {
             try {
-                return run_pipeline(s, runs, budget_s, out_path);
+                return run_pipeline(s, runs, budget_s, out_path, dumps);
             } catch (const std::exception &e) {
                 std::fprintf(stderr, "%s: %s\n", s.name, e.what());
                 return 1;
