@@ -36,6 +36,7 @@ from halide._compiler import (
     TargetArch as TargetArch,
     TargetFeature as TargetFeature,
     TargetOS as TargetOS,
+    Tuple as Tuple,
     Type as Type,
     TypeCode as TypeCode,
     UInt as UInt,

@@ -9,7 +9,8 @@ script then adjusts what it cannot know:
 
 - both modules name a class `Buffer`, which pybind11-stubgen takes for the
   buffer protocol (`typing_extensions.Buffer`), and halide._compiler one
-  `Callable` (taken for `typing.Callable`): here they are our classes;
+  `Callable` (taken for `typing.Callable`) and one `Tuple` (whose methods'
+  `self` it writes as `tuple`): here they are our classes;
 - a parameter of type Expr takes anything the bindings convert to one
   (Var, RVar, FuncRef, Param, Python numbers...): `ExprLike`; one of type
   Argument takes Params, ImageParams and Buffers: `ArgumentLike`;
@@ -84,7 +85,9 @@ def submodule_as_class(text: str, name: str, sub: str, module: str) -> str:
 def own_classes(text: str) -> str:
     """Our classes named like typing names pybind11-stubgen maps: Buffer
     (typing_extensions.Buffer, the buffer protocol) and Callable
-    (typing.Callable; a Python function is collections.abc.Callable)."""
+    (typing.Callable; a Python function is collections.abc.Callable), and
+    Tuple's methods (whose `self` it writes as the builtin `tuple`)."""
+    text = text.replace("self: tuple", "self")
     for qualified in ("typing_extensions.Buffer", "typing.Callable"):
         text = text.replace(f"self: {qualified}", "self")
         text = re.sub(rf"\b(?<!abc\.){re.escape(qualified)}\b", qualified.split(".")[1], text)

@@ -157,3 +157,18 @@ def test_target():
     assert hl.Target(str(s)) == s
     with pytest.raises(hl.HalideError):
         hl.Target("not-a-target")
+
+
+def test_tuple_class() -> None:
+    """hl.Tuple: upstream's constructor, plus len() and indexing (ours)."""
+    t = hl.Tuple([x, y, x + y])
+    assert len(t) == 3 and t.size() == 3
+    assert [str(e) for e in t.as_vector()] == [str(t[0]), str(t[1]), str(t[2])]
+    with pytest.raises(IndexError):
+        t[3]
+    f = hl.Func("from_tuple")
+    f[x] = hl.Tuple([x + 1])  # one value: an ordinary Func
+    assert f.outputs() == 1
+    np.testing.assert_array_equal(np.asarray(f.realize([4])), np.arange(1, 5))
+    with pytest.raises(hl.HalideError, match="at least one value"):
+        hl.Tuple([])

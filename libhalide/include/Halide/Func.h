@@ -12,6 +12,7 @@
 #include "Halide/Buffer.h"
 #include "Halide/Callable.h"
 #include "Halide/Expr.h"
+#include "Halide/Param.h"
 #include "Halide/RDom.h"
 #include "Halide/Realization.h"
 #include "Halide/Target.h"
@@ -262,6 +263,24 @@ public:
                             const Target &target = get_jit_target_from_environment());
     void infer_input_bounds(const Realization &dst, const Target &target = get_jit_target_from_environment());
     std::vector<Argument> infer_arguments();
+
+    // Wrappers: a new Func with this one's arguments and values
+    // (w(x, y) = f(x, y)) that `consumer` (or each of `consumers`; with no
+    // argument, every other Func) calls instead of this one, so it can be
+    // scheduled separately for them, e.g. f.in(g).compute_at(g, x). Asking
+    // again for the same consumers returns the same wrapper.
+    Func in(const Func &consumer);
+    Func in(const std::vector<Func> &consumers);
+    Func in();
+    // Accepted as upstream's schedule directive; this compiler still
+    // computes the Func synchronously (same results, no extra thread).
+    Func &async();
+
+    // The buffer this Func writes as a pipeline's output (one per value of
+    // a Tuple): its dim(i) fields for expressions, and requirements on them
+    // (by default a dense innermost dimension; set_stride(Expr()) lifts it).
+    OutputImageParam output_buffer() const;
+    std::vector<OutputImageParam> output_buffers() const;
 
     std::shared_ptr<Internal::FunctionContents> function() const { return f_; }
 

@@ -129,19 +129,34 @@ private:
 };
 
 namespace Internal {
-// One dimension of an ImageParam: its fields as expressions, which take
-// the values of the buffer passed when the pipeline runs.
+// One dimension of an ImageParam or of a Func's output buffer: its fields
+// as expressions, which take the values of the buffer passed when the
+// pipeline runs, and what the user requires of them. By default only the
+// innermost stride is required (to be 1); set_stride(Expr()) lifts that,
+// so a strided view (every other column, one channel of an interleaved
+// image) is accepted, at the cost of strided loads and stores.
 class Dimension {
 public:
-    Dimension(const std::string &buffer, int d) : buffer_(buffer), d_(d) {}
+    Dimension(std::shared_ptr<InputBufferContents> buffer, int d);
     Expr min() const;
     Expr extent() const;
     Expr max() const;
     Expr stride() const;
+    // Checked when the pipeline runs (an undefined Expr removes the
+    // requirement); a constant one is also assumed by the generated code.
+    Dimension set_min(const Expr &min);
+    Dimension set_extent(const Expr &extent);
+    Dimension set_stride(const Expr &stride);
+    Dimension set_bounds(const Expr &min, const Expr &extent);
+    // The expected region of this dimension, for ahead-of-time metadata.
+    Dimension set_estimate(const Expr &min, const Expr &extent);
+    // Another dimension of the same buffer.
+    Dimension dim(int i) const;
 
 private:
     Expr field(const char *name) const;
-    std::string buffer_;
+    void changed();
+    std::shared_ptr<InputBufferContents> buffer_;
     int d_;
 };
 } // namespace Internal
@@ -149,6 +164,7 @@ private:
 // A buffer argument of a pipeline: its name, type, dimensions and the
 // expressions for its shape. ImageParam (an input) is the one kind the
 // compiler makes today; a default-constructed one is undefined.
+class Func;
 class OutputImageParam {
 public:
     OutputImageParam() = default;
@@ -174,6 +190,9 @@ public:
     operator Argument() const { return Argument(name(), kind_, type(), dimensions()); }
 
 protected:
+    friend class Func;
+    OutputImageParam(std::shared_ptr<Internal::InputBufferContents> contents, Argument::Kind kind)
+        : contents_(std::move(contents)), kind_(kind) {}
     void check_defined() const;
     std::shared_ptr<Internal::InputBufferContents> contents_;
     Argument::Kind kind_ = Argument::InputBuffer;

@@ -614,6 +614,37 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
     return *this;
 }
 
+std::vector<OutputImageParam> Func::output_buffers() const {
+    user_assert(f_->defined()) << "Can't access the output buffer(s) of Func '" << name() << "' before it is defined";
+    if (f_->output_buffers.size() != f_->values.size()) {
+        // The names the pipeline's output arguments have (InferArguments).
+        f_->output_buffers.clear();
+        for (size_t v = 0; v < f_->values.size(); v++) {
+            auto c = std::make_shared<InputBufferContents>();
+            c->name = f_->values.size() == 1 ? f_->name : f_->name + "." + std::to_string(v);
+            c->user_name = c->name;
+            c->type = f_->values[v].type();
+            c->dimensions = (int)f_->args.size();
+            c->constraints = default_constraints(c->dimensions);
+            c->output = true;
+            c->func = f_.get();
+            f_->output_buffers.push_back(c);
+        }
+    }
+    std::vector<OutputImageParam> result;
+    for (const auto &c : f_->output_buffers) {
+        result.push_back(OutputImageParam(c, Argument::OutputBuffer));
+    }
+    return result;
+}
+
+OutputImageParam Func::output_buffer() const {
+    user_assert(!f_->defined() || f_->values.size() == 1)
+        << "Func '" << name() << "' computes a Tuple of " << f_->values.size()
+        << " values: use output_buffers(), one buffer per value";
+    return output_buffers()[0];
+}
+
 Func &Func::set_estimates(const Region &estimates) {
     user_assert(f_->defined()) << "set_estimates of Func '" << name() << "' before it is defined";
     user_assert(estimates.size() == f_->args.size())

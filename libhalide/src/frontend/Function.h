@@ -69,6 +69,35 @@ struct UpdateDefinition {
     bool atomic = false;                // Stage::atomic()
 };
 
+struct FunctionContents;
+
+// What the user requires of one dimension of a buffer argument
+// (Dimension::set_min/set_extent/set_stride): checked when the pipeline
+// runs, and a constant one is assumed by the code (a dense innermost
+// dimension makes vector loads and stores possible). Undefined: anything.
+struct DimensionConstraint {
+    Expr min, extent, stride;
+};
+
+// A buffer argument: an ImageParam (bound before realize), a concrete
+// Buffer, or (with `output`) the buffer a Func writes when it is a
+// pipeline's output (Func::output_buffer).
+struct InputBufferContents {
+    std::string name;
+    Type type;
+    int dimensions = 0;
+    std::string user_name;                        // as given (`name` is unique): name(), the argument's name
+    halide_buffer_t *bound = nullptr;             // what the pipeline reads when run
+    std::shared_ptr<void> keep_alive;             // owner of `bound`
+    std::vector<Range> estimates;                 // set_estimates(), for the metadata
+    std::vector<DimensionConstraint> constraints; // one per dimension
+    bool output = false;
+    FunctionContents *func = nullptr; // outputs: the Func, to mark it changed
+};
+using InputBufferPtr = std::shared_ptr<InputBufferContents>;
+// As upstream: only the innermost stride is constrained, to 1.
+std::vector<DimensionConstraint> default_constraints(int dimensions);
+
 struct FunctionContents {
     std::string name;
     std::vector<std::string> args; // pure definition's Var names, innermost first
@@ -88,6 +117,17 @@ struct FunctionContents {
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
     std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order
     std::vector<Range> estimates;           // set_estimates() of an output, for the metadata
+    // Func::in(): the wrappers of this Func by the consumer Func they serve
+    // ("" for the global one); a wrapper names the Func it wraps. The
+    // wrapper calls this Func without keeping it alive (no cycle).
+    std::map<std::string, std::shared_ptr<FunctionContents>> wrappers;
+    std::string wraps;
+    // Lowering's copy of a consumer with its calls redirected to wrappers:
+    // the user's Func it copies (whose change stamp counts).
+    const FunctionContents *original = nullptr;
+    bool async = false; // Func::async(): accepted; computed synchronously
+    // Func::output_buffers(), made on first use: one per value.
+    std::vector<std::shared_ptr<InputBufferContents>> output_buffers;
     // The Funcs, input buffers and Params the definition calls or reads, kept
     // alive by it (the IR names them; the registry holds weak pointers).
     std::vector<std::shared_ptr<void>> referenced;
@@ -97,18 +137,6 @@ struct FunctionContents {
     bool defined() const { return !values.empty(); }
 };
 using FunctionPtr = std::shared_ptr<FunctionContents>;
-
-// An input: an ImageParam (bound before realize) or a concrete Buffer.
-struct InputBufferContents {
-    std::string name;
-    Type type;
-    int dimensions = 0;
-    std::string user_name;            // as given (`name` is unique): name(), the argument's name
-    halide_buffer_t *bound = nullptr; // what the pipeline reads when run
-    std::shared_ptr<void> keep_alive; // owner of `bound`
-    std::vector<Range> estimates;     // set_estimates(), for the metadata
-};
-using InputBufferPtr = std::shared_ptr<InputBufferContents>;
 
 struct ParamContents {
     std::string name;

@@ -20,6 +20,12 @@ std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &nam
     c->dimensions = dims;
     c->bound = raw;
     c->keep_alive = std::move(owner);
+    // A Buffer's shape is known: its own innermost stride is required (and
+    // assumed), so a dense one gets dense loads and a strided view works.
+    c->constraints.resize((size_t)dims);
+    if (raw && dims > 0) {
+        c->constraints[0].stride = raw->dim[0].stride;
+    }
     register_input_buffer(c);
     return c;
 }
@@ -182,6 +188,7 @@ ImageParam::ImageParam(Type t, int dimensions, const std::string &name) {
     contents_->user_name = name.empty() ? contents_->name : name;
     contents_->type = t;
     contents_->dimensions = dimensions;
+    contents_->constraints = Internal::default_constraints(dimensions);
     Internal::register_input_buffer(contents_);
 }
 
@@ -215,7 +222,7 @@ Internal::Dimension OutputImageParam::dim(int i) const {
     check_defined();
     user_assert(i >= 0 && i < contents_->dimensions)
         << "ImageParam '" << name() << "' has " << contents_->dimensions << " dimensions; there is no dim(" << i << ")";
-    return Internal::Dimension(contents_->name, i);
+    return Internal::Dimension(contents_, i);
 }
 
 Buffer<> ImageParam::get() const {
@@ -253,9 +260,19 @@ void bind_input_buffer(InputBufferContents &c, const Buffer<> &b, std::shared_pt
 } // namespace Internal
 
 namespace Internal {
+std::vector<DimensionConstraint> default_constraints(int dimensions) {
+    std::vector<DimensionConstraint> c((size_t)dimensions);
+    if (dimensions > 0) {
+        c[0].stride = 1;
+    }
+    return c;
+}
+
+Dimension::Dimension(std::shared_ptr<InputBufferContents> buffer, int d) : buffer_(std::move(buffer)), d_(d) {}
+
 // The names add_image_checks binds from the buffer's fields.
 Expr Dimension::field(const char *name) const {
-    return Variable::make(Int(32), buffer_ + "." + name + "." + std::to_string(d_));
+    return Variable::make(Int(32), buffer_->name + "." + name + "." + std::to_string(d_));
 }
 Expr Dimension::min() const {
     return field("min");
@@ -268,6 +285,60 @@ Expr Dimension::max() const {
 }
 Expr Dimension::stride() const {
     return field("stride");
+}
+
+namespace {
+Expr as_int32(const Expr &e, const std::string &what) {
+    if (!e.defined()) {
+        return e;
+    }
+    user_assert(e.type().is_int() || e.type().is_uint())
+        << what << " must be an integer, not " << type_to_string(e.type()) << " (" << e << ")";
+    return e.type() == Int(32) ? e : Cast::make(Int(32), e);
+}
+} // namespace
+
+void Dimension::changed() {
+    if (buffer_->func) {
+        mark_changed(*buffer_->func);
+    } else {
+        mark_everything_changed();
+    }
+}
+
+Dimension Dimension::set_min(const Expr &min) {
+    buffer_->constraints[(size_t)d_].min = as_int32(min, buffer_->user_name + ".dim(" + std::to_string(d_) + ") min");
+    changed();
+    return *this;
+}
+Dimension Dimension::set_extent(const Expr &extent) {
+    buffer_->constraints[(size_t)d_].extent =
+        as_int32(extent, buffer_->user_name + ".dim(" + std::to_string(d_) + ") extent");
+    changed();
+    return *this;
+}
+Dimension Dimension::set_stride(const Expr &stride) {
+    buffer_->constraints[(size_t)d_].stride =
+        as_int32(stride, buffer_->user_name + ".dim(" + std::to_string(d_) + ") stride");
+    changed();
+    return *this;
+}
+Dimension Dimension::set_bounds(const Expr &min, const Expr &extent) {
+    return set_min(min).set_extent(extent);
+}
+Dimension Dimension::set_estimate(const Expr &min, const Expr &extent) {
+    if (buffer_->estimates.size() != (size_t)buffer_->dimensions) {
+        buffer_->estimates.resize((size_t)buffer_->dimensions);
+    }
+    buffer_->estimates[(size_t)d_] = Range{min, extent};
+    changed();
+    return *this;
+}
+Dimension Dimension::dim(int i) const {
+    user_assert(i >= 0 && i < buffer_->dimensions)
+        << "Buffer '" << buffer_->user_name << "' has " << buffer_->dimensions << " dimensions; there is no dim(" << i
+        << ")";
+    return Dimension(buffer_, i);
 }
 } // namespace Internal
 

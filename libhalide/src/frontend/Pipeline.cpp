@@ -57,7 +57,7 @@ ChangeStamps change_stamps_of(const std::vector<FunctionPtr> &outputs) {
     realization_order(outputs, env);
     ChangeStamps stamps{{nullptr, everything_changed_stamp()}};
     for (const auto &[name, f] : env) {
-        stamps.emplace_back(f.get(), f->stamp);
+        stamps.emplace_back(f->original ? f->original : f.get(), f->stamp);
     }
     return stamps;
 }

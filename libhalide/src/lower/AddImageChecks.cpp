@@ -1,8 +1,10 @@
 // See Passes.h. The prologue every entry point starts with:
 //
 //   assert type and dimensions of each buffer argument      (-3, -43)
-//   assert the innermost stride is 1, as upstream does       (-8)
 //   let b.host, b.min.d, b.extent.d, b.stride.d = fields of b.buffer
+//     (or the constant a constraint requires, so the code can assume it)
+//   assert the constraints of Dimension::set_min/extent/stride (-8);
+//     by default the innermost stride is 1, as upstream
 //   let g.min.d, ... = the regions of compute_root Funcs (from the body)
 //   assert each input covers the region the pipeline reads  (-4)
 //   assert scalar parameters lie in their ranges            (-9, -10)
@@ -15,7 +17,10 @@
 // Types are compared on code and bits only (the low 16 bits of the type
 // word), so buffers made by Halide 14 (lanes = 1) and by newer tools
 // (reserved = 0) are both accepted.
+#include <sstream>
+
 #include "Halide/Error.h"
+#include "Halide/IRPrinter.h"
 #include "analysis/Interval.h"
 #include "ir/Substitute.h"
 #include "lower/Passes.h"
@@ -45,9 +50,22 @@ Expr uint32_const(uint32_t v) {
     return UIntImm::make(UInt(32), v);
 }
 
+// What the user requires of each buffer argument's dimensions, by name.
+using Constraints = std::map<std::string, std::vector<DimensionConstraint>>;
+
+Expr constraint_of(const Constraints &c, const std::string &buffer, int d, const std::string &field) {
+    auto it = c.find(buffer);
+    if (it == c.end() || d >= (int)it->second.size()) {
+        return Expr();
+    }
+    const DimensionConstraint &k = it->second[(size_t)d];
+    return field == "min" ? k.min : field == "extent" ? k.extent : k.stride;
+}
+
 // Binds name.host, name.min.d, name.extent.d, name.stride.d and name.max.d
-// of every buffer argument around s.
-Stmt bind_fields(const std::vector<LoweredArgument> &args, Stmt s) {
+// of every buffer argument around s; a field constrained to a constant is
+// bound to that constant (checked, or in a bounds query answered, to hold).
+Stmt bind_fields(const std::vector<LoweredArgument> &args, const Constraints &constraints, Stmt s) {
     for (auto it = args.rbegin(); it != args.rend(); ++it) {
         const LoweredArgument &a = *it;
         if (!a.is_buffer()) {
@@ -62,8 +80,9 @@ Stmt bind_fields(const std::vector<LoweredArgument> &args, Stmt s) {
                 s);
             for (const char *field : {"stride", "extent", "min"}) {
                 Expr value = intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)});
-                if (d == 0 && std::string(field) == "stride") {
-                    value = int32_const(1); // checked (or, in a bounds query, answered) to be 1
+                Expr required = constraint_of(constraints, a.name, d, field);
+                if (required.defined() && required.as<IntImm>()) {
+                    value = required;
                 }
                 s = LetStmt::make(a.name + "." + field + suffix, value, s);
             }
@@ -237,7 +256,22 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         s = let->body;
     }
     auto required = boxes_required(s, symbolic);
-    std::vector<Stmt> early_checks, region_checks;
+    std::vector<Stmt> early_checks, constraint_checks, region_checks;
+    Constraints constraints;
+    for (size_t i = 0; i < p.func.args.size(); i++) {
+        const LoweredArgument &a = p.func.args[i];
+        if (a.kind == LoweredArgument::InputBuffer && i < p.sources.size() && p.sources[i].buffer) {
+            constraints[a.name] = p.sources[i].buffer->constraints;
+        } else if (a.kind == LoweredArgument::OutputBuffer) {
+            const FunctionContents *f = output_func(outputs, a.name);
+            constraints[a.name] = default_constraints(a.dimensions);
+            for (const auto &b : f ? f->output_buffers : std::vector<InputBufferPtr>{}) {
+                if (b->name == a.name) {
+                    constraints[a.name] = b->constraints;
+                }
+            }
+        }
+    }
 
     for (const LoweredArgument &a : p.func.args) {
         if (!a.is_buffer()) {
@@ -255,14 +289,20 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         early_checks.push_back(AssertStmt::make(
             EQ::make(dims, int32_const(a.dimensions)),
             error_call("halide_error_bad_dimensions", {StringImm::make(label), dims, int32_const(a.dimensions)})));
-        if (a.dimensions > 0) {
-            // As upstream does by default: the innermost dimension is dense,
-            // which is what makes vector loads and stores possible.
-            Expr stride0 = intrinsic(Int(32), "buffer_get_stride", {buf, int32_const(0)});
-            early_checks.push_back(AssertStmt::make(
-                EQ::make(stride0, int32_const(1)),
-                error_call("halide_error_constraint_violated",
-                           {StringImm::make(a.name + ".stride.0"), stride0, StringImm::make("1"), int32_const(1)})));
+        for (int d = 0; d < a.dimensions; d++) {
+            for (const char *field : {"min", "extent", "stride"}) {
+                Expr want = constraint_of(constraints, a.name, d, field);
+                if (!want.defined()) {
+                    continue;
+                }
+                Expr have = intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)});
+                std::ostringstream text;
+                text << want;
+                constraint_checks.push_back(AssertStmt::make(
+                    EQ::make(have, want), error_call("halide_error_constraint_violated",
+                                                     {StringImm::make(a.name + "." + field + "." + std::to_string(d)),
+                                                      have, StringImm::make(text.str()), want})));
+            }
         }
 
         if (input) {
@@ -306,11 +346,12 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         check(param.max_value, false);
     }
 
-    s = Block::make(Block::make(region_checks), s);
+    // The constraints first: the region checks may assume them.
+    s = Block::make({Block::make(constraint_checks), Block::make(region_checks), s});
     for (auto let = opening.rbegin(); let != opening.rend(); ++let) {
         s = LetStmt::make((*let)->name, (*let)->value, s);
     }
-    s = bind_fields(p.func.args, alias_tuple_outputs(outputs, s));
+    s = bind_fields(p.func.args, constraints, alias_tuple_outputs(outputs, s));
     Stmt checked = Block::make(Block::make(early_checks), s);
     // Before anything reads a buffer argument: it must be there at all.
     std::vector<Stmt> null_checks;
@@ -343,7 +384,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     if (!any_query.defined()) {
         return Block::make(Block::make(null_checks), checked);
     }
-    Stmt answers = bind_fields(p.func.args, bounds_query_answers(p, required, opening, outputs));
+    Stmt answers = bind_fields(p.func.args, constraints, bounds_query_answers(p, required, opening, outputs));
     return Block::make(Block::make(null_checks), IfThenElse::make(any_query, answers, checked));
 }
 

@@ -66,6 +66,9 @@ void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, Low
             std::string name = f->values.size() == 1 ? f->name : f->name + "." + std::to_string(v);
             result.func.args.push_back({name, LoweredArgument::OutputBuffer, f->values[v].type(), (int)f->args.size()});
             result.func.args.back().buffer_estimates = f->estimates;
+            if (v < f->output_buffers.size() && !f->output_buffers[v]->estimates.empty()) {
+                result.func.args.back().buffer_estimates = f->output_buffers[v]->estimates; // dim(d).set_estimate
+            }
             ArgumentSource src;
             src.output_index = index++;
             result.sources.push_back(src);

@@ -21,13 +21,19 @@ std::string loop_var_name(const std::string &func, const std::string &var, int s
     return func + ".s" + std::to_string(stage) + "." + var;
 }
 
-LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name, const LowerOptions &options) {
+LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::string &name,
+                      const LowerOptions &options) {
     LoweredPipeline result;
     result.func.name = name;
 
-    // 1. Which Funcs take part, producers before consumers.
+    // 1. Which Funcs take part, producers before consumers (an output whose
+    // calls go to wrappers is a copy: the passes below use that one).
     Environment env;
-    std::vector<std::string> order = realization_order(outputs, env);
+    std::vector<std::string> order = realization_order(given_outputs, env);
+    std::vector<FunctionPtr> outputs;
+    for (const FunctionPtr &f : given_outputs) {
+        outputs.push_back(env.at(f->name));
+    }
 
     // 1a. Updates may not race under their schedules; once compiled, a
     // Func takes no more updates (as upstream: they would change its meaning).

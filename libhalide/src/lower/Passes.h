@@ -15,7 +15,8 @@ namespace Internal {
 
 using Environment = std::map<std::string, FunctionPtr>;
 
-// RealizationOrder.cpp: every Func the outputs depend on, producers first.
+// RealizationOrder.cpp: every Func the outputs depend on, producers first;
+// a consumer of a wrapped Func (Func::in) is a copy calling the wrapper.
 std::vector<std::string> realization_order(const std::vector<FunctionPtr> &outputs, Environment &env);
 
 // InlineFunctions.cpp: replaces calls to Funcs scheduled inline by their

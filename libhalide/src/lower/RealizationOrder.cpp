@@ -2,6 +2,7 @@
 #include <set>
 
 #include "Halide/Error.h"
+#include "Halide/IRMutator.h"
 #include "Halide/IRVisitor.h"
 #include "lower/Passes.h"
 
@@ -21,7 +22,77 @@ public:
     }
 };
 
-void visit_function(const FunctionPtr &f, Environment &env, std::vector<std::string> &order,
+// Calls of the Funcs in `to` (by name) made calls of their wrappers.
+class RedirectCalls : public IRMutator {
+public:
+    explicit RedirectCalls(const std::map<std::string, FunctionPtr> &to) : to_(to) {}
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        auto it = c && c->call_type == Call::Halide ? to_.find(c->name) : to_.end();
+        if (it == to_.end()) {
+            return e;
+        }
+        return Call::make(c->type, it->second->name, c->args, Call::Halide, c->value_index, it->second);
+    }
+
+private:
+    const std::map<std::string, FunctionPtr> &to_;
+};
+
+// Func::in(): f as the pipeline sees it. If a Func f calls has a wrapper
+// for f (or a global one, unless f is one of its wrappers), a copy of f
+// whose calls go to the wrappers; otherwise f itself.
+FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
+    FindCalls calls;
+    for (const Expr &v : f->values) {
+        calls.include(v);
+    }
+    for (const UpdateDefinition &u : f->updates) {
+        for (const Expr &e : u.args) {
+            calls.include(e);
+        }
+        for (const Expr &e : u.values) {
+            calls.include(e);
+        }
+    }
+    std::map<std::string, FunctionPtr> redirect;
+    for (const std::string &callee : calls.calls) {
+        FunctionPtr g = callee == f->name ? nullptr : find_function(callee);
+        if (!g || g->wrappers.empty() || f->wraps == g->name) {
+            continue;
+        }
+        auto it = g->wrappers.find(f->name);
+        if (it == g->wrappers.end()) {
+            it = g->wrappers.find("");
+        }
+        if (it != g->wrappers.end() && it->second != f) {
+            redirect[callee] = it->second;
+        }
+    }
+    if (redirect.empty()) {
+        return f;
+    }
+    auto copy = std::make_shared<FunctionContents>(*f);
+    copy->original = f.get();
+    f->frozen = true; // as the pipeline's own Funcs are
+    RedirectCalls mutate(redirect);
+    for (Expr &v : copy->values) {
+        v = mutate.mutate(v);
+    }
+    for (UpdateDefinition &u : copy->updates) {
+        for (Expr &e : u.args) {
+            e = mutate.mutate(e);
+        }
+        for (Expr &e : u.values) {
+            e = mutate.mutate(e);
+        }
+    }
+    return copy;
+}
+
+void visit_function(FunctionPtr f, Environment &env, std::vector<std::string> &order,
                     std::set<std::string> &in_progress) {
     if (env.count(f->name)) {
         user_assert(!in_progress.count(f->name))
@@ -29,6 +100,7 @@ void visit_function(const FunctionPtr &f, Environment &env, std::vector<std::str
         return;
     }
     user_assert(f->defined()) << "Func '" << f->name << "' is used but has not been defined";
+    f = with_wrapped_calls(f);
     env[f->name] = f;
     in_progress.insert(f->name);
     FindCalls calls;

@@ -11,6 +11,7 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_type(m);
     halide_py::define_var(m);
     halide_py::define_rdom(m);
+    halide_py::define_tuple(m);
     halide_py::define_func(m);
     halide_py::define_stage(m);
     halide_py::define_param(m);

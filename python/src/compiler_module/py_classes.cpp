@@ -17,6 +17,7 @@ void declare_classes(py::module_ &m) {
     // dynamic_attr: see func_ref() in py_func.cpp.
     py::class_<FuncRef>(m, "FuncRef", py::dynamic_attr());
     py::class_<Func>(m, "Func");
+    py::class_<Tuple>(m, "Tuple");
     py::class_<VarOrRVar>(m, "VarOrRVar");
     py::class_<Stage>(m, "Stage");
     py::class_<Param<>>(m, "Param");

@@ -8,6 +8,7 @@ namespace halide_py {
 using Halide::Expr;
 using Halide::Func;
 using Halide::FuncRef;
+using Halide::RVar;
 using Halide::TailStrategy;
 using Halide::Var;
 
@@ -29,6 +30,15 @@ std::vector<Expr> coordinates(const py::object &index) {
 // The right side of a definition: an Expr-like value, or a tuple/list of
 // them for a Func with several values.
 void define(FuncRef ref, const py::object &value) {
+    if (py::isinstance<Halide::Tuple>(value)) {
+        const auto &t = value.cast<const Halide::Tuple &>();
+        if (t.size() == 1) {
+            ref = t[0];
+        } else {
+            ref = t;
+        }
+        return;
+    }
     if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
         std::vector<Expr> values;
         for (const auto &item : value) {
@@ -176,8 +186,12 @@ void define_func(py::module_ &m) {
         .def("compute_inline", &Func::compute_inline, py::return_value_policy::reference_internal)
         .def("compute_at", py::overload_cast<const Func &, const Var &>(&Func::compute_at), py::arg("f"),
              py::arg("var"), py::return_value_policy::reference_internal)
+        .def("compute_at", py::overload_cast<const Func &, const RVar &>(&Func::compute_at), py::arg("f"),
+             py::arg("var"), py::return_value_policy::reference_internal)
         .def("store_root", &Func::store_root, py::return_value_policy::reference_internal)
         .def("store_at", py::overload_cast<const Func &, const Var &>(&Func::store_at), py::arg("f"), py::arg("var"),
+             py::return_value_policy::reference_internal)
+        .def("store_at", py::overload_cast<const Func &, const RVar &>(&Func::store_at), py::arg("f"), py::arg("var"),
              py::return_value_policy::reference_internal)
         .def(
             "bound",
@@ -197,6 +211,13 @@ void define_func(py::module_ &m) {
             py::return_value_policy::reference_internal)
         // split, fuse, reorder, tile, parallel, vectorize, unroll, serial
         // (over Vars and RVars): define_stage adds them, with Stage's.
+        // Wrappers (Func::in; `in` is a Python keyword) and async.
+        .def("in_", py::overload_cast<const Func &>(&Func::in), py::arg("f"))
+        .def("in_", py::overload_cast<const std::vector<Func> &>(&Func::in), py::arg("fs"))
+        .def("in_", py::overload_cast<>(&Func::in))
+        .def("async_", &Func::async, py::return_value_policy::reference_internal)
+        .def("output_buffer", &Func::output_buffer)
+        .def("output_buffers", &Func::output_buffers)
         .def("lowered_stmt", &Func::lowered_stmt);
     // realize, compile_jit, compile_to_*...: define_pipeline adds them, once
     // Target and the enums they default to exist.

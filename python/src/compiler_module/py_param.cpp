@@ -149,11 +149,44 @@ void define_param(py::module_ &m) {
              [](const Param &p) { return "<halide.Param '" + p.name() + "' type " + type_name(p.type()) + ">"; });
     add_expr_operators(param);
 
-    bound_class<Halide::Internal::Dimension>(m, "Dimension")
-        .def("min", &Halide::Internal::Dimension::min)
-        .def("extent", &Halide::Internal::Dimension::extent)
-        .def("max", &Halide::Internal::Dimension::max)
-        .def("stride", &Halide::Internal::Dimension::stride);
+    // The setters take an Expr or a Python int; hl.Expr() (or None) removes
+    // the requirement, as set_stride(hl.Expr()) does upstream.
+    using Dimension = Halide::Internal::Dimension;
+    auto optional = [](const py::object &v, const char *what) {
+        if (v.is_none()) {
+            return Expr();
+        }
+        return py::isinstance<Expr>(v) ? v.cast<Expr>() : to_expr(v, what);
+    };
+    bound_class<Dimension>(m, "Dimension")
+        .def("min", &Dimension::min)
+        .def("extent", &Dimension::extent)
+        .def("max", &Dimension::max)
+        .def("stride", &Dimension::stride)
+        .def(
+            "set_min", [optional](Dimension &d, const py::object &min) { return d.set_min(optional(min, "min")); },
+            py::arg("min"))
+        .def(
+            "set_extent",
+            [optional](Dimension &d, const py::object &extent) { return d.set_extent(optional(extent, "extent")); },
+            py::arg("extent"))
+        .def(
+            "set_stride",
+            [optional](Dimension &d, const py::object &stride) { return d.set_stride(optional(stride, "stride")); },
+            py::arg("stride"))
+        .def(
+            "set_bounds",
+            [optional](Dimension &d, const py::object &min, const py::object &extent) {
+                return d.set_bounds(optional(min, "min"), optional(extent, "extent"));
+            },
+            py::arg("min"), py::arg("extent"))
+        .def(
+            "set_estimate",
+            [optional](Dimension &d, const py::object &min, const py::object &extent) {
+                return d.set_estimate(optional(min, "min"), optional(extent, "extent"));
+            },
+            py::arg("min"), py::arg("extent"))
+        .def("dim", &Dimension::dim, py::arg("dimension"));
 
     auto out = bound_class<OutputImageParam>(m, "OutputImageParam");
     out.def(py::init<>())
