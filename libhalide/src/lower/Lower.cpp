@@ -84,6 +84,10 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     s = unroll_loops(s);
     s = simplify(s);
 
+    // 9a. Loops with likely branches (clamps and selects at edges) split into
+    // prologue, steady state without them, and epilogue.
+    s = simplify(partition_loops(s));
+
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);
 

@@ -60,6 +60,11 @@ Stmt canonicalize_indices(const Stmt &s);
 // UnrollLoops.cpp: unrolled loops (constant extent) become copies of their body.
 Stmt unroll_loops(const Stmt &s);
 
+// PartitionLoops.cpp: a loop whose likely branches (min/max/select marked
+// with likely()) are taken over part of its range becomes a prologue, a
+// steady state with those branches taken, and an epilogue.
+Stmt partition_loops(const Stmt &s);
+
 // VectorizeLoops.cpp: vectorized loops of constant extent become vector
 // code (Ramp, Broadcast, vector Load/Store); loops it cannot widen stay serial.
 Stmt vectorize_loops(const Stmt &s);

@@ -1,0 +1,454 @@
+// See Passes.h: loop partitioning. A loop whose body takes a `likely`
+// branch only in part of its range (a clamp at an image's edge, a boundary
+// condition's select) becomes three loops:
+//
+//   for v in [min, lo)        the body as it was (the prologue)
+//   for v in [lo, hi]         the body with each likely branch taken (steady)
+//   for v in (hi, max]        the body as it was (the epilogue)
+//
+// where [lo, hi] is a range over which every such branch is provably
+// taken. The branches recognised (after `likely` marks them):
+//
+//   min(likely(a), b) is a where a <= b;   max(likely(a), b) is a where a >= b
+//   select(c, likely(t), f) is t where c;  select(c, t, likely(f)) is f where !c
+//   select(likely(c), t, f) is t where c
+//
+// A taken min/max stays marked (likely(a)), so a clamp's outer max sees it.
+// The range is found by solving each condition for v, conservatively: a
+// smaller range only moves iterations into the prologue or epilogue, which
+// compute the same values. Inner loops' variables count at their extremes
+// (the condition must hold for every inner iteration); lets inside the loop
+// are expanded. Conditions the solver cannot handle leave their branch
+// as it is. Runs before vectorization, so the steady state of a vectorized
+// loop loads densely instead of gathering clamped indices.
+#include <map>
+#include <set>
+#include <vector>
+
+#include "Halide/IRMutator.h"
+#include "Halide/IROperator.h"
+#include "Halide/IRVisitor.h"
+#include "analysis/Interval.h"
+#include "ir/Substitute.h"
+#include "lower/Passes.h"
+
+namespace Halide {
+namespace Internal {
+namespace {
+
+bool is_likely(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->call_type == Call::Intrinsic && c->name == "likely" && c->args.size() == 1;
+}
+
+const Expr &likely_arg(const Expr &e) {
+    return e.as<Call>()->args[0];
+}
+
+// Does e mention any of `names`?
+bool mentions(const Expr &e, const std::map<std::string, Expr> &names, const std::string &extra) {
+    class Finder : public IRVisitor {
+    public:
+        Finder(const std::map<std::string, Expr> &n, const std::string &x) : names_(n), extra_(x) {}
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Variable *op) override { found = found || op->name == extra_ || names_.count(op->name); }
+
+    private:
+        const std::map<std::string, Expr> &names_;
+        const std::string &extra_;
+    } finder(names, extra);
+    finder.include(e);
+    return finder.found;
+}
+
+// A range of the loop variable; an undefined end is unbounded.
+struct Range1 {
+    Expr lo, hi;
+    bool ok = true;
+};
+
+Range1 failed() {
+    Range1 r;
+    r.ok = false;
+    return r;
+}
+
+// Solves `e <= c` (le) or `e >= c` (!le) for the loop variable v: a range of
+// v over which it holds for every value of the inner loops' variables.
+class Solver {
+public:
+    Solver(const std::string &v, const Expr &loop_min, const Expr &loop_max, const std::map<std::string, Expr> &lets,
+           const std::map<std::string, Expr> &invariant_lets, const Scope &inner)
+        : v_(v), min_(loop_min), max_(loop_max), lets_(lets), invariant_lets_(invariant_lets), inner_(inner) {}
+
+    Range1 solve(const Expr &e, bool le, const Expr &c) {
+        if (!depends(e)) {
+            // All or nothing, decided once per loop entry.
+            Expr holds = le ? LE::make(extreme(e, true), c) : GE::make(extreme(e, false), c);
+            if (!holds.defined() || depends(holds)) {
+                return failed();
+            }
+            Range1 r;
+            if (le) {
+                r.hi = Select::make(holds, max_, Sub::make(min_, int32_const(1)));
+            } else {
+                r.lo = Select::make(holds, min_, Add::make(max_, int32_const(1)));
+            }
+            return r;
+        }
+        if (e.type() != Int(32)) {
+            return failed();
+        }
+        if (const Variable *var = e.as<Variable>()) {
+            if (var->name == v_) {
+                Range1 r;
+                (le ? r.hi : r.lo) = c;
+                return r;
+            }
+            auto let = lets_.find(var->name);
+            return let != lets_.end() ? solve(let->second, le, c) : failed();
+        }
+        if (is_likely(e)) {
+            return solve(likely_arg(e), le, c);
+        }
+        if (const Add *op = e.as<Add>()) {
+            if (!depends(op->b)) {
+                Expr b = extreme(op->b, le);
+                return b.defined() ? solve(op->a, le, Sub::make(c, b)) : failed();
+            }
+            if (!depends(op->a)) {
+                Expr a = extreme(op->a, le);
+                return a.defined() ? solve(op->b, le, Sub::make(c, a)) : failed();
+            }
+            return failed();
+        }
+        if (const Sub *op = e.as<Sub>()) {
+            if (!depends(op->b)) { // a - b <= c  <=  a <= c + min(b)
+                Expr b = extreme(op->b, !le);
+                return b.defined() ? solve(op->a, le, Add::make(c, b)) : failed();
+            }
+            if (!depends(op->a)) { // a - b <= c  <=>  b >= a - c, for the largest a
+                Expr a = extreme(op->a, le);
+                return a.defined() ? solve(op->b, !le, Sub::make(a, c)) : failed();
+            }
+            return failed();
+        }
+        if (const Mul *op = e.as<Mul>()) {
+            const int64_t *k = as_const_int(op->b);
+            if (!k || *k == 0 || depends(op->b)) {
+                return failed();
+            }
+            if (*k < 0) { // a * k <= c  <=>  a * -k >= -c
+                return solve(Mul::make(op->a, int32_const(-*k)), !le, Sub::make(int32_const(0), c));
+            }
+            // Division rounds down: a * k <= c <=> a <= c / k, a * k >= c <=> a >= (c + k - 1) / k.
+            Expr bound = le ? Div::make(c, op->b) : Div::make(Add::make(c, int32_const(*k - 1)), op->b);
+            return solve(op->a, le, bound);
+        }
+        if (e.as<Min>() || e.as<Max>()) {
+            // min(a, b) <= c when either is; >= c when both are (max: the other way).
+            bool is_min = e.as<Min>() != nullptr;
+            Expr a = is_min ? e.as<Min>()->a : e.as<Max>()->a;
+            Expr b = is_min ? e.as<Min>()->b : e.as<Max>()->b;
+            Range1 ra = solve(a, le, c), rb = solve(b, le, c);
+            return is_min == le ? either(ra, rb) : both(ra, rb);
+        }
+        return failed();
+    }
+
+    static Range1 both(const Range1 &a, const Range1 &b) {
+        if (!a.ok || !b.ok) {
+            return failed();
+        }
+        Range1 r;
+        r.lo = !a.lo.defined() ? b.lo : !b.lo.defined() ? a.lo : Max::make(a.lo, b.lo);
+        r.hi = !a.hi.defined() ? b.hi : !b.hi.defined() ? a.hi : Min::make(a.hi, b.hi);
+        return r;
+    }
+
+    // A range inside the union of two: both prefixes (or suffixes) merge,
+    // otherwise one of them will do.
+    static Range1 either(const Range1 &a, const Range1 &b) {
+        if (!a.ok || !b.ok) {
+            return a.ok ? a : b;
+        }
+        if (!a.lo.defined() && !b.lo.defined()) {
+            Range1 r;
+            r.hi = Max::make(a.hi, b.hi);
+            return r;
+        }
+        if (!a.hi.defined() && !b.hi.defined()) {
+            Range1 r;
+            r.lo = Min::make(a.lo, b.lo);
+            return r;
+        }
+        return a;
+    }
+
+    bool depends(const Expr &e) const { return mentions(e, lets_, v_); }
+
+    // The largest (upper) or smallest value of e (not depending on v) over
+    // the inner loops, in terms of names defined outside the loop.
+    Expr extreme(const Expr &e, bool upper) const {
+        Interval i = bounds_of_expr(substitute(invariant_lets_, e), inner_);
+        Expr r = upper ? i.max : i.min;
+        return r.defined() && !depends(r) ? r : Expr();
+    }
+
+private:
+    std::string v_;
+    Expr min_, max_;
+    const std::map<std::string, Expr> &lets_, &invariant_lets_;
+    const Scope &inner_;
+};
+
+// The body of loop v in its steady state: every likely branch whose
+// condition solves for v is taken; `range` collects where all of them are.
+class SteadyState : public IRMutator {
+public:
+    SteadyState(const std::string &v, const Expr &loop_min, const Expr &loop_max)
+        : v_(v), min_(loop_min), max_(loop_max) {}
+    Range1 range;
+    bool found = false;
+
+    using IRMutator::visit;
+
+    Expr visit(const Min *op) override { return clamp_side(op->a, op->b, true, self_expr(op)); }
+    Expr visit(const Max *op) override { return clamp_side(op->a, op->b, false, self_expr(op)); }
+
+    Expr visit(const Select *op) override {
+        Expr cond = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
+        Expr self = Select::make(cond, t, f);
+        if (is_likely(cond) && take(likely_arg(cond), true)) {
+            return t;
+        }
+        if (is_likely(t) && take(cond, true)) {
+            return t;
+        }
+        if (is_likely(f) && take(cond, false)) {
+            return f;
+        }
+        return self;
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        Expr value = mutate(op->value);
+        define(op->name, value);
+        Stmt body = mutate(op->body);
+        undefine(op->name);
+        return LetStmt::make(op->name, value, body);
+    }
+
+    Expr visit(const Let *op) override {
+        Expr value = mutate(op->value);
+        define(op->name, value);
+        Expr body = mutate(op->body);
+        undefine(op->name);
+        return Let::make(op->name, value, body);
+    }
+
+    Stmt visit(const For *op) override {
+        Expr lo = substitute(invariant_lets_, op->min);
+        Expr hi = substitute(invariant_lets_, Sub::make(Add::make(op->min, op->extent), int32_const(1)));
+        Interval li = bounds_of_expr(lo, inner_), hi_i = bounds_of_expr(hi, inner_);
+        inside_.insert(op->name);
+        if (li.min.defined() && hi_i.max.defined() && !solver_depends(li.min) && !solver_depends(hi_i.max)) {
+            inner_[op->name] = {li.min, hi_i.max};
+        } else {
+            // Its range moves with v: conditions on it are not solved.
+            lets_[op->name] = Call::make(Int(32), "unsolvable", {Variable::make(Int(32), v_)}, Call::Extern);
+        }
+        Stmt body = mutate(op->body);
+        inner_.erase(op->name);
+        lets_.erase(op->name);
+        inside_.erase(op->name);
+        return For::make(op->name, op->min, op->extent, op->for_type, body);
+    }
+
+private:
+    bool solver_depends(const Expr &e) const { return mentions(e, lets_, v_); }
+
+    Solver solver() const { return Solver(v_, min_, max_, lets_, invariant_lets_, inner_); }
+
+    // A let inside the loop: expanded when solving if it depends on v,
+    // substituted into the loop-invariant parts otherwise.
+    void define(const std::string &name, const Expr &value) {
+        inside_.insert(name);
+        if (solver_depends(value)) {
+            lets_[name] = value;
+        } else {
+            invariant_lets_[name] = substitute(invariant_lets_, value);
+        }
+    }
+    void undefine(const std::string &name) {
+        inside_.erase(name);
+        lets_.erase(name);
+        invariant_lets_.erase(name);
+    }
+
+    // A range is usable where it is computed (before the loop): it may not
+    // name anything defined inside.
+    bool usable(const Range1 &r) const {
+        if (!r.ok) {
+            return false;
+        }
+        std::map<std::string, Expr> names;
+        for (const std::string &n : inside_) {
+            names[n] = Expr();
+        }
+        for (const Expr &e : {r.lo, r.hi}) {
+            if (e.defined() && mentions(e, names, v_)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    Expr clamp_side(const Expr &a0, const Expr &b0, bool is_min, const Expr &self) {
+        Expr a = mutate(a0), b = mutate(b0);
+        for (int side = 0; side < 2; side++) {
+            const Expr &l = side == 0 ? a : b, &other = side == 0 ? b : a;
+            if (!is_likely(l) || solver_depends(other)) {
+                continue;
+            }
+            // min(likely(x), b) is x where x <= b (for every inner b: its
+            // least); max: where x >= b.
+            Solver s = solver();
+            Expr bound = s.extreme(other, !is_min);
+            if (!bound.defined() || !s.depends(likely_arg(l))) {
+                continue;
+            }
+            Range1 r = s.solve(likely_arg(l), is_min, bound);
+            if (usable(r)) {
+                add(r);
+                return l;
+            }
+        }
+        if (a.same_as(a0) && b.same_as(b0)) {
+            return self;
+        }
+        return is_min ? Min::make(a, b) : Max::make(a, b);
+    }
+
+    // Take a select's branch where `cond` is `want`, if that solves for v.
+    bool take(const Expr &cond, bool want) {
+        Range1 r = solve_condition(cond, want);
+        if (!usable(r)) {
+            return false;
+        }
+        add(r);
+        return true;
+    }
+
+    Range1 solve_condition(const Expr &cond, bool want) {
+        Solver s = solver();
+        if (!s.depends(cond)) {
+            return failed(); // the same everywhere in this loop: nothing to partition
+        }
+        if (is_likely(cond)) {
+            return solve_condition(likely_arg(cond), want);
+        }
+        if (const Not *op = cond.as<Not>()) {
+            return solve_condition(op->a, !want);
+        }
+        if (cond.as<And>() || cond.as<Or>()) {
+            bool is_and = cond.as<And>() != nullptr;
+            Expr a = is_and ? cond.as<And>()->a : cond.as<Or>()->a, b = is_and ? cond.as<And>()->b : cond.as<Or>()->b;
+            // !(a && b) is !a || !b.
+            bool conjunction = is_and == want;
+            Range1 ra = solve_side(a, want), rb = solve_side(b, want);
+            return conjunction ? Solver::both(ra, rb) : Solver::either(ra, rb);
+        }
+        // Integer comparisons as x <= c or x >= c.
+        Expr a, b;
+        bool le = false;
+        int adjust = 0;
+        if (const LE *op = cond.as<LE>()) {
+            a = op->a, b = op->b, le = true;
+        } else if (const LT *op = cond.as<LT>()) {
+            a = op->a, b = op->b, le = true, adjust = -1;
+        } else if (const GE *op = cond.as<GE>()) {
+            a = op->a, b = op->b;
+        } else if (const GT *op = cond.as<GT>()) {
+            a = op->a, b = op->b, adjust = 1;
+        } else {
+            return failed();
+        }
+        if (a.type() != Int(32) || b.type() != Int(32)) {
+            return failed();
+        }
+        if (!want) { // !(a <= b) is a >= b + 1; !(a < b) is a >= b
+            le = !le;
+            adjust = le ? (adjust == 0 ? -1 : 0) : (adjust == 0 ? 1 : 0);
+        }
+        // a <= b + adjust  <=>  a - b <= adjust
+        return s.solve(Sub::make(a, b), le, int32_const(adjust));
+    }
+
+    Range1 solve_side(const Expr &cond, bool want) {
+        if (!solver().depends(cond)) {
+            // Invariant: taken everywhere or nowhere.
+            Expr c = substitute(invariant_lets_, cond);
+            Expr holds = want ? c : Not::make(c);
+            Range1 r;
+            r.hi = Select::make(holds, max_, Sub::make(min_, int32_const(1)));
+            return r;
+        }
+        return solve_condition(cond, want);
+    }
+
+    void add(const Range1 &r) {
+        range = found ? Solver::both(range, r) : r;
+        found = true;
+    }
+
+    std::string v_;
+    Expr min_, max_;
+    std::map<std::string, Expr> lets_, invariant_lets_;
+    std::set<std::string> inside_;
+    Scope inner_;
+};
+
+class PartitionLoops : public IRMutator {
+public:
+    using IRMutator::visit;
+
+    Stmt visit(const For *op) override {
+        Stmt body = mutate(op->body); // inner loops first
+        if (op->for_type == ForType::Vectorized || op->for_type == ForType::Unrolled) {
+            return body.same_as(op->body) ? self_stmt(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
+        }
+        std::string prefix = op->name + ".steady";
+        Expr loop_max = Sub::make(Add::make(op->min, op->extent), int32_const(1));
+        SteadyState steady_state(op->name, op->min, loop_max);
+        Stmt steady = steady_state.mutate(body);
+        if (!steady_state.found || !steady_state.range.ok) {
+            return body.same_as(op->body) ? self_stmt(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
+        }
+        // lo in [min, max + 1], hi in [lo - 1, max]: the three loops tile the range.
+        Expr lo = steady_state.range.lo.defined() ? steady_state.range.lo : op->min;
+        Expr hi = steady_state.range.hi.defined() ? steady_state.range.hi : loop_max;
+        Expr lo_v = Variable::make(Int(32), prefix + "_min"), hi_v = Variable::make(Int(32), prefix + "_max");
+        Expr end = Add::make(loop_max, int32_const(1));
+        lo = Min::make(Max::make(lo, op->min), end);
+        hi = Min::make(Max::make(hi, Sub::make(lo_v, int32_const(1))), loop_max);
+        Expr after = Add::make(hi_v, int32_const(1));
+        Stmt s = Block::make({
+            For::make(op->name, op->min, Sub::make(lo_v, op->min), op->for_type, body),
+            For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady),
+            For::make(op->name, after, Sub::make(end, after), op->for_type, body),
+        });
+        s = LetStmt::make(prefix + "_max", hi, s);
+        return LetStmt::make(prefix + "_min", lo, s);
+    }
+};
+
+} // namespace
+
+Stmt partition_loops(const Stmt &s) {
+    return PartitionLoops().mutate(s);
+}
+
+} // namespace Internal
+} // namespace Halide

@@ -1,0 +1,225 @@
+// Loop partitioning (lower/PartitionLoops.cpp): the pass on hand-built
+// statements, then pipelines with likely branches at edges computed against
+// plain C++ references over sizes where the steady state is long, short or
+// empty.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "Halide.h"
+#include "Halide/IRPrinter.h"
+#include "Halide/Simplify.h"
+#include "lower/Passes.h"
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+std::string printed(const Stmt &s) {
+    std::ostringstream out;
+    out << s;
+    return out.str();
+}
+
+Expr var(const std::string &name) {
+    return Variable::make(Int(32), name);
+}
+
+// for (x, 0, 100) { out[x] = in[<index>] }
+Stmt loop_reading(const Expr &index) {
+    Expr load = Load::make(Int(32), "in", index);
+    return For::make("x", IntImm::make(Int(32), 0), IntImm::make(Int(32), 100), ForType::Serial,
+                     Store::make("out", load, var("x")));
+}
+
+int count(const std::string &text, const std::string &what) {
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+        n++;
+    }
+    return n;
+}
+
+} // namespace
+
+TEST(PartitionLoops, ClampedIndexHasASteadyStateWithoutTheClamp) {
+    // in[max(min(likely(x - 1), 49), 0)]: steady for x - 1 in [0, 49].
+    Expr index = Max::make(Min::make(likely(Sub::make(var("x"), 1)), 49), 0);
+    Stmt before = loop_reading(index);
+    Stmt after = simplify(partition_loops(before));
+    std::string text = printed(after);
+    EXPECT_EQ(count(text, "for (x, "), 3) << text;
+    // The steady loop reads in[x - 1] directly; prologue and epilogue keep the clamp.
+    EXPECT_EQ(count(text, "max(min("), 2) << text;
+    EXPECT_NE(text.find("out[x] = in[likely((x + -1))]"), std::string::npos) << text;
+}
+
+TEST(PartitionLoops, LoopsWithoutLikelyAreLeftAlone) {
+    Stmt before = loop_reading(Max::make(Min::make(Sub::make(var("x"), 1), 49), 0));
+    Stmt after = partition_loops(before);
+    EXPECT_TRUE(after.same_as(before)) << printed(after);
+}
+
+TEST(PartitionLoops, ConditionsOnAnOuterLoopAreNotSolvedInTheInnerOne) {
+    // The clamp is on y: the x loop has nothing to partition, the y loop does.
+    Expr index = Max::make(Min::make(likely(var("y")), 9), 0);
+    Stmt inner = loop_reading(index);
+    Stmt outer = For::make("y", IntImm::make(Int(32), -5), IntImm::make(Int(32), 20), ForType::Serial, inner);
+    std::string text = printed(simplify(partition_loops(outer)));
+    EXPECT_EQ(count(text, "for (y, "), 3) << text;
+    EXPECT_EQ(count(text, "for (x, "), 3) << text; // one copy per y loop, none split
+}
+
+TEST(PartitionLoops, UnsolvableConditionsKeepTheirBranch) {
+    // x * x is not solved: no partition, the clamp stays.
+    Expr index = Max::make(Min::make(likely(Mul::make(var("x"), var("x"))), 49), 0);
+    std::string text = printed(simplify(partition_loops(loop_reading(index))));
+    EXPECT_EQ(count(text, "for (x, "), 1) << text;
+    EXPECT_EQ(count(text, "max(min("), 1) << text;
+}
+
+// ----- pipelines against plain C++ -----
+
+namespace {
+
+Buffer<int32_t> ramp_input(int w, int h) {
+    Buffer<int32_t> in(w, h);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            in(x, y) = (x * 37 + y * 101) % 251 - 60;
+        }
+    }
+    return in;
+}
+
+int clampi(int v, int lo, int hi) {
+    return std::min(std::max(v, lo), hi);
+}
+
+std::string lowered(Func f, const std::vector<Argument> &args, const std::string &name) {
+    std::string path = ::testing::TempDir() + name + ".stmt";
+    f.compile_to_lowered_stmt(path, args);
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// Realizes `f` over w x h and compares with `ref` at every point.
+void expect_matches(Func f, int w, int h, const std::function<int32_t(int, int)> &ref) {
+    Buffer<int32_t> out = f.realize({w, h});
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            ASSERT_EQ(out(x, y), ref(x, y)) << "at (" << x << ", " << y << ") of " << w << "x" << h;
+        }
+    }
+}
+
+} // namespace
+
+TEST(PartitionLoops, RepeatEdgeBlurVectorizedAndParallel) {
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y"), yi("yi");
+    Func c = BoundaryConditions::repeat_edge(im);
+    Func bx("bx"), by("by");
+    bx(x, y) = c(x - 1, y) + 2 * c(x, y) + c(x + 1, y);
+    by(x, y) = bx(x, y - 1) + bx(x, y) * 3 + bx(x, y + 1);
+    by.split(y, y, yi, 4, TailStrategy::GuardWithIf).parallel(y).vectorize(x, 8, TailStrategy::GuardWithIf);
+    bx.compute_at(by, y).vectorize(x, 8);
+    EXPECT_NE(lowered(by, {im}, "repeat_edge").find("steady"), std::string::npos);
+    // One compilation, inputs from one pixel (no steady state) to long rows.
+    for (auto [w, h] : {std::pair{67, 23}, std::pair{16, 3}, std::pair{5, 2}, std::pair{1, 1}, std::pair{200, 40}}) {
+        Buffer<int32_t> in = ramp_input(w, h);
+        im.set(in);
+        auto at = [&](int i, int j) { return in(clampi(i, 0, w - 1), clampi(j, 0, h - 1)); };
+        auto rbx = [&](int i, int j) { return at(i - 1, j) + 2 * at(i, j) + at(i + 1, j); };
+        expect_matches(by, w, h, [&](int i, int j) { return rbx(i, j - 1) + rbx(i, j) * 3 + rbx(i, j + 1); });
+        // A region larger than the input: every output row past its edges is a prologue or epilogue one.
+        Buffer<int32_t> out(w + 20, h + 6);
+        out->set_min(-10, -3);
+        by.realize(out);
+        for (int j = -3; j < h + 3; j++) {
+            for (int i = -10; i < w + 10; i++) {
+                ASSERT_EQ(out(i, j), rbx(i, j - 1) + rbx(i, j) * 3 + rbx(i, j + 1)) << i << ", " << j;
+            }
+        }
+    }
+}
+
+TEST(PartitionLoops, ConstantExteriorSelects) {
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y");
+    Func c = BoundaryConditions::constant_exterior(im, -7);
+    Func f("f");
+    f(x, y) = c(x - 2, y) * 3 + c(x + 3, y - 1);
+    f.vectorize(x, 4, TailStrategy::GuardWithIf);
+    EXPECT_NE(lowered(f, {im}, "constant_exterior").find("steady"), std::string::npos);
+    for (int w : {1, 7, 33, 100}) {
+        Buffer<int32_t> in = ramp_input(w, 5);
+        im.set(in);
+        auto at = [&](int i, int j) { return (i < 0 || i >= w || j < 0 || j >= 5) ? -7 : in(i, j); };
+        expect_matches(f, w, 5, [&](int i, int j) { return at(i - 2, j) * 3 + at(i + 3, j - 1); });
+    }
+}
+TEST(PartitionLoops, MirrorInteriorFiveTap) {
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y");
+    Func c = BoundaryConditions::mirror_interior(im);
+    Func f("f");
+    f(x, y) = c(x - 2, y) + c(x - 1, y) * 2 + c(x, y) * 4 + c(x + 1, y) * 2 + c(x + 2, y);
+    f.vectorize(x, 8, TailStrategy::GuardWithIf);
+    // mirror_interior: -1 -> 1, w -> w - 2 (upstream's mapping).
+    auto mirror = [](int i, int n) {
+        if (n == 1) {
+            return 0;
+        }
+        int period = 2 * (n - 1);
+        int m = ((i % period) + period) % period;
+        return m < n ? m : period - m;
+    };
+    for (int w : {2, 9, 64}) {
+        Buffer<int32_t> in = ramp_input(w, 4);
+        im.set(in);
+        auto at = [&](int i, int j) { return in(mirror(i, w), j); };
+        expect_matches(f, w, 4, [&](int i, int j) {
+            return at(i - 2, j) + at(i - 1, j) * 2 + at(i, j) * 4 + at(i + 1, j) * 2 + at(i + 2, j);
+        });
+    }
+}
+TEST(PartitionLoops, SolvedThroughScalesAndNegation) {
+    // Decreasing and scaled indices: clamp(likely(40 - 2x), 0, 30), clamp(likely(3x + 1), 0, w - 1).
+    int w = 50;
+    ImageParam im(Int(32), 2, "im");
+    Buffer<int32_t> in = ramp_input(w, 1);
+    im.set(in);
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = im(clamp(likely(40 - 2 * x), 0, 30), y) + im(clamp(likely(3 * x + 1), 0, w - 1), y);
+    expect_matches(f, 40, 1,
+                   [&](int i, int j) { return in(clampi(40 - 2 * i, 0, 30), j) + in(clampi(3 * i + 1, 0, w - 1), j); });
+    EXPECT_NE(lowered(f, {im}, "scaled").find("steady"), std::string::npos);
+}
+
+TEST(PartitionLoops, ShiftedInwardsTailsStayCorrect) {
+    // The output's vectorized loop shifts its last vector inwards (a min in
+    // the index): the steady state must still cover exactly the right rows.
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func c = BoundaryConditions::repeat_edge(im);
+    Func g("g"), f("f");
+    g(x, y) = c(x + 1, y) - c(x - 3, y);
+    f(x, y) = g(x, y) + g(x + 2, y);
+    f.vectorize(x, 8);
+    g.compute_at(f, y).split(x, xo, xi, 4).vectorize(xi);
+    for (int w : {8, 13, 31, 64}) {
+        Buffer<int32_t> in = ramp_input(w, 3);
+        im.set(in);
+        auto at = [&](int i, int j) { return in(clampi(i, 0, w - 1), j); };
+        auto rg = [&](int i, int j) { return at(i + 1, j) - at(i - 3, j); };
+        expect_matches(f, w, 3, [&](int i, int j) { return rg(i, j) + rg(i + 2, j); });
+    }
+}
