@@ -16,6 +16,7 @@
 #include "Halide/Pipeline.h"
 #include "Halide/RDom.h"
 #include "Halide/Realization.h"
+#include "Halide/Schedule.h"
 #include "Halide/Target.h"
 #include "Halide/Tuple.h"
 #include "Halide/Type.h"

@@ -223,3 +223,40 @@ TEST(PartitionLoops, ShiftedInwardsTailsStayCorrect) {
         expect_matches(f, w, 3, [&](int i, int j) { return rg(i, j) + rg(i + 2, j); });
     }
 }
+
+TEST(PartitionLoops, PartitionNeverKeepsOneLoop) {
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y");
+    Func c = BoundaryConditions::repeat_edge(im);
+    Func f("f");
+    f(x, y) = c(x - 1, y) + c(x + 1, y);
+    f.partition(x, Partition::Never);
+    std::string text = lowered(f, {im}, "never");
+    EXPECT_EQ(text.find("f.s0.x.steady"), std::string::npos) << text;
+    EXPECT_NE(text.find("f.s0.y.steady"), std::string::npos) << text; // y still partitions (Auto)
+    f.never_partition_all();
+    EXPECT_EQ(lowered(f, {im}, "never_all").find("steady"), std::string::npos);
+    Buffer<int32_t> in = ramp_input(9, 2);
+    im.set(in);
+    expect_matches(f, 9, 2, [&](int i, int j) { return in(clampi(i - 1, 0, 8), j) + in(clampi(i + 1, 0, 8), j); });
+}
+
+TEST(PartitionLoops, PartitionAlwaysWithoutLikelyIsAnError) {
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = im(x, y) * 2;
+    f.always_partition(x);
+    try {
+        lowered(f, {im}, "always");
+        FAIL() << "expected an error";
+    } catch (const CompileError &e) {
+        std::string message = e.what();
+        EXPECT_NE(message.find("f.s0.x"), std::string::npos) << message;
+        EXPECT_NE(message.find("Partition::Always"), std::string::npos) << message;
+    }
+    Func g("g");
+    g(x, y) = BoundaryConditions::repeat_edge(im)(x + 1, y);
+    g.always_partition_all();
+    EXPECT_NE(lowered(g, {im}, "always_ok").find("g.s0.x.steady"), std::string::npos);
+}

@@ -15,6 +15,7 @@
 #include "Halide/Param.h"
 #include "Halide/RDom.h"
 #include "Halide/Realization.h"
+#include "Halide/Schedule.h"
 #include "Halide/Target.h"
 #include "Halide/Tuple.h"
 #include "Halide/Var.h"
@@ -74,6 +75,18 @@ public:
     Stage &unroll(const VarOrRVar &v);
     Stage &unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     Stage &serial(const VarOrRVar &v);
+    // Loop partitioning of this stage's loops (see Partition).
+    Stage &partition(const VarOrRVar &v, Partition policy);
+    Stage &never_partition(const std::vector<VarOrRVar> &vars);
+    Stage &always_partition(const std::vector<VarOrRVar> &vars);
+    template <typename... Vars> Stage &never_partition(const VarOrRVar &v, const Vars &...rest) {
+        return never_partition(std::vector<VarOrRVar>{v, rest...});
+    }
+    template <typename... Vars> Stage &always_partition(const VarOrRVar &v, const Vars &...rest) {
+        return always_partition(std::vector<VarOrRVar>{v, rest...});
+    }
+    Stage &never_partition_all();
+    Stage &always_partition_all();
     // Parallel or vectorized RVars are refused when iterations may update
     // the same point; this accepts them anyway (the result may then vary).
     Stage &allow_race_conditions();
@@ -220,6 +233,17 @@ public:
     Func &vectorize(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
     Func &unroll(const Var &v);
     Func &unroll(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
+    Func &partition(const VarOrRVar &v, Partition policy);
+    Func &never_partition(const std::vector<VarOrRVar> &vars);
+    Func &always_partition(const std::vector<VarOrRVar> &vars);
+    template <typename... Vars> Func &never_partition(const VarOrRVar &v, const Vars &...rest) {
+        return never_partition(std::vector<VarOrRVar>{v, rest...});
+    }
+    template <typename... Vars> Func &always_partition(const VarOrRVar &v, const Vars &...rest) {
+        return always_partition(std::vector<VarOrRVar>{v, rest...});
+    }
+    Func &never_partition_all();
+    Func &always_partition_all();
 
     // JIT-compiles (cached until the pipeline changes) and runs.
     // The Func over `sizes`: one buffer, or one per value of a Tuple.

@@ -707,6 +707,31 @@ Func &Func::vectorize(const Var &v) {
     return *this;
 }
 
+Func &Func::partition(const VarOrRVar &v, Partition policy) {
+    Stage(f_, 0).partition(v, policy);
+    return *this;
+}
+
+Func &Func::never_partition(const std::vector<VarOrRVar> &vars) {
+    Stage(f_, 0).never_partition(vars);
+    return *this;
+}
+
+Func &Func::always_partition(const std::vector<VarOrRVar> &vars) {
+    Stage(f_, 0).always_partition(vars);
+    return *this;
+}
+
+Func &Func::never_partition_all() {
+    Stage(f_, 0).never_partition_all();
+    return *this;
+}
+
+Func &Func::always_partition_all() {
+    Stage(f_, 0).always_partition_all();
+    return *this;
+}
+
 Func &Func::unroll(const Var &v) {
     Stage(f_, 0).unroll(v);
     return *this;

@@ -11,6 +11,7 @@
 
 #include "Halide/Expr.h"
 #include "Halide/IR.h"
+#include "Halide/Schedule.h"
 #include "HalideRuntime.h"
 
 namespace Halide {
@@ -41,6 +42,7 @@ struct Dim {
     std::string name, var;
     ForType for_type = ForType::Serial;
     bool is_rvar = false; // a loop of a reduction domain (or a split or fuse of them)
+    Partition partition = Partition::Auto;
 };
 
 // A reduction domain (RDom): loops over [min, min + extent) per variable,

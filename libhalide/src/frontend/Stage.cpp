@@ -227,6 +227,43 @@ Stage &Stage::set_loop_type(const VarOrRVar &v, ForType type, const char *what) 
     return *this;
 }
 
+Stage &Stage::partition(const VarOrRVar &v, Partition policy) {
+    StageParts s = parts_of(*f_, stage_);
+    s.dims[dim_index(s, v.name(), "partition")].partition = policy;
+    mark_changed(*f_);
+    return *this;
+}
+
+Stage &Stage::never_partition(const std::vector<VarOrRVar> &vars) {
+    for (const VarOrRVar &v : vars) {
+        partition(v, Partition::Never);
+    }
+    return *this;
+}
+
+Stage &Stage::always_partition(const std::vector<VarOrRVar> &vars) {
+    for (const VarOrRVar &v : vars) {
+        partition(v, Partition::Always);
+    }
+    return *this;
+}
+
+Stage &Stage::never_partition_all() {
+    for (Dim &d : parts_of(*f_, stage_).dims) {
+        d.partition = Partition::Never;
+    }
+    mark_changed(*f_);
+    return *this;
+}
+
+Stage &Stage::always_partition_all() {
+    for (Dim &d : parts_of(*f_, stage_).dims) {
+        d.partition = Partition::Always;
+    }
+    mark_changed(*f_);
+    return *this;
+}
+
 Stage &Stage::allow_race_conditions() {
     user_assert(stage_ > 0) << "allow_race_conditions() applies to update definitions, not to the pure definition of "
                             << f_->name;

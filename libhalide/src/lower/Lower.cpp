@@ -21,6 +21,26 @@ std::string loop_var_name(const std::string &func, const std::string &var, int s
     return func + ".s" + std::to_string(stage) + "." + var;
 }
 
+namespace {
+
+// Each loop's Func::partition() policy, by loop name.
+std::map<std::string, Partition> partition_policies(const Environment &env) {
+    std::map<std::string, Partition> policies;
+    for (const auto &[name, f] : env) {
+        for (const Dim &d : f->dims) {
+            policies[loop_var_name(name, d.var, 0)] = d.partition;
+        }
+        for (size_t k = 0; k < f->updates.size(); k++) {
+            for (const Dim &d : f->updates[k].dims) {
+                policies[loop_var_name(name, d.var, (int)k + 1)] = d.partition;
+            }
+        }
+    }
+    return policies;
+}
+
+} // namespace
+
 LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::string &name,
                       const LowerOptions &options) {
     LoweredPipeline result;
@@ -86,7 +106,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 9a. Loops with likely branches (clamps and selects at edges) split into
     // prologue, steady state without them, and epilogue.
-    s = simplify(partition_loops(s));
+    s = simplify(partition_loops(s, partition_policies(env)));
 
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);

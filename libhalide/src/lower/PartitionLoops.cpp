@@ -25,6 +25,7 @@
 #include <set>
 #include <vector>
 
+#include "Halide/Error.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
@@ -412,19 +413,28 @@ private:
 
 class PartitionLoops : public IRMutator {
 public:
+    explicit PartitionLoops(const std::map<std::string, Partition> &policies) : policies_(policies) {}
     using IRMutator::visit;
 
     Stmt visit(const For *op) override {
         Stmt body = mutate(op->body); // inner loops first
-        if (op->for_type == ForType::Vectorized || op->for_type == ForType::Unrolled) {
-            return body.same_as(op->body) ? self_stmt(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
+        auto policy = policies_.find(op->name);
+        Partition partition = policy == policies_.end() ? Partition::Auto : policy->second;
+        if (op->for_type == ForType::Vectorized || op->for_type == ForType::Unrolled || partition == Partition::Never) {
+            return body.same_as(op->body) ? self_stmt(op)
+                                          : For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         std::string prefix = op->name + ".steady";
         Expr loop_max = Sub::make(Add::make(op->min, op->extent), int32_const(1));
         SteadyState steady_state(op->name, op->min, loop_max);
         Stmt steady = steady_state.mutate(body);
+        user_assert(partition != Partition::Always || (steady_state.found && steady_state.range.ok))
+            << "Loop " << op->name << " is scheduled with Partition::Always, but no likely() branch in it "
+            << "(a clamp or boundary condition) holds over a range of it the compiler can find, so it can't "
+            << "be partitioned.";
         if (!steady_state.found || !steady_state.range.ok) {
-            return body.same_as(op->body) ? self_stmt(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
+            return body.same_as(op->body) ? self_stmt(op)
+                                          : For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         // lo in [min, max + 1], hi in [lo - 1, max]: the three loops tile the range.
         Expr lo = steady_state.range.lo.defined() ? steady_state.range.lo : op->min;
@@ -442,12 +452,15 @@ public:
         s = LetStmt::make(prefix + "_max", hi, s);
         return LetStmt::make(prefix + "_min", lo, s);
     }
+
+private:
+    const std::map<std::string, Partition> &policies_;
 };
 
 } // namespace
 
-Stmt partition_loops(const Stmt &s) {
-    return PartitionLoops().mutate(s);
+Stmt partition_loops(const Stmt &s, const std::map<std::string, Partition> &policies) {
+    return PartitionLoops(policies).mutate(s);
 }
 
 } // namespace Internal

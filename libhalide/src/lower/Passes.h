@@ -62,8 +62,9 @@ Stmt unroll_loops(const Stmt &s);
 
 // PartitionLoops.cpp: a loop whose likely branches (min/max/select marked
 // with likely()) are taken over part of its range becomes a prologue, a
-// steady state with those branches taken, and an epilogue.
-Stmt partition_loops(const Stmt &s);
+// steady state with those branches taken, and an epilogue. `policies`:
+// Func::partition() by loop name (absent: Auto).
+Stmt partition_loops(const Stmt &s, const std::map<std::string, Partition> &policies = {});
 
 // VectorizeLoops.cpp: vectorized loops of constant extent become vector
 // code (Ramp, Broadcast, vector Load/Store); loops it cannot widen stay serial.
