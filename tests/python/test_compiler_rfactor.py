@@ -110,7 +110,7 @@ def test_rfactor_errors_name_the_problem():
         f.update(0).rfactor(x, u)
 
 
-def test_atomic_race_free_parallel_and_refused_racy_loop():
+def test_atomic_race_free_and_racy_parallel_loops():
     r = hl.RDom([(0, 10)], "r")
     g = hl.Func("g")
     g[x] = 0
@@ -121,6 +121,5 @@ def test_atomic_race_free_parallel_and_refused_racy_loop():
     h = hl.Func("h")
     h[x] = 0
     h[r.x % 3] += 1
-    h.update(0).atomic().parallel(r.x)
-    with pytest.raises(hl.HalideError, match=r"atomic\(\) with RVar"):
-        h.realize([3])
+    h.update(0).atomic().parallel(r.x)  # racy: atomic updates (test_compiler_atomic.py)
+    np.testing.assert_array_equal(np.asarray(h.realize([3])), [4, 3, 3])

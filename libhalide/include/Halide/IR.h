@@ -243,6 +243,16 @@ struct Evaluate : BaseStmtNode {
     static Stmt make(Expr value);
 };
 
+// Every Store in `body` to the buffer of Func `producer_name` is an atomic
+// read-modify-write: concurrent iterations (parallel or vectorized loops of
+// an atomic() update) may update the same element without losing updates.
+struct Atomic : BaseStmtNode {
+    HALIDE_STMT_KIND(Atomic)
+    std::string producer_name;
+    Stmt body;
+    static Stmt make(const std::string &producer_name, Stmt body);
+};
+
 #undef HALIDE_EXPR_KIND
 #undef HALIDE_STMT_KIND
 

@@ -72,6 +72,7 @@ public:
     virtual Stmt visit(const Block *);
     virtual Stmt visit(const IfThenElse *);
     virtual Stmt visit(const Evaluate *);
+    virtual Stmt visit(const Atomic *);
 
 protected:
     // The handle of `op` if it is the node being mutated (the usual case when

@@ -72,6 +72,7 @@ public:
     void visit(const Block *) override;
     void visit(const IfThenElse *) override;
     void visit(const Evaluate *) override;
+    void visit(const Atomic *) override;
 
 protected:
     std::ostream &stream;

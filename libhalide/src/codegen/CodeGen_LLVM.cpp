@@ -288,6 +288,7 @@ void CodeGen_LLVM::codegen(const Stmt &s) {
         return;
     }
     case IRNodeType::Evaluate: codegen(s.as<Evaluate>()->value); return;
+    case IRNodeType::Atomic: return atomic(s.as<Atomic>());
     case IRNodeType::Provide:
         internal_error << "Provide to " << s.as<Provide>()->name << " reached codegen (storage flattening missed it)";
     case IRNodeType::Realize:

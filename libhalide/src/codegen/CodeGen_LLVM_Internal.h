@@ -11,6 +11,7 @@
 //   CodeGen_LLVM_Buffers.cpp  halide_buffer_t fields, bounds queries, heap
 //                             allocations
 //   CodeGen_LLVM_Loops.cpp    serial, vectorized and parallel loops
+//   CodeGen_LLVM_Atomics.cpp  atomic read-modify-writes (Atomic nodes)
 //
 // Internal to src/codegen: nothing outside CodeGen_LLVM*.cpp includes it.
 #ifndef HALIDE_INTERNAL_CODEGEN_LLVM_INTERNAL_H
@@ -216,6 +217,15 @@ private:
     // and runs it through halide_do_par_for.
     void parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ext);
 
+    // ------------------------------------------- atomics (_Atomics.cpp)
+
+    // The body, with the stores to op->producer_name atomic.
+    void atomic(const Atomic *op);
+    // Whether op stores to the Func of an enclosing Atomic node.
+    bool is_atomic_store(const Store *op) const;
+    // An atomicrmw per lane, or a compare-and-swap loop per lane.
+    void atomic_store(const Store *op);
+
     // ------------------------------------------- state
 
     llvm::LLVMContext &ctx_;
@@ -233,6 +243,8 @@ private:
     int task_counter_ = 0;
     llvm::MDNode *tbaa_root_ = nullptr;
     std::map<std::string, llvm::MDNode *> tbaa_tags_;
+    // The Funcs of the Atomic nodes around the code being generated.
+    std::vector<std::string> atomic_producers_;
 };
 
 } // namespace Internal

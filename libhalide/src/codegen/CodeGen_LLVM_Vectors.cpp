@@ -203,6 +203,10 @@ llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, 
 }
 
 void CodeGen_LLVM::store(const Store *op) {
+    if (is_atomic_store(op)) {
+        atomic_store(op);
+        return;
+    }
     Type t = op->value.type();
     llvm::Value *v = to_memory(codegen(op->value), t);
     llvm::Align align(t.bytes());

@@ -405,6 +405,14 @@ Stmt IfThenElse::make(Expr condition, Stmt then_case, Stmt else_case) {
     return Stmt(std::move(n));
 }
 
+Stmt Atomic::make(const std::string &producer_name, Stmt body) {
+    internal_assert(body.defined()) << "Atomic with an undefined body";
+    auto n = std::make_shared<Atomic>();
+    n->producer_name = producer_name;
+    n->body = std::move(body);
+    return Stmt(std::move(n));
+}
+
 Stmt Evaluate::make(Expr value) {
     check_defined(value, "Evaluate");
     auto n = std::make_shared<Evaluate>();

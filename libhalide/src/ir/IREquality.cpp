@@ -306,6 +306,14 @@ int Comparer::cmp_stmt_node(const BaseStmtNode *a, const BaseStmtNode *b) {
     }
     case IRNodeType::Evaluate:
         return cmp(static_cast<const Evaluate *>(a)->value, static_cast<const Evaluate *>(b)->value);
+    case IRNodeType::Atomic: {
+        const Atomic *x = static_cast<const Atomic *>(a);
+        const Atomic *y = static_cast<const Atomic *>(b);
+        if (int c = cmp_string(x->producer_name, y->producer_name)) {
+            return c;
+        }
+        return cmp(x->body, y->body);
+    }
     default: break;
     }
     internal_error << "deep_compare: an expression node inside a Stmt";

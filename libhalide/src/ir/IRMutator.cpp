@@ -86,6 +86,7 @@ Stmt IRMutator::mutate(const Stmt &s) {
         HALIDE_STMT_CASE(Block)
         HALIDE_STMT_CASE(IfThenElse)
         HALIDE_STMT_CASE(Evaluate)
+        HALIDE_STMT_CASE(Atomic)
 #undef HALIDE_STMT_CASE
     default: break;
     }
@@ -334,6 +335,17 @@ Stmt IRMutator::visit(const Evaluate *op) {
         return self_stmt(op);
     }
     return Evaluate::make(std::move(value));
+}
+
+Stmt IRMutator::visit(const Atomic *op) {
+    Stmt body = mutate(op->body);
+    if (body.same_as(op->body)) {
+        return self_stmt(op);
+    }
+    if (!body.defined()) {
+        return Stmt();
+    }
+    return Atomic::make(op->producer_name, std::move(body));
 }
 
 } // namespace Internal

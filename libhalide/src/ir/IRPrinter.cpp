@@ -405,6 +405,13 @@ void IRPrinter::visit(const IfThenElse *op) {
     stream << '\n';
 }
 
+void IRPrinter::visit(const Atomic *op) {
+    do_indent();
+    stream << "atomic (" << op->producer_name << ") ";
+    print_braced_body(op->body);
+    stream << '\n';
+}
+
 void IRPrinter::visit(const Evaluate *op) {
     do_indent();
     print(op->value);

@@ -161,5 +161,9 @@ void IRVisitor::visit(const Evaluate *op) {
     include(op->value);
 }
 
+void IRVisitor::visit(const Atomic *op) {
+    include(op->body);
+}
+
 } // namespace Internal
 } // namespace Halide

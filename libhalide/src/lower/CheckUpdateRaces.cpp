@@ -6,6 +6,8 @@
 // stage's loop variables and moves by a nonzero constant as r moves by one
 // (so different r write different points), and every read of the Func
 // itself is at the site being written (no iteration reads another's point).
+// An atomic() update (associative, checked by Stage::atomic) of one value
+// races with nothing: each point's read-modify-write is atomic (AddAtomics).
 #include <map>
 #include <set>
 
@@ -122,13 +124,16 @@ void check_update_races(const FunctionContents &f) {
                 for (const Expr &v : u.values) {
                     reads.include(v);
                 }
-                // Atomic read-modify-writes are not generated yet: an atomic
-                // update whose parallel RVar may race is refused.
+                if (u.atomic && u.values.size() == 1) {
+                    continue;
+                }
+                // A Tuple's elements would each be updated atomically, but
+                // not together: a racy atomic Tuple update is refused.
                 user_assert(!u.atomic || (distinct && reads.ok))
                     << "In schedule for " << f.name << ".update(" << k << "): atomic() with RVar " << r
                     << " parallel or vectorized, where iterations may update the same point, is not supported by "
-                    << "this compiler yet (it does not generate atomic read-modify-writes). Use rfactor() to "
-                    << "parallelize the reduction, or leave " << r << " serial.";
+                    << "this compiler for a Tuple-valued update (its elements would not be updated together). "
+                    << "Use rfactor() to parallelize the reduction, or leave " << r << " serial.";
                 user_assert(distinct && reads.ok)
                     << "In schedule for " << f.name << ".update(" << k << "), marking var " << r
                     << " as parallel or vectorized may introduce a race condition resulting in incorrect output: "

@@ -68,6 +68,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 3. Loop nests and realizations, with bounds inference.
     Stmt s = schedule_functions(env, order, outputs);
 
+    // 3a. The updates marked atomic() update their points atomically.
+    s = add_atomics(s, env);
+
     // 4. The arguments of the entry point, in ABI order.
     infer_arguments(s, outputs, result);
     s = use_given_argument_names(s, result);

@@ -33,6 +33,11 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
 // f's updates when iterations may update (or read) the same point.
 void check_update_races(const FunctionContents &f);
 
+// AddAtomics.cpp: the Provides of each update marked atomic() (inside that
+// stage's loops) wrapped in an Atomic node, which codegen turns into atomic
+// read-modify-writes.
+Stmt add_atomics(const Stmt &s, const Environment &env);
+
 // InferArguments.cpp: the pipeline's arguments (input buffers and scalar
 // params it reads, then the outputs), in ABI order.
 void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result);
