@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
+#include <iterator>
 #include <optional>
 
 namespace Halide {
@@ -23,6 +25,13 @@ const int64_t *as_int(const Expr &e) {
     return nullptr;
 }
 
+const double *as_float(const Expr &e) {
+    if (const FloatImm *f = e.as<FloatImm>()) {
+        return &f->value;
+    }
+    return nullptr;
+}
+
 // min/max that tolerate unbounded ends: an unbounded end wins for the outer
 // bound and loses for the inner one.
 Expr make_min(const Expr &a, const Expr &b) {
@@ -32,6 +41,10 @@ Expr make_min(const Expr &a, const Expr &b) {
     const int64_t *ca = as_int(a), *cb = as_int(b);
     if (ca && cb) {
         return int32(std::min(*ca, *cb));
+    }
+    const double *fa = as_float(a), *fb = as_float(b);
+    if (fa && fb && a.type() == b.type()) {
+        return *fa <= *fb ? a : b;
     }
     if (a.same_as(b)) {
         return a;
@@ -47,24 +60,59 @@ Expr make_max(const Expr &a, const Expr &b) {
     if (ca && cb) {
         return int32(std::max(*ca, *cb));
     }
+    const double *fa = as_float(a), *fb = as_float(b);
+    if (fa && fb && a.type() == b.type()) {
+        return *fa >= *fb ? a : b;
+    }
     if (a.same_as(b)) {
         return a;
     }
     return Max::make(a, b);
 }
 
+// The range of an integer type in int32 index math; unbounded for floats,
+// handles and integers of 32 bits or more.
 Expr type_min(Type t) {
     if (t.is_bool()) {
         return int32(0);
     }
-    return t.bits() >= 32 ? Expr() : int32(t.imin());
+    return (t.bits() >= 32 || !(t.is_int() || t.is_uint())) ? Expr() : int32(t.imin());
 }
 
 Expr type_max(Type t) {
     if (t.is_bool()) {
         return int32(1);
     }
-    return t.bits() >= 32 ? Expr() : int32((int64_t)t.imax());
+    return (t.bits() >= 32 || !(t.is_int() || t.is_uint())) ? Expr() : int32((int64_t)t.imax());
+}
+
+// a * b for interval ends, without the 0 * s and 1 * s that multiplying a
+// constant end by a symbol would leave (0 * s is taken as 0 for floats too,
+// as upstream: an infinite or NaN symbol is not accounted for).
+Expr mul_end(const Expr &a, const Expr &b) {
+    for (int i = 0; i < 2; i++) {
+        const Expr &c = i == 0 ? a : b, &s = i == 0 ? b : a;
+        const double *f = as_float(c);
+        const int64_t *n = as_int(c);
+        if ((f && *f == 0) || (n && *n == 0)) {
+            return c;
+        }
+        if ((f && *f == 1) || (n && *n == 1)) {
+            return s;
+        }
+    }
+    return Mul::make(a, b);
+}
+
+// The sign of a constant interval end: 1, -1, 0 for zero, nothing if not constant.
+std::optional<int> constant_sign(const Expr &e) {
+    if (const int64_t *n = as_int(e)) {
+        return *n > 0 ? 1 : (*n < 0 ? -1 : 0);
+    }
+    if (const double *f = as_float(e)) {
+        return *f > 0 ? 1 : (*f < 0 ? -1 : 0);
+    }
+    return std::nullopt;
 }
 
 // The value of an integer constant expression (IntImm leaves under + - * /
@@ -129,7 +177,7 @@ public:
 
     void visit(const IntImm *op) override { result = Interval::single_point(cast_index(op)); }
     void visit(const UIntImm *op) override { result = Interval::single_point(int32((int64_t)op->value)); }
-    void visit(const FloatImm *) override { result = Interval::everything(); }
+    void visit(const FloatImm *op) override { result = Interval::single_point(Expr(std::make_shared<FloatImm>(*op))); }
     void visit(const StringImm *) override { result = Interval::everything(); }
 
     void visit(const Variable *op) override {
@@ -140,6 +188,9 @@ public:
             result = Interval::single_point(Expr(std::make_shared<Variable>(*op)));
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
+        } else if (op->type.is_float()) {
+            // A float symbol (a Param) is its own point, as an int32 one is.
+            result = Interval::single_point(Expr(std::make_shared<Variable>(*op)));
         } else {
             result = Interval::everything();
         }
@@ -166,6 +217,8 @@ public:
         bool widening = (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && to.can_represent(from);
         if (widening) {
             result = v;
+        } else if (from.is_float() || to.is_float()) {
+            result = float_cast(v, to);
         } else if (std::optional<int64_t> lo = fold_constant(v.min), hi = fold_constant(v.max);
                    lo && hi && (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && fits(to, *lo) &&
                    fits(to, *hi)) {
@@ -190,6 +243,10 @@ public:
 
     void visit(const Mul *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (op->type.is_float()) {
+            result = float_mul(a, b);
+            return;
+        }
         const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
         const int64_t *ca = a.min.defined() && a.min.same_as(a.max) ? as_int(a.min) : nullptr;
         if (ca && !cb) {
@@ -212,6 +269,10 @@ public:
 
     void visit(const Div *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (op->type.is_float()) {
+            result = float_div(a, b);
+            return;
+        }
         const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
         if (cb && *cb > 0) {
             result = {binary<Div>(a.min, b.min), binary<Div>(a.max, b.min)};
@@ -284,6 +345,14 @@ public:
                    (op->type.is_int() || op->type.is_uint()) && nonnegative_constant(op->args)) {
             // x & c with a constant c >= 0 lies in [0, c], whatever x is.
             result = {int32(0), int32(*nonnegative_constant(op->args))};
+        } else if (op->call_type == Call::Extern && op->type.is_float() && op->args.size() == 1 &&
+                   is_rounding(op->name)) {
+            // floor, ceil, round and trunc never decrease as their argument grows.
+            Interval a = of(op->args[0]);
+            auto apply = [&](const Expr &e) {
+                return e.defined() ? Call::make(op->type, op->name, {e}, Call::Extern) : Expr();
+            };
+            result = {apply(a.min), apply(a.max)};
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
         } else {
@@ -303,6 +372,85 @@ public:
     void visit(const Not *) override { result = bool_range(); }
 
 private:
+    static bool is_rounding(const std::string &name) {
+        static const char *names[] = {"floor", "floorf", "ceil", "ceilf", "nearbyint", "nearbyintf", "trunc", "truncf"};
+        return std::any_of(std::begin(names), std::end(names), [&](const char *n) { return name == n; });
+    }
+
+    // Casts from or to a float: each is monotonic (never decreasing), so
+    // the ends cast are the ends, unless the result may overflow a narrow
+    // integer type (then its whole range). Out-of-range float to int32
+    // conversions are undefined, and assumed not to happen.
+    static Interval float_cast(const Interval &v, Type to) {
+        auto cast_end = [&](const Expr &e) { return e.defined() ? Cast::make(to, e) : Expr(); };
+        if (to.is_float() || to == Int(32)) {
+            return {cast_end(v.min), cast_end(v.max)};
+        }
+        if (!(to.is_int() || to.is_uint()) || to.bits() >= 32) {
+            return Interval::everything();
+        }
+        // A narrow integer: the ends if both are constants that fit.
+        const double *lo = v.min.defined() ? as_float(v.min) : nullptr;
+        const double *hi = v.max.defined() ? as_float(v.max) : nullptr;
+        if (lo && hi && std::trunc(*lo) >= (double)to.imin() && std::trunc(*hi) <= (double)to.imax()) {
+            return {int32((int64_t)std::trunc(*lo)), int32((int64_t)std::trunc(*hi))};
+        }
+        return {type_min(to), type_max(to)};
+    }
+
+    // The ends of a float product: interval ends times a single point, or
+    // the extremes of the four products of two bounded intervals.
+    static Interval float_mul(Interval a, Interval b) {
+        bool a_point = a.min.defined() && a.min.same_as(a.max), b_point = b.min.defined() && b.min.same_as(b.max);
+        if (a_point && !b_point) {
+            std::swap(a, b);
+            std::swap(a_point, b_point);
+        }
+        if (b_point) {
+            if (a_point) {
+                return Interval::single_point(mul_end(a.min, b.min));
+            }
+            std::optional<int> sign = constant_sign(b.min);
+            if (sign && *sign == 0) {
+                return Interval::single_point(b.min);
+            }
+            Expr lo = a.min.defined() ? mul_end(a.min, b.min) : Expr();
+            Expr hi = a.max.defined() ? mul_end(a.max, b.min) : Expr();
+            if (sign) {
+                return *sign > 0 ? Interval{lo, hi} : Interval{hi, lo};
+            }
+            // A symbol s of unknown sign: the product lies between a.min * s
+            // and a.max * s, in one order or the other.
+            return a.is_bounded() ? Interval{make_min(lo, hi), make_max(lo, hi)} : Interval::everything();
+        }
+        if (!a.is_bounded() || !b.is_bounded()) {
+            return Interval::everything();
+        }
+        Expr p[4] = {mul_end(a.min, b.min), mul_end(a.min, b.max), mul_end(a.max, b.min), mul_end(a.max, b.max)};
+        return {make_min(make_min(p[0], p[1]), make_min(p[2], p[3])),
+                make_max(make_max(p[0], p[1]), make_max(p[2], p[3]))};
+    }
+
+    // Float division by a single point: a nonzero divisor keeps or reverses
+    // the order of the dividend's ends. Anything else may divide by zero.
+    static Interval float_div(const Interval &a, const Interval &b) {
+        if (!(b.min.defined() && b.min.same_as(b.max))) {
+            return Interval::everything();
+        }
+        if (a.min.defined() && a.min.same_as(a.max)) {
+            return Interval::single_point(Div::make(a.min, b.min));
+        }
+        std::optional<int> sign = constant_sign(b.min);
+        if (sign && *sign == 0) {
+            return Interval::everything();
+        }
+        Expr lo = binary<Div>(a.min, b.min), hi = binary<Div>(a.max, b.min);
+        if (sign) {
+            return *sign > 0 ? Interval{lo, hi} : Interval{hi, lo};
+        }
+        return a.is_bounded() ? Interval{make_min(lo, hi), make_max(lo, hi)} : Interval::everything();
+    }
+
     // Arithmetic in a type that wraps around on overflow (unsigned, or signed
     // narrower than 32 bits; 32- and 64-bit signed overflow is undefined, so
     // assumed not to happen) gives the exact interval only when both ends are

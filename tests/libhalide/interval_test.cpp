@@ -1,0 +1,115 @@
+// Interval analysis of float expressions (analysis/Interval.cpp): a float
+// Param is a symbol, so an integer cast of a bounded value times a Param is
+// bounded by [min(0, p), max(0, p)]-style ends, as upstream's bounds are.
+// Each end is checked by evaluating it for concrete Param values against
+// the range worked out here by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Halide.h"
+#include "Halide/IRPrinter.h"
+#include "Halide/Simplify.h"
+#include "analysis/Interval.h"
+#include "ir/Substitute.h"
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+const Expr v = Variable::make(Float(32), "v"); // unbounded (in `unbounded` below)
+const Expr p = Variable::make(Float(32), "p"); // a symbol, like a Param
+const Scope unbounded = {{"v", Interval::everything()}};
+
+// An interval end with p replaced by `p_value`, folded to an integer.
+std::optional<int64_t> end_at(const Expr &end, float p_value) {
+    if (!end.defined()) {
+        return std::nullopt;
+    }
+    Expr e = simplify(substitute({{"p", FloatImm::make(Float(32), p_value)}}, end));
+    if (const IntImm *i = e.as<IntImm>()) {
+        return i->value;
+    }
+    ADD_FAILURE() << "end " << end << " does not fold to an integer: " << e;
+    return std::nullopt;
+}
+
+void expect_range(const Expr &e, float p_value, int64_t lo, int64_t hi) {
+    Interval i = bounds_of_expr(e, unbounded);
+    ASSERT_TRUE(i.is_bounded()) << e;
+    EXPECT_EQ(end_at(i.min, p_value), lo) << e << " with p = " << p_value << ": min " << i.min;
+    EXPECT_EQ(end_at(i.max, p_value), hi) << e << " with p = " << p_value << ": max " << i.max;
+}
+
+TEST(FloatInterval, BoundedValueTimesAFloatSymbol) {
+    Expr e = cast<int>(clamp(v, 0.0f, 1.0f) * p);
+    expect_range(e, 10.0f, 0, 10);
+    expect_range(e, -3.0f, -3, 0);
+    // Multiplying by the symbol on the left, and by a bounded interval.
+    expect_range(cast<int>(p * clamp(v, -2.0f, 1.0f)), 4.0f, -8, 4);
+    expect_range(cast<int>(clamp(v, -2.0f, 1.0f) * clamp(v, 3.0f, 5.0f)), 0.0f, -10, 5);
+}
+
+TEST(FloatInterval, DivisionByASymbolAndConstants) {
+    // The bilateral grid's bin: value / r_sigma, rounded.
+    Expr bin = cast<int>(clamp(v, 0.0f, 1.0f) * (1.0f / p) + 0.5f);
+    expect_range(bin, 0.125f, 0, 8);
+    expect_range(cast<int>(clamp(v, 0.0f, 1.0f) / p), 0.25f, 0, 4);
+    expect_range(cast<int>(clamp(v, 0.0f, 6.0f) / -2.0f), 0.0f, -3, 0);
+    // A divisor that is an interval may be zero: unbounded.
+    EXPECT_FALSE(bounds_of_expr(cast<int>(1.0f / clamp(v, -1.0f, 1.0f)), unbounded).is_bounded());
+}
+
+TEST(FloatInterval, RoundingFunctionsAndCasts) {
+    expect_range(cast<int>(floor(clamp(v, -2.5f, 3.5f))), 0.0f, -3, 3);
+    expect_range(cast<int>(ceil(clamp(v, -2.5f, 3.5f))), 0.0f, -2, 4);
+    expect_range(cast<int>(cast<double>(clamp(v, 1.0f, 2.0f)) * FloatImm::make(Float(64), 3.0)), 0.0f, 3, 6);
+    // Narrow integer types: the ends when they fit, else the type's range.
+    expect_range(cast<uint8_t>(clamp(v, 0.0f, 200.0f)), 0.0f, 0, 200);
+    expect_range(cast<uint8_t>(clamp(v, 0.0f, 300.0f)), 0.0f, 0, 255);
+    // An integer made float and back keeps its range.
+    Expr i = Variable::make(Int(32), "i");
+    Interval r =
+        bounds_of_expr(cast<int>(cast<float>(i) * 2.0f), {{"i", {IntImm::make(Int(32), 3), IntImm::make(Int(32), 7)}}});
+    EXPECT_EQ(end_at(r.min, 0.0f), 6);
+    EXPECT_EQ(end_at(r.max, 0.0f), 14);
+}
+
+TEST(FloatInterval, UnboundedFloatsStayUnbounded) {
+    EXPECT_FALSE(bounds_of_expr(cast<int>(v), unbounded).is_bounded());
+    EXPECT_FALSE(bounds_of_expr(cast<int>(v * p), unbounded).is_bounded());
+    EXPECT_FALSE(bounds_of_expr(cast<int64_t>(clamp(v, 0.0f, 1.0f)), unbounded).is_bounded());
+}
+
+// End to end: a lookup table indexed by an integer cast of (a clamped input
+// times a float Param) is realized over the region that the Param's value
+// needs, for either sign.
+TEST(FloatInterval, LookupIndexedByAFloatParamProduct) {
+    Var x("x"), i("i");
+    ImageParam in(Float(32), 1, "in");
+    Param<float> scale("scale");
+    Func lut("lut"), out("out");
+    lut(i) = i * 2;
+    lut.compute_root();
+    out(x) = lut(cast<int>(clamp(in(x), 0.0f, 1.0f) * scale));
+    Buffer<float> input(4);
+    const float values[4] = {0.0f, 0.5f, 1.0f, 7.0f};
+    for (int k = 0; k < 4; k++) {
+        input(k) = values[k];
+    }
+    in.set(input);
+    for (float s : {10.0f, -6.0f}) {
+        scale.set(s);
+        Buffer<int32_t> r = out.realize({4});
+        for (int k = 0; k < 4; k++) {
+            EXPECT_EQ(r(k), 2 * (int)(std::min(std::max(values[k], 0.0f), 1.0f) * s)) << "scale " << s << " at " << k;
+        }
+    }
+}
+
+} // namespace
