@@ -534,19 +534,25 @@ Func &Func::compute_inline() {
 
 namespace {
 
-// The index in the loops of f's last stage (the one compute_at and store_at
-// levels refer to, as upstream's) of the Dim the user calls `name`.
+// Whether some stage of f has a loop the user calls `name` (a compute_at
+// or store_at level names that loop in every stage that has it, as
+// upstream's does).
 void check_level(const FunctionContents &f, const std::string &name, const char *what) {
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
-    const std::vector<Dim> &dims = f.updates.empty() ? f.dims : f.updates.back().dims;
-    for (const Dim &d : dims) {
-        if (d.name == name) {
-            return;
+    std::vector<std::string> loops;
+    for (size_t stage = 0; stage <= f.updates.size(); stage++) {
+        for (const Dim &d : stage == 0 ? f.dims : f.updates[stage - 1].dims) {
+            if (d.name == name) {
+                return;
+            }
+            if (std::find(loops.begin(), loops.end(), d.name) == loops.end()) {
+                loops.push_back(d.name);
+            }
         }
     }
     std::string known;
-    for (const Dim &d : dims) {
-        known += (known.empty() ? "" : ", ") + d.name;
+    for (const std::string &l : loops) {
+        known += (known.empty() ? "" : ", ") + l;
     }
     user_error << "In " << what << " of Func '" << f.name << "': it has no loop named '" << name << "'; its loops are "
                << known;

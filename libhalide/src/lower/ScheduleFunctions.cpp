@@ -472,15 +472,16 @@ Stmt store_around(const FunctionContents &g, const Stmt &body) {
     return s.defined() ? s : body;
 }
 
-// Replaces the body of the loop `loop` by wrap(body).
+// Replaces the body of each loop named in `loops` by wrap(body).
 class InjectAt : public IRMutator {
 public:
-    InjectAt(const std::string &loop, std::function<Stmt(const Stmt &)> wrap) : loop_(loop), wrap_(std::move(wrap)) {}
+    InjectAt(std::vector<std::string> loops, std::function<Stmt(const Stmt &)> wrap)
+        : loops_(std::move(loops)), wrap_(std::move(wrap)) {}
     bool found = false;
 
     using IRMutator::visit;
     Stmt visit(const For *op) override {
-        if (op->name != loop_) {
+        if (std::find(loops_.begin(), loops_.end(), op->name) == loops_.end()) {
             return IRMutator::visit(op);
         }
         found = true;
@@ -488,7 +489,7 @@ public:
     }
 
 private:
-    std::string loop_;
+    std::vector<std::string> loops_;
     std::function<Stmt(const Stmt &)> wrap_;
 };
 
@@ -513,22 +514,28 @@ std::string invalid_location(const FunctionContents &g) {
     return "Func \"" + g.name + "\" is computed at the following invalid location:\n  " + placement(g) + "\n";
 }
 
-// The loop variable name of loop `dim` of Func `func` (a compute_at or
-// store_at level), checked.
-std::string level_loop(const Environment &env, const FunctionContents &g, const std::string &func,
-                       const std::string &dim, const char *what) {
+// The loop variable names of loop `dim` of Func `func` (a compute_at or
+// store_at level), checked: as upstream's, a level names that loop in every
+// stage of the Func that has it, so g is computed (or stored) in each, for
+// the uses of g in that stage.
+std::vector<std::string> level_loops(const Environment &env, const FunctionContents &g, const std::string &func,
+                                     const std::string &dim, const char *what) {
     auto consumer = env.find(func);
     user_assert(consumer != env.end()) << invalid_location(g) << "Func '" << g.name << "' is " << what << " Func '"
                                        << func
                                        << "', which is not computed anywhere (it is inlined or not part of this "
                                           "pipeline)";
-    // A level names a loop of the Func's last stage, as upstream's does.
     const FunctionContents &c = *consumer->second;
-    int stage = (int)c.updates.size();
-    for (const Dim &d : stage == 0 ? c.dims : c.updates.back().dims) {
-        if (d.name == dim) {
-            return loop_var_name(func, d.var, stage);
+    std::vector<std::string> loops;
+    for (int stage = 0; stage <= (int)c.updates.size(); stage++) {
+        for (const Dim &d : stage == 0 ? c.dims : c.updates[stage - 1].dims) {
+            if (d.name == dim) {
+                loops.push_back(loop_var_name(func, d.var, stage));
+            }
         }
+    }
+    if (!loops.empty()) {
+        return loops;
     }
     user_error << invalid_location(g) << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '"
                << func << "', which has no such loop";
@@ -753,7 +760,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         const FunctionContents &g = *env.at(*it);
         if (!stored_apart(g)) {
             if (g.compute == ComputeLevel::At) {
-                InjectAt inject(level_loop(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
+                InjectAt inject(level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
                                 [&](const Stmt &body) { return realize_around(g, body); });
                 s = inject.mutate(s);
                 internal_assert(inject.found);
@@ -764,7 +771,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
                 if (where.common.empty()) {
                     s = realize_around(g, s);
                 } else {
-                    InjectAt inject(where.common.back(), [&](const Stmt &body) { return realize_around(g, body); });
+                    InjectAt inject({where.common.back()}, [&](const Stmt &body) { return realize_around(g, body); });
                     s = inject.mutate(s);
                     internal_assert(inject.found);
                 }
@@ -774,14 +781,14 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             continue;
         }
         // Computed at one loop, stored at an outer one (or at the root).
-        InjectAt compute(level_loop(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
+        InjectAt compute(level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
                          [&](const Stmt &body) { return compute_around(g, body); });
         s = compute.mutate(s);
         internal_assert(compute.found);
         if (g.store == ComputeLevel::Root) {
             s = store_around(g, s);
         } else {
-            InjectAt store(level_loop(env, g, g.store_at_func, g.store_at_var, "stored at"),
+            InjectAt store(level_loops(env, g, g.store_at_func, g.store_at_var, "stored at"),
                            [&](const Stmt &body) { return store_around(g, body); });
             s = store.mutate(s);
             internal_assert(store.found);
