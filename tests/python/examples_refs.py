@@ -4,6 +4,7 @@ needs only NumPy and the examples (on sys.path)."""
 
 from __future__ import annotations
 
+import bilateral_grid
 import histogram_equalization
 import iir_blur
 import matrix_multiply
@@ -40,6 +41,55 @@ def ref_iir(a: np.ndarray, alpha: float) -> np.ndarray:
     return ref_iir_columns(ref_iir_columns(a, alpha).T.copy(), alpha).T
 
 
+def ref_bilateral(img: np.ndarray, r_sigma: float, s: int) -> np.ndarray:
+    """The bilateral grid filter (examples/bilateral_grid.py's description),
+    in float32 where the pipeline's bin choices depend on rounding."""
+    f32 = np.float32
+    h, w = img.shape
+    inv = f32(1) / f32(r_sigma)
+
+    def clamped(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        return np.clip(img[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)], f32(0), f32(1))
+
+    # Cells read by the output (x / s and x / s + 1), two more each side for
+    # the blurs; bins 0 to int(inv) and the one above, two more each side.
+    cx = np.arange(-2, (w - 1) // s + 4)
+    cy = np.arange(-2, (h - 1) // s + 4)
+    cz = np.arange(-2, int(inv) + 4)
+    px = cx[:, None] * s + np.arange(s)[None, :] - s // 2  # (cells, s) pixel columns
+    py = cy[:, None] * s + np.arange(s)[None, :] - s // 2
+    vals = clamped(py.reshape(-1, 1), px.reshape(1, -1)).reshape(len(cy), s, len(cx), s)
+    bins = (vals * inv + f32(0.5)).astype(np.int32) - cz[0]
+    iy, _, ix, _ = np.indices(vals.shape)
+    grid = np.zeros((len(cy), len(cx), len(cz), 2))
+    np.add.at(grid, (iy, ix, bins, 0), vals.astype(np.float64))
+    np.add.at(grid, (iy, ix, bins, 1), 1.0)
+
+    def blur(g: np.ndarray, axis: int) -> np.ndarray:
+        n = g.shape[axis] - 4
+        t = [np.take(g, np.arange(k, k + n), axis=axis) for k in range(5)]
+        return t[0] + 4 * t[1] + 6 * t[2] + 4 * t[3] + t[4]
+
+    b = blur(blur(blur(grid, 2), 1), 0)  # cells y, x from 0, bins from 0
+    yy, xx = np.mgrid[0:h, 0:w]
+    zv = clamped(yy, xx) * inv
+    zi = zv.astype(np.int32)
+    zf = (zv - zi).astype(np.float64)
+    xi, yi = xx // s, yy // s
+    xf, yf = (xx % s) / s, (yy % s) / s
+
+    def lerp(a: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
+        return a + (c - a) * t
+
+    def interpolated(ch: int) -> np.ndarray:
+        def at(dx: int, dy: int) -> np.ndarray:
+            return lerp(b[yi + dy, xi + dx, zi, ch], b[yi + dy, xi + dx, zi + 1, ch], zf)
+
+        return lerp(lerp(at(0, 0), at(1, 0), xf), lerp(at(0, 1), at(1, 1), xf), yf)
+
+    return interpolated(0) / interpolated(1)
+
+
 # ---- Inputs, shared with the upstream run ----
 
 
@@ -54,6 +104,7 @@ def inputs() -> dict[str, np.ndarray]:
         "dot_a": rng.standard_normal(203).astype(np.float32),
         "dot_b": rng.standard_normal(203).astype(np.float32),
         "iir": rng.random((27, 45), dtype=np.float32),
+        "bg": bilateral_grid.test_image(45, 37),
     }
 
 
@@ -66,6 +117,7 @@ def run_examples(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         "mm": matrix_multiply.multiply(data["mm_a"], data["mm_b"]),
         "dot": np.array(matrix_multiply.dot_product(data["dot_a"], data["dot_b"])),
         "iir": iir_blur.blur(data["iir"], 0.7),
+        "bg": bilateral_grid.bilateral(data["bg"], 0.1, 8),
     }
 
 
@@ -76,3 +128,4 @@ def check_against_numpy(data: dict[str, np.ndarray], out: dict[str, np.ndarray])
     exact_dot = float(np.dot(data["dot_a"].astype(np.float64), data["dot_b"]))
     np.testing.assert_allclose(float(out["dot"]), exact_dot, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(out["iir"], ref_iir(data["iir"], 0.7), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out["bg"], ref_bilateral(data["bg"], 0.1, 8), rtol=1e-4, atol=1e-5)

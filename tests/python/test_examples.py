@@ -19,10 +19,18 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 sys.path.insert(0, str(EXAMPLES))
 
+import bilateral_grid  # noqa: E402
 import histogram_equalization  # noqa: E402
 import iir_blur  # noqa: E402
 import matrix_multiply  # noqa: E402
-from examples_refs import check_against_numpy, inputs, ref_equalize, ref_iir, run_examples  # noqa: E402
+from examples_refs import (  # noqa: E402
+    check_against_numpy,
+    inputs,
+    ref_bilateral,
+    ref_equalize,
+    ref_iir,
+    run_examples,
+)
 
 RNG = np.random.default_rng(2012)
 
@@ -80,6 +88,25 @@ def test_iir_blur_impulse_and_shapes():
         p.set(hl.Buffer(a))
         out = np.asarray(blur.realize([shape[1], shape[0]]))
         np.testing.assert_allclose(out, ref_iir(a, 0.9), rtol=1e-5, atol=1e-6)
+
+
+def test_bilateral_grid_sigmas_sizes_and_edges():
+    import halide as hl
+
+    p, sigma = hl.ImageParam(hl.Float(32), 2, "input"), hl.Param(hl.Float(32), "r_sigma", 0.1)
+    out = bilateral_grid.bilateral_grid(p, sigma, 4)
+    # One compilation; the grid's bins follow r_sigma (a Param) at run time.
+    for shape, r_sigma in [((9, 13), 0.1), ((20, 7), 0.25), ((16, 16), 0.05)]:
+        img = RNG.random(shape, dtype=np.float32) * 1.2 - 0.1  # some values outside [0, 1]
+        p.set(hl.Buffer(img))
+        sigma.set(r_sigma)
+        got = np.asarray(out.realize([shape[1], shape[0]]))
+        np.testing.assert_allclose(got, ref_bilateral(img, r_sigma, 4), rtol=1e-4, atol=1e-5)
+    # It smooths noise and keeps the step edge.
+    img = bilateral_grid.test_image(64, 48)
+    res = bilateral_grid.bilateral(img)
+    assert res[:, :24].std() < img[:, :24].std() / 2
+    assert abs(res[:, :24].mean() - 0.2) < 0.02 and abs(res[:, 40:].mean() - 0.8) < 0.02
 
 
 UPSTREAM_SCRIPT = r"""

@@ -1,0 +1,124 @@
+"""Run time of examples/bilateral_grid.py (its schedule, s = 8, r_sigma =
+0.1) on a 1536x2560 float32 image: ours against upstream Halide 21, at 1
+and 2 threads, in one run. Not a test: it prints a Markdown table (appended
+to FILE with --report FILE).
+
+    PYTHONPATH=build/dev/install/site .venv/bin/python benchmarks/bilateral_grid.py
+
+Each side runs in its own child process (ours under this interpreter,
+upstream under build/upstream21/bin/python, or UPSTREAM_PYTHON) with
+HL_NUM_THREADS set: it compiles the pipeline, realizes it once to warm up,
+then times REPEAT realizations into a preallocated output and reports the
+best. The sides alternate, so a load change on the machine hits both. The
+outputs are compared (float32; relative tolerance 1e-4).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+UPSTREAM = Path(os.environ.get("UPSTREAM_PYTHON", REPO / "build" / "upstream21" / "bin" / "python"))
+WIDTH, HEIGHT, S, R_SIGMA, REPEAT = 1536, 2560, 8, 0.1, 10
+
+CHILD = r"""
+import json, sys, time
+import numpy as np
+sys.path.insert(0, {examples!r})
+import halide as hl
+import bilateral_grid
+img = np.load({image!r})
+inp = hl.ImageParam(hl.Float(32), 2, "input")
+inp.set(hl.Buffer(img))
+sigma = hl.Param(hl.Float(32), "r_sigma", {r_sigma!r})
+f = bilateral_grid.bilateral_grid(inp, sigma, {s!r})
+t0 = time.perf_counter()
+f.compile_jit()
+compile_s = time.perf_counter() - t0
+out = hl.Buffer(hl.Float(32), [img.shape[1], img.shape[0]])
+f.realize(out)
+best = float("inf")
+for _ in range({repeat!r}):
+    t0 = time.perf_counter()
+    f.realize(out)
+    best = min(best, time.perf_counter() - t0)
+np.save({output!r}, np.asarray(out))
+print(json.dumps({{"best": best, "compile": compile_s}}))
+"""
+
+
+def run_side(python: str, threads: int, image: Path, output: Path, env_extra: dict[str, str]) -> dict[str, float]:
+    code = CHILD.format(
+        examples=str(REPO / "examples"),
+        image=str(image),
+        output=str(output),
+        r_sigma=R_SIGMA,
+        s=S,
+        repeat=REPEAT,
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(env_extra)
+    env["HL_NUM_THREADS"] = str(threads)
+    proc = subprocess.run([python, "-c", code], capture_output=True, text=True, env=env, timeout=1200)
+    if proc.returncode != 0:
+        raise SystemExit(f"{python} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--report", type=Path, help="append the Markdown table to this file")
+    args = parser.parse_args()
+    if not UPSTREAM.exists():
+        raise SystemExit(f"upstream Halide 21's Python is not at {UPSTREAM}")
+    ours_env = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    rng = np.random.default_rng(0)
+    yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH]
+    img = (0.5 + 0.3 * np.sin(xx / 40.0) * np.cos(yy / 55.0) + rng.normal(0, 0.05, (HEIGHT, WIDTH))).astype(np.float32)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        image = Path(tmp) / "in.npy"
+        np.save(image, img)
+        worst = 0.0
+        for threads in (1, 2):
+            ours = run_side(sys.executable, threads, image, Path(tmp) / "ours.npy", ours_env)
+            theirs = run_side(str(UPSTREAM), threads, image, Path(tmp) / "theirs.npy", {})
+            a, b = np.load(Path(tmp) / "ours.npy"), np.load(Path(tmp) / "theirs.npy")
+            worst = max(worst, float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-6))))
+            rows.append((threads, ours, theirs))
+    lines = [
+        f"### bilateral grid, float32, {WIDTH}x{HEIGHT}, s = {S}, r_sigma = {R_SIGMA}",
+        "",
+        "`benchmarks/bilateral_grid.py`: examples/bilateral_grid.py's algorithm and schedule on both sides, "
+        f"best of {REPEAT} realizations into a preallocated output after one warm-up, "
+        "HL_NUM_THREADS on both sides, one child process per side and thread count, sides alternating. "
+        "Ratio ours/upstream 21, lower is better.",
+        "",
+        "| threads | ours | upstream 21 | ours/upstream 21 | compile (ours / upstream 21) |",
+        "|---|---|---|---|---|",
+    ]
+    for threads, ours, theirs in rows:
+        lines.append(
+            f"| {threads} | {ours['best'] * 1e3:.1f} ms | {theirs['best'] * 1e3:.1f} ms | "
+            f"{ours['best'] / theirs['best']:.2f} | {ours['compile'] * 1e3:.0f} ms / {theirs['compile'] * 1e3:.0f} ms |"
+        )
+    lines += ["", f"Outputs match: max relative difference {worst:.2g} (tolerance 1e-4)."]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if worst > 1e-4:
+        raise SystemExit("outputs differ from upstream's")
+    if args.report:
+        with args.report.open("a") as f:
+            f.write("\n" + text)
+
+
+if __name__ == "__main__":
+    main()
