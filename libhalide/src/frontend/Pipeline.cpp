@@ -178,19 +178,65 @@ void Pipeline::run(const std::vector<halide_buffer_t *> &outputs) {
 
 Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) {
     user_assert(contents_) << "Can't realize an empty Pipeline";
-    std::vector<Buffer<>> buffers;
+    check_jit_target(target, "realize");
+    std::vector<Type> types;
+    std::vector<std::string> names;
     for (const Func &f : contents_->outputs) {
         user_assert(f.defined()) << "Can't realize Func '" << f.name() << "' because it has not been defined";
         user_assert((int)sizes.size() == f.dimensions())
             << "Func '" << f.name() << "' has " << f.dimensions() << " dimensions but realize() was given "
             << sizes.size() << " sizes";
         for (const Type &t : f.output_types()) {
-            buffers.emplace_back(t, std::vector<int>(sizes.begin(), sizes.end()), f.name());
+            types.push_back(t);
+            names.push_back(f.name());
         }
     }
-    Realization r(buffers);
-    realize(r, target);
-    return r;
+    // As upstream: each output is allocated over the region the pipeline
+    // writes (a bounds query; an output split by a factor with its last
+    // iteration shifted inwards writes at least one factor), and the
+    // requested region is returned as a crop of it.
+    std::vector<std::vector<halide_dimension_t>> dims(types.size());
+    std::vector<halide_buffer_t> queries(types.size());
+    std::vector<halide_buffer_t *> query_ptrs;
+    for (size_t i = 0; i < types.size(); i++) {
+        for (int32_t extent : sizes) {
+            dims[i].push_back({0, extent, 0, 0});
+        }
+        queries[i].type = types[i];
+        queries[i].dimensions = (int32_t)sizes.size();
+        queries[i].dim = dims[i].data();
+        query_ptrs.push_back(&queries[i]);
+    }
+    try {
+        run(query_ptrs);
+    } catch (const RuntimeError &) {
+        // No answer (a target without bounds queries): the requested region;
+        // the run below reports whatever is wrong.
+        for (size_t i = 0; i < types.size(); i++) {
+            for (size_t d = 0; d < sizes.size(); d++) {
+                dims[i][d].min = 0;
+                dims[i][d].extent = sizes[d];
+            }
+        }
+    }
+    std::vector<Buffer<>> wholes, results;
+    for (size_t i = 0; i < types.size(); i++) {
+        std::vector<int> extents, mins;
+        for (size_t d = 0; d < sizes.size(); d++) {
+            mins.push_back(dims[i][d].min);
+            extents.push_back(dims[i][d].extent);
+        }
+        Runtime::Buffer<> whole(types[i], extents);
+        whole.set_min(mins);
+        Runtime::Buffer<> crop = whole;
+        for (size_t d = 0; d < sizes.size(); d++) {
+            crop.crop((int)d, 0, sizes[d]);
+        }
+        wholes.emplace_back(whole, names[i]);
+        results.emplace_back(crop, names[i]);
+    }
+    realize(Realization(wholes), target);
+    return Realization(results);
 }
 
 // A bounds query (ABI.md 9) with every unbound ImageParam as a query
