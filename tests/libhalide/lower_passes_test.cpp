@@ -7,6 +7,7 @@
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
 #include "frontend/Function.h"
+#include "ir_text.h"
 #include "lower/Lower.h"
 #include "lower/Passes.h"
 
@@ -14,12 +15,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-std::string printed(const Stmt &s) {
-    std::ostringstream out;
-    out << s;
-    return out.str();
-}
 
 // A pipeline with one input buffer and one scalar whose IR names ("q$1",
 // "img$1") are not the names they were given ("q", "img").

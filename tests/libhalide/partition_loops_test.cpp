@@ -12,18 +12,13 @@
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Simplify.h"
+#include "ir_text.h"
 #include "lower/Passes.h"
 
 using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-std::string printed(const Stmt &s) {
-    std::ostringstream out;
-    out << s;
-    return out.str();
-}
 
 Expr var(const std::string &name) {
     return Variable::make(Int(32), name);

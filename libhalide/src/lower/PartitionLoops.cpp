@@ -233,21 +233,8 @@ public:
         return self;
     }
 
-    Stmt visit(const LetStmt *op) override {
-        Expr value = mutate(op->value);
-        define(op->name, value);
-        Stmt body = mutate(op->body);
-        undefine(op->name);
-        return LetStmt::make(op->name, value, body);
-    }
-
-    Expr visit(const Let *op) override {
-        Expr value = mutate(op->value);
-        define(op->name, value);
-        Expr body = mutate(op->body);
-        undefine(op->name);
-        return Let::make(op->name, value, body);
-    }
+    Stmt visit(const LetStmt *op) override { return let_in_scope<LetStmt, Stmt>(op); }
+    Expr visit(const Let *op) override { return let_in_scope<Let, Expr>(op); }
 
     Stmt visit(const For *op) override {
         Expr lo = substitute(invariant_lets_, op->min);
@@ -271,6 +258,14 @@ private:
     bool solver_depends(const Expr &e) const { return mentions(e, lets_, v_); }
 
     Solver solver() const { return Solver(v_, min_, max_, lets_, invariant_lets_, inner_); }
+
+    template <typename Node, typename Body> Body let_in_scope(const Node *op) {
+        Expr value = mutate(op->value);
+        define(op->name, value);
+        Body body = mutate(op->body);
+        undefine(op->name);
+        return Node::make(op->name, value, body);
+    }
 
     // A let inside the loop: expanded when solving if it depends on v,
     // substituted into the loop-invariant parts otherwise.
