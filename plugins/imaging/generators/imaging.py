@@ -37,7 +37,8 @@ def schedule_rows(g, out, *producers):
     Rows rather than strips of rows: a split of y needs a guarded tail for
     heights that are not a multiple of the strip (ShiftInwards refuses
     images lower than one strip), and a guard on y lands inside the
-    vectorized loop until the compiler partitions loops (about 15x slower).
+    vectorized loop (about 15x slower): loop partitioning does not split
+    GuardWithIf tails yet.
     """
     vec = g.natural_vector_size(hl.UInt(8))
     out.parallel(y).vectorize(x, vec, GUARD)

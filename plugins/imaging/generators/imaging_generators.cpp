@@ -4,7 +4,7 @@
 // Vectors guard their tails (GuardWithIf), so outputs of any size work,
 // even narrower than one vector; rows run in parallel, one task each (a
 // split of y would need a guarded tail too, and a guard on y lands inside
-// the vectorized loop until the compiler partitions loops).
+// the vectorized loop: loop partitioning does not split GuardWithIf tails yet).
 #include "Halide.h"
 
 using namespace Halide;
