@@ -33,6 +33,9 @@ nor one that trips a known upstream bug:
   width (halide/Halide#2876). Negative amounts of a signed shift are defined
   upstream (a shift the other way, halide/Halide#4154) and are generated
   (tag neg_shift).
+* A right shift by a constant keeps its operand's term magnitude (amag):
+  upstream 21 rewrites ((x >> 1) + 2) >> 3 as (x + 4) >> 4, which overflows
+  for x = 2^63 - 1 (it returns -2^59 where the answer is 2^59).
 * cast<bool>(v) of a non-bool v is never written (v != 0 instead): upstream
   truncates integers to their lowest bit in some places and compares with zero
   in others (halide/Halide#6820).
@@ -543,7 +546,9 @@ class Gen:
         for k in range(1, n.t.bits):
             rl, rh = n.lo >> k, n.hi >> k
             if lo <= rl and rh <= hi:
-                return mk(n.t, f"({{0}} >> {k})", [n], rl, rh)
+                # Keeps n's magnitude for Int(32)/Int(64): upstream's simplifier moves a constant
+                # shift outward ((x >> 1) + 2) >> 3 -> (x + 4) >> 4, which overflows for x near the max.
+                return mk(n.t, f"({{0}} >> {k})", [n], rl, rh, amag=n.amag if n.t.ub_overflow else 0)
         return None
 
     def cast_narrow(self, n: Node, lo: int, hi: int) -> Node | None:
