@@ -25,6 +25,7 @@ from halide._compiler import (
     OutputFileType as OutputFileType,
     OutputImageParam as OutputImageParam,
     Param as Param,
+    Partition as Partition,
     Pipeline as Pipeline,
     RDom as RDom,
     RVar as RVar,

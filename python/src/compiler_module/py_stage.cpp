@@ -7,6 +7,7 @@ namespace halide_py {
 
 using Halide::Expr;
 using Halide::Func;
+using Halide::Partition;
 using Halide::RDom;
 using Halide::RVar;
 using Halide::Stage;
@@ -192,12 +193,52 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
                 stage_of(self).serial(to_var_or_rvar(v, "serial"));
                 return self;
             },
-            py::arg("var"), self_ref);
+            py::arg("var"), self_ref)
+        .def(
+            "partition",
+            [](T &self, O v, Partition policy) -> T & {
+                stage_of(self).partition(to_var_or_rvar(v, "partition"), policy);
+                return self;
+            },
+            py::arg("var"), py::arg("partition_policy"), self_ref)
+        .def(
+            "never_partition",
+            [](T &self, const py::sequence &vars) -> T & {
+                stage_of(self).never_partition(var_or_rvar_list(py::make_tuple(vars), "never_partition"));
+                return self;
+            },
+            py::arg("vars"), self_ref)
+        .def(
+            "always_partition",
+            [](T &self, const py::sequence &vars) -> T & {
+                stage_of(self).always_partition(var_or_rvar_list(py::make_tuple(vars), "always_partition"));
+                return self;
+            },
+            py::arg("vars"), self_ref)
+        .def(
+            "never_partition_all",
+            [](T &self) -> T & {
+                stage_of(self).never_partition_all();
+                return self;
+            },
+            self_ref)
+        .def(
+            "always_partition_all",
+            [](T &self) -> T & {
+                stage_of(self).always_partition_all();
+                return self;
+            },
+            self_ref);
 }
 
 } // namespace
 
 void define_stage(py::module_ &m) {
+    py::enum_<Partition>(m, "Partition")
+        .value("Auto", Partition::Auto)
+        .value("Never", Partition::Never)
+        .value("Always", Partition::Always);
+
     bound_class<VarOrRVar>(m, "VarOrRVar")
         .def(py::init<const std::string &, bool>(), py::arg("name"), py::arg("is_rvar"))
         .def(py::init<const Var &>(), py::arg("var"))
