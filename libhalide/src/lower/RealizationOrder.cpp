@@ -41,15 +41,12 @@ private:
     const std::map<std::string, FunctionPtr> &to_;
 };
 
-// Func::in(): f as the pipeline sees it. If a Func f calls has a wrapper
-// for f (or a global one, unless f is one of its wrappers), a copy of f
-// whose calls go to the wrappers; otherwise f itself.
-FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
-    FindCalls calls;
-    for (const Expr &v : f->values) {
+// The calls in f's definitions: its values, and its updates' arguments and values.
+void include_definitions(FindCalls &calls, const FunctionContents &f) {
+    for (const Expr &v : f.values) {
         calls.include(v);
     }
-    for (const UpdateDefinition &u : f->updates) {
+    for (const UpdateDefinition &u : f.updates) {
         for (const Expr &e : u.args) {
             calls.include(e);
         }
@@ -57,6 +54,14 @@ FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
             calls.include(e);
         }
     }
+}
+
+// Func::in(): f as the pipeline sees it. If a Func f calls has a wrapper
+// for f (or a global one, unless f is one of its wrappers), a copy of f
+// whose calls go to the wrappers; otherwise f itself.
+FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
+    FindCalls calls;
+    include_definitions(calls, *f);
     std::map<std::string, FunctionPtr> redirect;
     for (const std::string &callee : calls.calls) {
         FunctionPtr g = callee == f->name ? nullptr : find_function(callee);
@@ -104,16 +109,8 @@ void visit_function(FunctionPtr f, Environment &env, std::vector<std::string> &o
     env[f->name] = f;
     in_progress.insert(f->name);
     FindCalls calls;
-    for (const Expr &v : f->values) {
-        calls.include(v);
-    }
+    include_definitions(calls, *f);
     for (const UpdateDefinition &u : f->updates) {
-        for (const Expr &e : u.args) {
-            calls.include(e);
-        }
-        for (const Expr &e : u.values) {
-            calls.include(e);
-        }
         if (u.rdom) {
             for (const ReductionVariable &r : u.rdom->domain) {
                 calls.include(r.min);
