@@ -175,7 +175,7 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
 // kernel's type and dimensions and, per dimension, the region the pipeline
 // would read (inputs) or write (outputs), with dense strides.
 Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, Box> &required,
-                          const std::vector<const LetStmt *> &opening, const std::vector<FunctionPtr> &outputs) {
+                          const OpeningLets &opening, const std::vector<FunctionPtr> &outputs) {
     std::vector<std::pair<std::string, Expr>> lets;
     std::map<std::string, Expr> adjusted;
     for (const LoweredArgument &a : p.func.args) {
@@ -231,9 +231,7 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
     }
     Stmt s = Block::make(fills);
     // The regions the boxes are written in, over the queried output regions.
-    for (auto let = opening.rbegin(); let != opening.rend(); ++let) {
-        s = LetStmt::make((*let)->name, substitute(adjusted, (*let)->value), s);
-    }
+    s = wrap_in_lets(opening, s, [&](const Expr &v) { return substitute(adjusted, v); });
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
         s = LetStmt::make(it->first, it->second, s);
     }
@@ -247,15 +245,9 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     // The lets that open the body (the regions of compute_root Funcs) stay
     // symbolic in the inputs' regions, and the region checks go inside them:
     // substituted, each region would nest its consumers' regions.
-    std::vector<const LetStmt *> opening;
-    Scope symbolic;
-    Stmt s = body;
-    while (const LetStmt *let = s.as<LetStmt>()) {
-        opening.push_back(let);
-        symbolic[let->name] = Interval::single_point(Variable::make(let->value.type(), let->name));
-        s = let->body;
-    }
-    auto required = boxes_required(s, symbolic);
+    OpeningLets opening = opening_lets(body);
+    Stmt s = opening.inside;
+    auto required = boxes_required(s, opening.symbolic);
     std::vector<Stmt> early_checks, constraint_checks, region_checks;
     Constraints constraints;
     for (size_t i = 0; i < p.func.args.size(); i++) {
@@ -348,9 +340,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
 
     // The constraints first: the region checks may assume them.
     s = Block::make({Block::make(constraint_checks), Block::make(region_checks), s});
-    for (auto let = opening.rbegin(); let != opening.rend(); ++let) {
-        s = LetStmt::make((*let)->name, (*let)->value, s);
-    }
+    s = wrap_in_lets(opening, s);
     s = bind_fields(p.func.args, constraints, alias_tuple_outputs(outputs, s));
     Stmt checked = Block::make(Block::make(early_checks), s);
     // Before anything reads a buffer argument: it must be there at all.

@@ -14,6 +14,27 @@ Expr int32_const(int64_t v) {
 Expr var_int32(const std::string &name) {
     return Variable::make(Int(32), name);
 }
+OpeningLets opening_lets(const Stmt &s, const std::function<bool(const Expr &)> &stop) {
+    OpeningLets o;
+    o.inside = s;
+    while (const LetStmt *let = o.inside.as<LetStmt>()) {
+        if (stop && stop(let->value)) {
+            break;
+        }
+        o.lets.push_back(let);
+        o.symbolic[let->name] = Interval::single_point(Variable::make(let->value.type(), let->name));
+        o.inside = let->body;
+    }
+    return o;
+}
+
+Stmt wrap_in_lets(const OpeningLets &o, Stmt s, const std::function<Expr(const Expr &)> &value) {
+    for (auto let = o.lets.rbegin(); let != o.lets.rend(); ++let) {
+        s = LetStmt::make((*let)->name, value ? value((*let)->value) : (*let)->value, s);
+    }
+    return s;
+}
+
 Expr buffer_field(const std::string &buffer, const char *field, int d) {
     return var_int32(buffer + "." + field + "." + std::to_string(d));
 }

@@ -2,10 +2,12 @@
 #ifndef HALIDE_INTERNAL_PASSES_H
 #define HALIDE_INTERNAL_PASSES_H
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "analysis/Interval.h"
 #include "codegen/LoweredFunc.h"
 #include "frontend/Function.h"
 #include "lower/Lower.h"
@@ -85,6 +87,17 @@ Expr var_int32(const std::string &name);
 Expr buffer_field(const std::string &buffer, const char *field, int d);
 // The loop over `var` of stage `stage` (0: the pure definition, k: update k - 1).
 std::string loop_var_name(const std::string &func, const std::string &var, int stage = 0);
+// The LetStmts that open s (up to the first whose value `stop` accepts):
+// returns the statement inside them, the lets outermost first, and a scope
+// in which each is itself (kept symbolic by bounds inference).
+struct OpeningLets {
+    std::vector<const LetStmt *> lets;
+    Scope symbolic;
+    Stmt inside;
+};
+OpeningLets opening_lets(const Stmt &s, const std::function<bool(const Expr &)> &stop = nullptr);
+// s inside those lets again (values mapped by `value`, if given).
+Stmt wrap_in_lets(const OpeningLets &o, Stmt s, const std::function<Expr(const Expr &)> &value = nullptr);
 
 } // namespace Internal
 } // namespace Halide

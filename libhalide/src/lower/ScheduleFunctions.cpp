@@ -347,18 +347,10 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
     // go inside them, as upstream orders them. Substituting their values
     // instead nests each producer's region in its consumer's, which grows
     // exponentially along a chain of Funcs.
-    std::vector<const LetStmt *> opening;
-    Scope symbolic;
-    Stmt rest = body;
-    while (const LetStmt *let = rest.as<LetStmt>()) {
-        if (calls_a_func(let->value)) {
-            break; // g may be what it reads: g must be produced before it
-        }
-        opening.push_back(let);
-        symbolic[let->name] = Interval::single_point(Variable::make(let->value.type(), let->name));
-        rest = let->body;
-    }
-    auto boxes = touched ? boxes_touched(rest, symbolic) : boxes_required(rest, symbolic);
+    // A let reading a Func stays inside: g may be what it reads.
+    OpeningLets opening = opening_lets(body, calls_a_func);
+    const Stmt &rest = opening.inside;
+    auto boxes = touched ? boxes_touched(rest, opening.symbolic) : boxes_required(rest, opening.symbolic);
     auto found = boxes.find(g.name);
     if (found == boxes.end()) {
         return Stmt(); // nothing consumes it any more
@@ -421,10 +413,7 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
         s = LetStmt::make(prefix + "max" + suffix, box[d].max, s);
         s = LetStmt::make(prefix + "min" + suffix, box[d].min, s);
     }
-    for (auto let = opening.rbegin(); let != opening.rend(); ++let) {
-        s = LetStmt::make((*let)->name, (*let)->value, s);
-    }
-    return s;
+    return wrap_in_lets(opening, s);
 }
 
 // Storage for g over `region` (g.min.d / g.extent.d) around `body`.
