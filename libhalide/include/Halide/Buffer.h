@@ -9,6 +9,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/Expr.h"
+#include "Halide/Target.h"
 #include "Halide/Var.h"
 #include "HalideBuffer.h"
 
@@ -21,7 +22,12 @@ std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &nam
                                                           halide_buffer_t *raw, std::shared_ptr<void> owner);
 const std::string &buffer_contents_name(const InputBufferContents &c);
 Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args);
+// Buffer::copy_to_device / device_malloc: this compiler has no device
+// backend, so these throw a CompileError naming the device asked for.
+[[noreturn]] void no_device_for_buffer(const std::string &buffer, const char *method, DeviceAPI d, const Target &t);
 } // namespace Internal
+
+struct JITUserContext;
 
 template <typename T = void, int Dims = Runtime::AnyDims> class Buffer {
 public:
@@ -60,6 +66,32 @@ public:
     int channels() const { return buf_->channels(); }
     int number_of_elements() const { return (int)buf_->number_of_elements(); }
     auto data() const { return buf_->data(); }
+
+    // Device state, as upstream's. Buffers live on the host here: the dirty
+    // bits and copy_to_host() work as for a buffer that was never on a
+    // device; copy_to_device() and device_malloc() throw (no GPU backend).
+    bool host_dirty() const { return buf_->host_dirty(); }
+    bool device_dirty() const { return buf_->device_dirty(); }
+    void set_host_dirty(bool v = true) { buf_->set_host_dirty(v); }
+    void set_device_dirty(bool v = true) { buf_->set_device_dirty(v); }
+    bool has_device_allocation() const { return buf_->has_device_allocation(); }
+    int copy_to_host(void *ctx = nullptr) { return buf_->copy_to_host(ctx); }
+    int device_sync(void *ctx = nullptr) { return buf_->device_sync(ctx); }
+    int device_free(void *ctx = nullptr) { return buf_->device_free(ctx); }
+    int copy_to_device(const Target &t = get_jit_target_from_environment(), JITUserContext * = nullptr) {
+        Internal::no_device_for_buffer(name_, "copy_to_device", DeviceAPI::Default_GPU, t);
+    }
+    int copy_to_device(const DeviceAPI &d, const Target &t = get_jit_target_from_environment(),
+                       JITUserContext * = nullptr) {
+        Internal::no_device_for_buffer(name_, "copy_to_device", d, t);
+    }
+    int device_malloc(const Target &t = get_jit_target_from_environment(), JITUserContext * = nullptr) {
+        Internal::no_device_for_buffer(name_, "device_malloc", DeviceAPI::Default_GPU, t);
+    }
+    int device_malloc(const DeviceAPI &d, const Target &t = get_jit_target_from_environment(),
+                      JITUserContext * = nullptr) {
+        Internal::no_device_for_buffer(name_, "device_malloc", d, t);
+    }
 
     // Element access.
     template <typename... Args, typename = std::enable_if_t<(std::is_convertible<Args, int>::value && ...)>>

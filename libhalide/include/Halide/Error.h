@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace Halide {
 
@@ -30,7 +31,25 @@ struct InternalError : Error {
     explicit InternalError(const std::string &msg) : Error(msg) {}
 };
 
+// Receives the compiler's warnings and errors instead of stderr and
+// exceptions, as upstream's: error() must not return.
+class CompileTimeErrorReporter {
+public:
+    virtual ~CompileTimeErrorReporter() = default;
+    virtual void warning(const char *msg) = 0;
+    [[noreturn]] virtual void error(const char *msg) = 0;
+};
+
+// nullptr restores the default (warnings to stderr, errors thrown).
+void set_custom_compile_time_error_reporter(CompileTimeErrorReporter *error_reporter);
+
 namespace Internal {
+
+// Prints a warning (user_warning's "Warning: <msg>\n") on stderr, or hands
+// it to the custom reporter.
+void issue_warning(const char *warning);
+// The custom reporter, if any, gets a user error's message first.
+void report_error_to_custom_reporter(const std::string &msg);
 
 // Collects a message with <<, then throws E when destroyed.
 template <typename E> class ErrorReport {
@@ -47,7 +66,34 @@ public:
         msg_ << x;
         return *this;
     }
-    [[noreturn]] ~ErrorReport() noexcept(false) { throw E(msg_.str()); }
+    [[noreturn]] ~ErrorReport() noexcept(false) {
+        report_error_to_custom_reporter(msg_.str());
+        if constexpr (std::is_same<E, RuntimeError>::value) {
+            throw E(msg_.str(), -1);
+        } else {
+            throw E(msg_.str());
+        }
+    }
+
+private:
+    std::ostringstream msg_;
+};
+
+// Collects a message with <<, then prints it as a warning when destroyed.
+class WarningReport {
+public:
+    WarningReport() { msg_ << "Warning: "; }
+    template <typename T> WarningReport &operator<<(const T &x) {
+        msg_ << x;
+        return *this;
+    }
+    ~WarningReport() {
+        std::string m = msg_.str();
+        if (m.empty() || m.back() != '\n') {
+            m += '\n';
+        }
+        issue_warning(m.c_str());
+    }
 
 private:
     std::ostringstream msg_;
@@ -56,13 +102,29 @@ private:
 } // namespace Internal
 } // namespace Halide
 
-#define user_error ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
-#define user_assert(c)                                                                                                 \
+// Stream-style reports, as upstream's: `user_assert(cond) << "message";`
+// throws CompileError when cond is false (the message is only evaluated
+// then), `user_error << ...` always; internal_* throw InternalError,
+// halide_runtime_error RuntimeError; user_warning prints and goes on.
+// The _halide_ names are upstream's spelling for code outside its headers
+// (its Halide.h undefines the short ones unless HALIDE_KEEP_MACROS is
+// defined; ours keeps both).
+#define _halide_user_error ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
+#define _halide_user_assert(c)                                                                                         \
     if (!(c))                                                                                                          \
     ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
-#define internal_error ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, nullptr)
-#define internal_assert(c)                                                                                             \
+#define _halide_internal_error ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, nullptr)
+#define _halide_internal_assert(c)                                                                                     \
     if (!(c))                                                                                                          \
     ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, #c)
+#define _halide_runtime_error ::Halide::Internal::ErrorReport<::Halide::RuntimeError>(__FILE__, __LINE__, nullptr)
+#define _halide_user_warning ::Halide::Internal::WarningReport()
+
+#define user_error _halide_user_error
+#define user_assert(c) _halide_user_assert(c)
+#define internal_error _halide_internal_error
+#define internal_assert(c) _halide_internal_assert(c)
+#define halide_runtime_error _halide_runtime_error
+#define user_warning _halide_user_warning
 
 #endif

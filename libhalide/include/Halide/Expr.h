@@ -54,6 +54,9 @@ protected:
 
 } // namespace Internal
 
+struct float16_t;
+struct bfloat16_t;
+
 // An expression. Integer and float literals convert implicitly: an int
 // becomes an Int(32) constant, a float a Float(32), a double a Float(64).
 class Expr : public Internal::IRHandle<Internal::BaseExprNode> {
@@ -72,6 +75,9 @@ public:
     Expr(double v);
     Expr(bool v);
     explicit Expr(const std::string &s);
+    // Float(16) / BFloat(16) constants (Float16.h).
+    explicit Expr(float16_t v);
+    explicit Expr(bfloat16_t v);
     Type type() const { return get()->type; }
 };
 

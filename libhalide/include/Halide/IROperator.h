@@ -53,6 +53,8 @@ constexpr const char reinterpret[] = "reinterpret";
 // prints when cond is true.
 constexpr const char print[] = "print";
 constexpr const char print_when[] = "print_when";
+// undef<T>(): no value (see undef below); removed by lowering.
+constexpr const char undef[] = "undef";
 } // namespace Intrinsics
 
 // Math functions are Call::Extern nodes named after the C library function
@@ -60,6 +62,12 @@ constexpr const char print_when[] = "print_when";
 // likewise floor, ceil, trunc, nearbyint (round, ties to even), fabs, sin,
 // cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh,
 // exp, log, pow, hypot. Float(16) arguments are computed in Float(32).
+
+// Is e a call of undef() (see undef below)?
+bool is_undef(const Expr &e);
+// undef() may only be a whole value of a definition: an error naming
+// `func` if it appears inside one of `values`.
+void check_undef_placement(const std::string &func, const std::vector<Expr> &values);
 
 // Is e an IntImm, UIntImm, FloatImm or StringImm?
 bool is_const(const Expr &e);
@@ -425,6 +433,27 @@ Expr fract(const Expr &x);
 Expr is_nan(Expr x);
 Expr is_inf(Expr x);
 Expr is_finite(Expr x);
+
+// Fast approximations for Float(32) (upstream's accuracy: up to the last
+// few bits of the mantissa; see FastMath.cpp), built from arithmetic and
+// bit manipulation so they vectorize. fast_log is nonsense for x <= 0,
+// fast_pow for x < 0, fast_exp where exp overflows or underflows.
+Expr fast_log(const Expr &x);
+Expr fast_exp(const Expr &x);
+Expr fast_pow(Expr x, Expr y);
+// 1 / x and 1 / sqrt(x) (here computed exactly; upstream uses the CPU's
+// reciprocal estimate instructions where it has them).
+Expr fast_inverse(Expr x);
+Expr fast_inverse_sqrt(Expr x);
+
+// In an update definition: leaves that value of the Func unchanged (a
+// Tuple's element, or the whole point); as a pure definition: the Func's
+// values are what its output buffer already holds. Only a whole value may
+// be undef.
+Expr undef(Type t);
+template <typename T> inline Expr undef() {
+    return undef(type_of<T>());
+}
 
 // The bits of e as type t (same bit width).
 Expr reinterpret(Type t, Expr e);

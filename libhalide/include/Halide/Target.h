@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "Halide/DeviceAPI.h"
 #include "Halide/Type.h"
 
 namespace Halide {
@@ -98,7 +99,38 @@ struct Target {
         ARMv81a = 74,
         SanitizerCoverage = 75,
         ProfileByTimer = 76,
-        FeatureEnd = 77
+        // Upstream 21's features, after ours (names as upstream's target strings).
+        EnableBacktraces = 77,
+        AVXVNNI = 78,
+        HVX_v68 = 79,
+        AVX512_Zen4 = 80,
+        AVX512_Zen5 = 81,
+        WasmMvpOnly = 82,
+        WebGPU = 83,
+        ARMv8a = 84,
+        ARMv82a = 85,
+        ARMv83a = 86,
+        ARMv84a = 87,
+        ARMv85a = 88,
+        ARMv86a = 89,
+        ARMv87a = 90,
+        ARMv88a = 91,
+        ARMv89a = 92,
+        SPIRV = 93,
+        Vulkan = 94,
+        VulkanInt8 = 95,
+        VulkanInt16 = 96,
+        VulkanInt64 = 97,
+        VulkanFloat16 = 98,
+        VulkanFloat64 = 99,
+        VulkanV10 = 100,
+        VulkanV12 = 101,
+        VulkanV13 = 102,
+        Semihosting = 103,
+        AVX10_1 = 104,
+        X86APX = 105,
+        Simulator = 106,
+        FeatureEnd = 107
     };
 
     OS os = OSUnknown;
@@ -130,6 +162,18 @@ struct Target {
     Target with_feature(Feature f) const;
     Target without_feature(Feature f) const;
     bool has_gpu_feature() const;
+    // Whether code for the target (or for `device` of it) can use values of
+    // type t: GPU APIs lack some (Metal, D3D12 and WebGPU have no 64-bit
+    // types, OpenCL's doubles need cl_doubles, Vulkan's small and wide types
+    // need the vk_* features), as upstream's.
+    bool supports_type(const Type &t) const;
+    bool supports_type(const Type &t, DeviceAPI device) const;
+    // Whether the target has the feature that `api` needs (Host and None:
+    // always; Default_GPU: any GPU feature).
+    bool supports_device_api(DeviceAPI api) const;
+    // The GPU API the target's features name (Metal, OpenCL, CUDA,
+    // D3D12Compute, Vulkan, WebGPU, in that order of preference), or None.
+    DeviceAPI get_required_device_api() const;
 
     bool operator==(const Target &o) const {
         return os == o.os && arch == o.arch && bits == o.bits && features == o.features;
@@ -157,6 +201,14 @@ private:
 };
 
 // The machine this process runs on, with the CPU features it has.
+// The target's default device API for Default_GPU (Host when it has no GPU feature).
+DeviceAPI get_default_device_api_for_target(const Target &t);
+
+namespace Internal {
+// The LLVM this compiler was built with, as major * 10 + minor (190 for 19.0).
+int get_llvm_version();
+} // namespace Internal
+
 Target get_host_target();
 // HL_TARGET, or the host if unset or empty.
 Target get_target_from_environment();

@@ -203,6 +203,7 @@ LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, 
     options.no_asserts = target.has_feature(Target::NoAsserts);
     options.no_bounds_query = target.has_feature(Target::NoBoundsQuery);
     options.debug = target.has_feature(Target::Debug);
+    options.target = target;
     LoweredPipeline lp = lower(outputs, name, options);
     LoweredFunc f = arrange_arguments(lp, args, name, target);
     rename_outputs(f, output_names);

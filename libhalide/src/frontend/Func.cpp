@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "Function.h"
+#include "ImplicitVars.h"
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IRMutator.h"
@@ -127,6 +128,8 @@ void FuncRef::define(const std::vector<Expr> &values) {
     for (const Expr &value : values) {
         user_assert(value.defined()) << "Func '" << f_->name << "' is defined with an undefined expression";
     }
+    expand_placeholder_in_definition(f_->name, f_->defined(), args_, values);
+    check_undef_placement(f_->name, values);
     if (f_->defined()) {
         user_assert(!f_->frozen) << "Func " << f_->name
                                  << " cannot be given a new update definition, because it has already been realized "
@@ -512,12 +515,12 @@ Stage Func::update(int idx) {
 }
 
 FuncRef Func::operator()(std::vector<Expr> args) const {
+    expand_placeholder_in_call(name(), defined() ? dimensions() : -1, args);
     return FuncRef(f_, std::move(args));
 }
 
 FuncRef Func::operator()(const std::vector<Var> &args) const {
-    std::vector<Expr> e(args.begin(), args.end());
-    return FuncRef(f_, std::move(e));
+    return (*this)(std::vector<Expr>(args.begin(), args.end()));
 }
 
 Func &Func::compute_root() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "Halide/Expr.h"
+#include "Halide/DeviceAPI.h"
 #include "Halide/IR.h"
 #include "Halide/Schedule.h"
 #include "HalideRuntime.h"
@@ -158,6 +159,9 @@ void register_function(const FunctionPtr &f);
 void register_reduction_domain(const ReductionDomainPtr &r);
 // The RDom that reduction variable `var` belongs to, and its index there.
 ReductionDomainPtr find_reduction_domain_of(const std::string &var, int *index = nullptr);
+    // gpu_*() / hexagon(): the device the schedule asks for (None: the
+    // host). Lowering refuses it: there is no GPU or Hexagon backend.
+    DeviceAPI device_api = DeviceAPI::None;
 void register_input_buffer(const InputBufferPtr &b);
 void register_param(const ParamPtr &p);
 FunctionPtr find_function(const std::string &name);

@@ -127,6 +127,36 @@ const FeatureName feature_names[] = {
     {Target::ARMv81a, "armv81a"},
     {Target::SanitizerCoverage, "sanitizer_coverage"},
     {Target::ProfileByTimer, "profile_by_timer"},
+    {Target::EnableBacktraces, "enable_backtraces"},
+    {Target::AVXVNNI, "avxvnni"},
+    {Target::HVX_v68, "hvx_v68"},
+    {Target::AVX512_Zen4, "avx512_zen4"},
+    {Target::AVX512_Zen5, "avx512_zen5"},
+    {Target::WasmMvpOnly, "wasm_mvponly"},
+    {Target::WebGPU, "webgpu"},
+    {Target::ARMv8a, "armv8a"},
+    {Target::ARMv82a, "armv82a"},
+    {Target::ARMv83a, "armv83a"},
+    {Target::ARMv84a, "armv84a"},
+    {Target::ARMv85a, "armv85a"},
+    {Target::ARMv86a, "armv86a"},
+    {Target::ARMv87a, "armv87a"},
+    {Target::ARMv88a, "armv88a"},
+    {Target::ARMv89a, "armv89a"},
+    {Target::SPIRV, "spirv"},
+    {Target::Vulkan, "vulkan"},
+    {Target::VulkanInt8, "vk_int8"},
+    {Target::VulkanInt16, "vk_int16"},
+    {Target::VulkanInt64, "vk_int64"},
+    {Target::VulkanFloat16, "vk_float16"},
+    {Target::VulkanFloat64, "vk_float64"},
+    {Target::VulkanV10, "vk_v10"},
+    {Target::VulkanV12, "vk_v12"},
+    {Target::VulkanV13, "vk_v13"},
+    {Target::Semihosting, "semihosting"},
+    {Target::AVX10_1, "avx10_1"},
+    {Target::X86APX, "x86apx"},
+    {Target::Simulator, "simulator"},
 };
 static_assert(sizeof(feature_names) / sizeof(feature_names[0]) == Target::FeatureEnd,
               "every feature needs exactly one name");
@@ -423,7 +453,81 @@ Target Target::without_feature(Feature f) const {
 }
 
 bool Target::has_gpu_feature() const {
-    return features_any_of({CUDA, OpenCL, Metal, D3D12Compute, OpenGLCompute});
+    return features_any_of({CUDA, OpenCL, Metal, D3D12Compute, OpenGLCompute, Vulkan, WebGPU});
+}
+
+DeviceAPI Target::get_required_device_api() const {
+    const std::pair<Feature, DeviceAPI> order[] = {
+        {Metal, DeviceAPI::Metal},   {OpenCL, DeviceAPI::OpenCL}, {CUDA, DeviceAPI::CUDA},
+        {D3D12Compute, DeviceAPI::D3D12Compute}, {Vulkan, DeviceAPI::Vulkan}, {WebGPU, DeviceAPI::WebGPU},
+    };
+    for (const auto &[f, api] : order) {
+        if (has_feature(f)) {
+            return api;
+        }
+    }
+    return DeviceAPI::None;
+}
+
+DeviceAPI get_default_device_api_for_target(const Target &t) {
+    DeviceAPI d = t.get_required_device_api();
+    return d == DeviceAPI::None ? DeviceAPI::Host : d;
+}
+
+bool Target::supports_device_api(DeviceAPI api) const {
+    switch (api) {
+    case DeviceAPI::None:
+    case DeviceAPI::Host: return true;
+    case DeviceAPI::Default_GPU: return has_gpu_feature();
+    case DeviceAPI::CUDA: return has_feature(CUDA);
+    case DeviceAPI::OpenCL: return has_feature(OpenCL);
+    case DeviceAPI::Metal: return has_feature(Metal);
+    case DeviceAPI::Hexagon: return has_feature(HVX) || arch == Hexagon;
+    case DeviceAPI::HexagonDma: return has_feature(HexagonDma);
+    case DeviceAPI::D3D12Compute: return has_feature(D3D12Compute);
+    case DeviceAPI::Vulkan: return has_feature(Vulkan);
+    case DeviceAPI::WebGPU: return has_feature(WebGPU);
+    }
+    return false;
+}
+
+bool Target::supports_type(const Type &t) const {
+    if (t.bits() != 64) {
+        return true;
+    }
+    if (features_any_of({Metal, D3D12Compute, WebGPU})) {
+        return false;
+    }
+    if (t.is_float()) {
+        return (!has_feature(OpenCL) || has_feature(CLDoubles)) && (!has_feature(Vulkan) || has_feature(VulkanFloat64));
+    }
+    return !has_feature(Vulkan) || has_feature(VulkanInt64);
+}
+
+bool Target::supports_type(const Type &t, DeviceAPI device) const {
+    if (device == DeviceAPI::Default_GPU) {
+        device = get_default_device_api_for_target(*this);
+    }
+    switch (device) {
+    case DeviceAPI::Metal:
+    case DeviceAPI::D3D12Compute:
+    case DeviceAPI::WebGPU: return t.bits() < 64;
+    case DeviceAPI::OpenCL: return !(t.is_float() && t.bits() == 64) || has_feature(CLDoubles);
+    case DeviceAPI::Vulkan:
+        if (!has_feature(Vulkan)) {
+            return false;
+        }
+        if (t.is_float()) {
+            return t.bits() == 16 ? has_feature(VulkanFloat16) : t.bits() == 64 ? has_feature(VulkanFloat64) : true;
+        }
+        switch (t.bits()) {
+        case 8: return has_feature(VulkanInt8);
+        case 16: return has_feature(VulkanInt16);
+        case 64: return has_feature(VulkanInt64);
+        default: return true;
+        }
+    default: return true;
+    }
 }
 
 std::string Target::to_string() const {

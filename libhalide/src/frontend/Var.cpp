@@ -26,4 +26,32 @@ Var Var::implicit(int n) {
     return Var("_" + std::to_string(n));
 }
 
+bool Var::is_implicit(const std::string &name) {
+    if (name.size() < 2 || name[0] != '_') {
+        return false;
+    }
+    for (size_t i = 1; i < name.size(); i++) {
+        if (name[i] < '0' || name[i] > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
+int Var::implicit_index(const std::string &name) {
+    return is_implicit(name) ? std::stoi(name.substr(1)) : -1;
+}
+
+namespace Internal {
+
+std::vector<Var> make_argument_list(int dimensionality) {
+    std::vector<Var> args;
+    for (int i = 0; i < dimensionality; i++) {
+        args.push_back(Var::implicit(i));
+    }
+    return args;
+}
+
+} // namespace Internal
+
 } // namespace Halide

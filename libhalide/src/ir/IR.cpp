@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "Halide/Error.h"
+#include "Halide/Float16.h"
 
 namespace Halide {
 namespace Internal {
@@ -101,7 +102,7 @@ Expr UIntImm::make(Type t, uint64_t value) {
 Expr FloatImm::make(Type t, double value) {
     internal_assert(t.is_float()) << "FloatImm of type " << type_to_string(t);
     switch (t.bits()) {
-    case 16: value = round_to_float16(value); break;
+    case 16: value = t.is_bfloat() ? (double)(float)bfloat16_t((float)value) : round_to_float16(value); break;
     case 32: value = static_cast<double>(static_cast<float>(value)); break;
     case 64: break;
     default: internal_error << "FloatImm of " << t.bits() << " bits";

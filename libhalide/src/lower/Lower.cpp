@@ -80,6 +80,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // Func takes no more updates (as upstream: they would change its meaning).
     for (const auto &[name, f] : env) {
         check_update_races(*f);
+    check_device_schedules(env, options.target);
         f->frozen = true;
     }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/LoweredFunc.h"
+#include "Halide/Target.h"
 #include "frontend/Function.h"
 
 namespace Halide {
@@ -29,6 +30,9 @@ struct LowerOptions {
     bool no_asserts = false;      // target feature no_asserts: drop every check
     bool no_bounds_query = false; // target feature no_bounds_query: NULL hosts are not queries
     bool debug = false;           // target feature debug: report entry and exit through halide_print
+    // The target compiled for (the JIT's by default): named in errors such as
+    // a GPU schedule's, which no backend here can compile.
+    Target target = get_jit_target_from_environment();
 };
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,

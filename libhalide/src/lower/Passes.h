@@ -35,6 +35,10 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
 // f's updates when iterations may update (or read) the same point.
 void check_update_races(const FunctionContents &f);
 
+// GPU and Hexagon schedules (gpu_*(), hexagon()): refused with a
+// CompileError naming the device, as no backend here compiles them.
+void check_device_schedules(const Environment &env, const Target &target);
+
 // AddAtomics.cpp: the Provides of each update marked atomic() (inside that
 // stage's loops) wrapped in an Atomic node, which codegen turns into atomic
 // read-modify-writes.

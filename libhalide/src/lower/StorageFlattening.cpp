@@ -7,6 +7,7 @@
 #include <set>
 
 #include "Halide/IRMutator.h"
+#include "Halide/IROperator.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -64,11 +65,14 @@ public:
         std::vector<Expr> coords = mutate_exprs(op->args);
         std::vector<Stmt> stores;
         for (size_t i = 0; i < op->values.size(); i++) {
+            if (is_undef(op->values[i])) {
+                continue; // undef(): this value of the point stays as it is
+            }
             std::string buffer = buffer_name(op->name, (int)i);
             stores.push_back(
                 Store::make(buffer, mutate(op->values[i]), flat_index(index_fields(op->name, buffer), coords)));
         }
-        return Block::make(stores);
+        return stores.empty() ? Evaluate::make(int32_const(0)) : Block::make(stores);
     }
 
     Expr visit(const Call *op) override {

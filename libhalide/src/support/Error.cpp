@@ -1,1 +1,34 @@
-// Error.h is header-only for now.
+// See Error.h: the custom compile-time error reporter and warnings.
+#include "Halide/Error.h"
+
+#include <atomic>
+#include <iostream>
+
+namespace Halide {
+
+namespace {
+std::atomic<CompileTimeErrorReporter *> custom_reporter{nullptr};
+} // namespace
+
+void set_custom_compile_time_error_reporter(CompileTimeErrorReporter *error_reporter) {
+    custom_reporter = error_reporter;
+}
+
+namespace Internal {
+
+void issue_warning(const char *warning) {
+    if (CompileTimeErrorReporter *r = custom_reporter.load()) {
+        r->warning(warning);
+    } else {
+        std::cerr << warning;
+    }
+}
+
+void report_error_to_custom_reporter(const std::string &msg) {
+    if (CompileTimeErrorReporter *r = custom_reporter.load()) {
+        r->error(msg.c_str());
+    }
+}
+
+} // namespace Internal
+} // namespace Halide

@@ -1,0 +1,45 @@
+// Halide::evaluate: JIT-compiles and runs a scalar expression (a 0-D Func)
+// and returns its value, as upstream's. The Tuple form writes each value
+// through a pointer: evaluate(Tuple(a, b), &x, &y).
+#ifndef HALIDE_EVALUATE_H
+#define HALIDE_EVALUATE_H
+
+#include "Halide/Func.h"
+
+namespace Halide {
+
+namespace Internal {
+// "Can't evaluate expression ... of type ... as a scalar of type ..." unless t == wanted.
+void check_evaluate_type(const Expr &e, Type t, Type wanted);
+} // namespace Internal
+
+template <typename T> T evaluate(const Expr &e) {
+    Internal::check_evaluate_type(e, e.defined() ? e.type() : Type(), type_of<T>());
+    Func f;
+    f() = e;
+    Buffer<T, 0> im = f.realize(std::vector<int32_t>{});
+    return im();
+}
+
+template <typename First, typename... Rest> void evaluate(const Tuple &t, First first, Rest... rest) {
+    static_assert((std::is_pointer<First>::value && ... && std::is_pointer<Rest>::value),
+                  "evaluate(Tuple, ...) writes its results through pointers");
+    user_assert(t.size() == 1 + sizeof...(Rest))
+        << "evaluate: a Tuple of " << t.size() << " values given " << 1 + sizeof...(Rest) << " results to write";
+    Func f;
+    f() = t;
+    Realization r = f.realize(std::vector<int32_t>{});
+    size_t i = 0;
+    auto assign = [&](auto *out) {
+        using U = std::remove_pointer_t<decltype(out)>;
+        Internal::check_evaluate_type(t[i], t[i].type(), type_of<U>());
+        Buffer<U, 0> b = r[i++];
+        *out = b();
+    };
+    assign(first);
+    (assign(rest), ...);
+}
+
+} // namespace Halide
+
+#endif

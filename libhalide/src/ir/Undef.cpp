@@ -1,0 +1,48 @@
+// See IROperator.h: undef(t), a value that leaves the Func's point as it is.
+// Lowering (StorageFlattening) drops the stores of undef values.
+#include "Halide/Error.h"
+#include "Halide/IR.h"
+#include "Halide/IROperator.h"
+#include "Halide/IRVisitor.h"
+
+namespace Halide {
+
+Expr undef(Type t) {
+    user_assert(t.bits() != 0) << "undef of no type";
+    return Internal::Call::make(t, Internal::Intrinsics::undef, {}, Internal::Call::Intrinsic);
+}
+
+namespace Internal {
+
+bool is_undef(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->call_type == Call::Intrinsic && c->name == Intrinsics::undef;
+}
+
+namespace {
+class FindUndef : public IRVisitor {
+public:
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        found = found || (op->call_type == Call::Intrinsic && op->name == Intrinsics::undef);
+        IRVisitor::visit(op);
+    }
+};
+} // namespace
+
+void check_undef_placement(const std::string &func, const std::vector<Expr> &values) {
+    for (const Expr &v : values) {
+        if (is_undef(v)) {
+            continue;
+        }
+        FindUndef f;
+        f.include(v);
+        user_assert(!f.found) << "In the definition of Func \"" << func
+                              << "\": undef() may only be a whole value (of the Func, or an element of its Tuple), "
+                                 "not part of an expression";
+    }
+}
+
+} // namespace Internal
+} // namespace Halide
