@@ -55,6 +55,9 @@ public:
 class Stage {
 public:
     Stage(std::shared_ptr<Internal::FunctionContents> f, int stage) : f_(std::move(f)), stage_(stage) {}
+    // A specialization of the stage: `path` indexes specializations, outermost first.
+    Stage(std::shared_ptr<Internal::FunctionContents> f, int stage, std::vector<size_t> path)
+        : f_(std::move(f)), stage_(stage), path_(std::move(path)) {}
 
     Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
                  TailStrategy tail = TailStrategy::Auto);
@@ -103,6 +106,14 @@ public:
     // done as one step, so RVars may be parallel even where iterations
     // update the same point. override_associativity_test skips the check.
     Stage &atomic(bool override_associativity_test = false);
+    // A version of this stage run where `condition` (a bool of Params and
+    // buffer fields) holds, with its own schedule: a copy of this one so far.
+    // The first specialization whose condition holds runs; asking again with
+    // the same condition returns the same one.
+    Stage specialize(const Expr &condition);
+    // Where no specialization's condition holds, running the pipeline is an
+    // error with `message`. Ends the chain: no specializations after it.
+    void specialize_fail(const std::string &message);
 
     // "f.update(0)"-style name, as upstream's messages use.
     std::string name() const;
@@ -148,6 +159,7 @@ private:
     Stage &set_loop_type(const VarOrRVar &v, Internal::ForType type, const char *what);
     std::shared_ptr<Internal::FunctionContents> f_;
     int stage_;
+    std::vector<size_t> path_;
 };
 
 // f(x, y): the left side of a definition, or a call inside an expression.
@@ -281,6 +293,9 @@ public:
     }
     Func &never_partition_all();
     Func &always_partition_all();
+    // See Stage::specialize and Stage::specialize_fail (of the pure definition).
+    Stage specialize(const Expr &condition);
+    void specialize_fail(const std::string &message);
 
     // JIT-compiles (cached until the pipeline changes) and runs.
     // The Func over `sizes`: one buffer, or one per value of a Tuple.

@@ -543,8 +543,14 @@ namespace {
 void check_level(const FunctionContents &f, const std::string &name, const char *what) {
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
     std::vector<std::string> loops;
+    std::vector<const std::vector<Dim> *> schedules; // every stage's, and their specializations'
     for (size_t stage = 0; stage <= f.updates.size(); stage++) {
-        for (const Dim &d : stage == 0 ? f.dims : f.updates[stage - 1].dims) {
+        schedules.push_back(stage == 0 ? &f.dims : &f.updates[stage - 1].dims);
+        for_each_specialization(stage == 0 ? f.specializations : f.updates[stage - 1].specializations,
+                                [&](const Specialization &sp) { schedules.push_back(&sp.dims); });
+    }
+    for (const std::vector<Dim> *dims : schedules) {
+        for (const Dim &d : *dims) {
             if (d.name == name) {
                 return;
             }

@@ -3,6 +3,7 @@
 #ifndef HALIDE_INTERNAL_FUNCTION_H
 #define HALIDE_INTERNAL_FUNCTION_H
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,30 @@ struct ReductionDomainContents {
 };
 using ReductionDomainPtr = std::shared_ptr<ReductionDomainContents>;
 
+// Func::specialize(condition) / Stage::specialize: where `condition` (of
+// Params and buffer fields) holds, the stage runs with this schedule (a copy
+// of the stage's schedule when specialized, changed independently since).
+// The first specialization whose condition holds is run; they nest.
+// specialize_fail(message) adds one whose condition is true and whose
+// choice is a run-time error with `message`.
+struct Specialization {
+    Expr condition;
+    std::vector<SplitStep> splits;
+    std::vector<Dim> dims;
+    std::vector<Specialization> specializations;
+    bool fails = false;
+    std::string failure_message;
+};
+
+// Calls `visit` on each specialization in `specs` and the ones nested in them.
+inline void for_each_specialization(const std::vector<Specialization> &specs,
+                                    const std::function<void(const Specialization &)> &visit) {
+    for (const Specialization &s : specs) {
+        visit(s);
+        for_each_specialization(s.specializations, visit);
+    }
+}
+
 // An update definition f(args) = values, run after the pure definition and
 // the updates before it. Each argument is a pure Var of the update (looped
 // over the region of that dimension), or any Expr of RVars and those Vars.
@@ -112,6 +137,7 @@ struct FunctionContents {
     std::string store_at_func, store_at_var;
     std::vector<SplitStep> splits; // the pure definition's schedule
     std::vector<Dim> dims;
+    std::vector<Specialization> specializations; // the pure definition's
     std::vector<UpdateDefinition> updates;
     // Realized, or called by another Func's definition: no more updates
     // (they would change what that already means), as upstream.

@@ -7,7 +7,10 @@
 #include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "Halide/IREquality.h"
 #include "Halide/IROperator.h"
+#include "Halide/IRPrinter.h"
+#include "Halide/IRVisitor.h"
 
 namespace Halide {
 
@@ -15,7 +18,8 @@ using namespace Internal;
 
 namespace {
 
-// The parts of a FunctionContents one stage's schedule works on.
+// The parts of a FunctionContents one stage's schedule works on (of one of
+// its specializations when `path` names one).
 struct StageParts {
     FunctionContents &f;
     std::vector<SplitStep> &splits;
@@ -23,12 +27,27 @@ struct StageParts {
     std::vector<std::string> base_vars; // the loops before any split: pure Vars, RVars
     std::vector<std::string> rvars;
     std::string label; // "f" or "f.update(0)"
+    std::vector<Specialization> &specializations;
 };
 
-StageParts parts_of(FunctionContents &f, int stage) {
+StageParts specialized(StageParts s, const std::vector<size_t> &path) {
+    std::vector<SplitStep> *splits = &s.splits;
+    std::vector<Dim> *dims = &s.dims;
+    std::vector<Specialization> *specs = &s.specializations;
+    for (size_t i : path) {
+        internal_assert(i < specs->size());
+        Specialization &sp = (*specs)[i];
+        splits = &sp.splits;
+        dims = &sp.dims;
+        specs = &sp.specializations;
+    }
+    return {s.f, *splits, *dims, s.base_vars, s.rvars, s.label, *specs};
+}
+
+StageParts parts_of(FunctionContents &f, int stage, const std::vector<size_t> &path = {}) {
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' before it has been defined";
     if (stage == 0) {
-        return {f, f.splits, f.dims, f.args, {}, f.name};
+        return specialized({f, f.splits, f.dims, f.args, {}, f.name, f.specializations}, path);
     }
     user_assert(stage >= 1 && (size_t)stage <= f.updates.size())
         << "Func '" << f.name << "' has " << f.updates.size() << " update definition(s); there is no update("
@@ -46,7 +65,9 @@ StageParts parts_of(FunctionContents &f, int stage) {
             rvars.push_back(r.var);
         }
     }
-    return {f, u.splits, u.dims, base, rvars, f.name + ".update(" + std::to_string(stage - 1) + ")"};
+    return specialized(
+        {f, u.splits, u.dims, base, rvars, f.name + ".update(" + std::to_string(stage - 1) + ")", u.specializations},
+        path);
 }
 
 // The index in the stage's loops of the Dim the user calls `name`.
@@ -115,7 +136,7 @@ std::string Stage::name() const {
 
 Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
                     TailStrategy tail) {
-    StageParts s = parts_of(*f_, stage_);
+    StageParts s = parts_of(*f_, stage_, path_);
     size_t i = dim_index(s, old.name(), "split");
     user_assert(factor.defined() && (factor.type().is_int() || factor.type().is_uint()))
         << "The split factor of '" << old.name() << "' in Func '" << f_->name << "' must be an integer";
@@ -156,7 +177,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
 }
 
 Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
-    StageParts s = parts_of(*f_, stage_);
+    StageParts s = parts_of(*f_, stage_, path_);
     size_t i = dim_index(s, inner.name(), "fuse");
     size_t o = dim_index(s, outer.name(), "fuse");
     user_assert(o == i + 1) << "In fuse of Func '" << f_->name << "': '" << outer.name()
@@ -174,7 +195,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
 }
 
 Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
-    StageParts s = parts_of(*f_, stage_);
+    StageParts s = parts_of(*f_, stage_, path_);
     std::vector<size_t> positions;
     for (const VarOrRVar &v : vars) {
         size_t p = dim_index(s, v.name(), "reorder");
@@ -219,7 +240,7 @@ Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, 
 }
 
 Stage &Stage::set_loop_type(const VarOrRVar &v, ForType type, const char *what) {
-    StageParts s = parts_of(*f_, stage_);
+    StageParts s = parts_of(*f_, stage_, path_);
     // Parallel or vectorized RVars are checked for races when lowering
     // (lower/CheckUpdateRaces.cpp), as upstream checks them.
     s.dims[dim_index(s, v.name(), what)].for_type = type;
@@ -228,7 +249,7 @@ Stage &Stage::set_loop_type(const VarOrRVar &v, ForType type, const char *what) 
 }
 
 Stage &Stage::partition(const VarOrRVar &v, Partition policy) {
-    StageParts s = parts_of(*f_, stage_);
+    StageParts s = parts_of(*f_, stage_, path_);
     s.dims[dim_index(s, v.name(), "partition")].partition = policy;
     mark_changed(*f_);
     return *this;
@@ -249,7 +270,7 @@ Stage &Stage::always_partition(const std::vector<VarOrRVar> &vars) {
 }
 
 Stage &Stage::never_partition_all() {
-    for (Dim &d : parts_of(*f_, stage_).dims) {
+    for (Dim &d : parts_of(*f_, stage_, path_).dims) {
         d.partition = Partition::Never;
     }
     mark_changed(*f_);
@@ -257,7 +278,7 @@ Stage &Stage::never_partition_all() {
 }
 
 Stage &Stage::always_partition_all() {
-    for (Dim &d : parts_of(*f_, stage_).dims) {
+    for (Dim &d : parts_of(*f_, stage_, path_).dims) {
         d.partition = Partition::Always;
     }
     mark_changed(*f_);
@@ -267,7 +288,7 @@ Stage &Stage::always_partition_all() {
 Stage &Stage::allow_race_conditions() {
     user_assert(stage_ > 0) << "allow_race_conditions() applies to update definitions, not to the pure definition of "
                             << f_->name;
-    parts_of(*f_, stage_);
+    parts_of(*f_, stage_, path_);
     f_->updates[(size_t)stage_ - 1].allow_race_conditions = true;
     mark_changed(*f_);
     return *this;
@@ -275,7 +296,7 @@ Stage &Stage::allow_race_conditions() {
 
 Stage &Stage::atomic(bool override_associativity_test) {
     user_assert(stage_ > 0) << "atomic() applies to update definitions, not to the pure definition of " << f_->name;
-    parts_of(*f_, stage_);
+    parts_of(*f_, stage_, path_);
     UpdateDefinition &u = f_->updates[(size_t)stage_ - 1];
     user_assert(override_associativity_test || find_associative_form(f_->name, u, nullptr))
         << "Failed to call atomic() on " << name()
@@ -301,21 +322,91 @@ Stage &Stage::serial(const VarOrRVar &v) {
 // parallel(v, n), vectorize(v, n), unroll(v, n): split v by n, keep the
 // name v for the outer loop, and mark the inner (or, for parallel, outer) one.
 Stage &Stage::parallel(const VarOrRVar &v, const Expr &task_size, TailStrategy tail) {
-    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_), v.name() + "_par_inner"), v.is_rvar);
+    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_, path_), v.name() + "_par_inner"), v.is_rvar);
     split(v, v, inner, task_size, tail);
     return parallel(v);
 }
 
 Stage &Stage::vectorize(const VarOrRVar &v, const Expr &factor, TailStrategy tail) {
-    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_), v.name() + "_vec"), v.is_rvar);
+    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_, path_), v.name() + "_vec"), v.is_rvar);
     split(v, v, inner, factor, tail);
     return vectorize(inner);
 }
 
 Stage &Stage::unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail) {
-    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_), v.name() + "_unroll"), v.is_rvar);
+    VarOrRVar inner(fresh_loop_name(parts_of(*f_, stage_, path_), v.name() + "_unroll"), v.is_rvar);
     split(v, v, inner, factor, tail);
     return unroll(inner);
+}
+
+// Specializations: see Func.h. Each copies the stage's schedule as it is
+// now (not its specializations); lowering emits the if/else chain
+// (lower/SpecializeStages.cpp).
+Stage Stage::specialize(const Expr &condition) {
+    StageParts s = parts_of(*f_, stage_, path_);
+    user_assert(condition.defined() && condition.type().is_bool() && condition.type().lanes() == 1)
+        << "Argument passed to specialize must be of type bool";
+    // The condition must be the same at every point of the stage.
+    std::vector<std::string> pure = f_->args;
+    if (stage_ > 0) {
+        pure = f_->updates[(size_t)stage_ - 1].pure_vars;
+    }
+    class FindLoopVar : public IRVisitor {
+    public:
+        explicit FindLoopVar(const std::vector<std::string> &pure) : pure_(pure) {}
+        std::string found;
+        using IRVisitor::visit;
+        void visit(const Variable *op) override {
+            if (found.empty() && (std::find(pure_.begin(), pure_.end(), op->name) != pure_.end() ||
+                                  find_reduction_domain_of(op->name))) {
+                found = op->name;
+            }
+        }
+
+    private:
+        const std::vector<std::string> &pure_;
+    } find(pure);
+    find.include(condition);
+    user_assert(find.found.empty()) << "Specialization condition " << condition << " for " << name()
+                                    << " depends on Var or RVar " << find.found
+                                    << ". Specialization conditions may not depend on any Vars or RVars.";
+    std::vector<size_t> path = path_;
+    for (size_t i = 0; i < s.specializations.size(); i++) {
+        if (!s.specializations[i].fails && equal(s.specializations[i].condition, condition)) {
+            path.push_back(i);
+            return Stage(f_, stage_, path);
+        }
+    }
+    user_assert(s.specializations.empty() || !s.specializations.back().fails)
+        << "Cannot add new specializations after specialize_fail().";
+    Specialization sp;
+    sp.condition = condition;
+    sp.splits = s.splits;
+    sp.dims = s.dims;
+    s.specializations.push_back(std::move(sp));
+    path.push_back(s.specializations.size() - 1);
+    mark_changed(*f_);
+    return Stage(f_, stage_, path);
+}
+
+void Stage::specialize_fail(const std::string &message) {
+    StageParts s = parts_of(*f_, stage_, path_);
+    user_assert(s.specializations.empty() || !s.specializations.back().fails)
+        << "Only one specialize_fail() may be defined per Stage.";
+    Specialization sp;
+    sp.condition = const_true();
+    sp.fails = true;
+    sp.failure_message = message;
+    s.specializations.push_back(std::move(sp));
+    mark_changed(*f_);
+}
+
+Stage Func::specialize(const Expr &condition) {
+    return Stage(f_, 0).specialize(condition);
+}
+
+void Func::specialize_fail(const std::string &message) {
+    Stage(f_, 0).specialize_fail(message);
 }
 
 } // namespace Halide

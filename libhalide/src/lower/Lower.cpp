@@ -48,13 +48,15 @@ namespace {
 std::map<std::string, Partition> partition_policies(const Environment &env) {
     std::map<std::string, Partition> policies;
     for (const auto &[name, f] : env) {
-        for (const Dim &d : f->dims) {
-            policies[loop_var_name(name, d.var, 0)] = d.partition;
-        }
-        for (size_t k = 0; k < f->updates.size(); k++) {
-            for (const Dim &d : f->updates[k].dims) {
-                policies[loop_var_name(name, d.var, (int)k + 1)] = d.partition;
-            }
+        for (int k = 0; k <= (int)f->updates.size(); k++) {
+            auto add = [&](const std::vector<Dim> &dims) {
+                for (const Dim &d : dims) {
+                    policies[loop_var_name(name, d.var, k)] = d.partition;
+                }
+            };
+            add(k == 0 ? f->dims : f->updates[k - 1].dims);
+            for_each_specialization(k == 0 ? f->specializations : f->updates[k - 1].specializations,
+                                    [&](const Specialization &sp) { add(sp.dims); });
         }
     }
     return policies;
@@ -80,6 +82,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // Func takes no more updates (as upstream: they would change its meaning).
     for (const auto &[name, f] : env) {
         check_update_races(*f);
+        check_specialized_update_races(*f);
     check_device_schedules(env, options.target);
         f->frozen = true;
     }

@@ -35,6 +35,17 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
 // f's updates when iterations may update (or read) the same point.
 void check_update_races(const FunctionContents &f);
 
+// SpecializeStages.cpp: Func::specialize. The loop nest of a stage with
+// specializations `specs`: `nest` of the schedule (splits, dims) of each,
+// in an if/else chain on their conditions (what a condition says about a
+// Param substituted in its branch), the stage's own schedule last, or a
+// specialize_fail() error.
+using SpecializedNest = std::function<Stmt(const std::vector<SplitStep> &, const std::vector<Dim> &)>;
+Stmt specialize_stage(const std::vector<Specialization> &specs, const std::vector<SplitStep> &splits,
+                      const std::vector<Dim> &dims, const SpecializedNest &nest);
+// check_update_races of the schedules of f's updates' specializations.
+void check_specialized_update_races(const FunctionContents &f);
+
 // GPU and Hexagon schedules (gpu_*(), hexagon()): refused with a
 // CompileError naming the device, as no backend here compiles them.
 void check_device_schedules(const Environment &env, const Target &target);

@@ -96,15 +96,16 @@ bool rounds_up_safely(const UpdateDefinition &u, const std::string &var) {
 //   for f.sK.<outermost> ...
 //     for f.sK.<innermost> ...
 //       if (guards) f(site) = value    (split-off variables substituted)
-Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const std::string &region) {
+//
+// `splits` and `dims`: the stage's schedule, or one of its specializations'.
+Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, const std::string &region,
+                        const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
     // max is kept apart from min + extent - 1: bounds inference sees it as one
     // variable, so it does not lose the correlation between min and extent.
     struct Bounds {
         Expr min, extent, max;
     };
     const UpdateDefinition *update = stage > 0 ? &f.updates[(size_t)stage - 1] : nullptr;
-    const std::vector<SplitStep> &splits = update ? update->splits : f.splits;
-    const std::vector<Dim> &dims = update ? update->dims : f.dims;
     std::map<std::string, Bounds> bounds;
     std::vector<Stmt> checks;
     auto loop = [&](const std::string &var) { return var_int32(loop_var_name(f.name, var, stage)); };
@@ -275,6 +276,17 @@ Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const s
         s = For::make(loop_var_name(f.name, d.var, stage), b.min, b.extent, d.for_type, s);
     }
     return Block::make(Block::make(checks), s);
+}
+
+// Stage `stage` of f: its loop nest, or one per specialization (in the
+// if/else chain of their conditions).
+Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const std::string &region) {
+    const UpdateDefinition *update = stage > 0 ? &f.updates[(size_t)stage - 1] : nullptr;
+    return specialize_stage(update ? update->specializations : f.specializations, update ? update->splits : f.splits,
+                            update ? update->dims : f.dims,
+                            [&](const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
+                                return produce_stage_nest(f, stage, is_output, region, splits, dims);
+                            });
 }
 
 // Every stage of f over <region>. With update definitions, each stage
@@ -517,11 +529,17 @@ std::vector<std::string> level_loops(const Environment &env, const FunctionConte
     const FunctionContents &c = *consumer->second;
     std::vector<std::string> loops;
     for (int stage = 0; stage <= (int)c.updates.size(); stage++) {
-        for (const Dim &d : stage == 0 ? c.dims : c.updates[stage - 1].dims) {
-            if (d.name == dim) {
-                loops.push_back(loop_var_name(func, d.var, stage));
+        auto add = [&](const std::vector<Dim> &dims) {
+            for (const Dim &d : dims) {
+                if (d.name == dim) {
+                    loops.push_back(loop_var_name(func, d.var, stage));
+                }
             }
-        }
+        };
+        add(stage == 0 ? c.dims : c.updates[stage - 1].dims);
+        // Each specialization's loop of that name too (in its branch).
+        for_each_specialization(stage == 0 ? c.specializations : c.updates[stage - 1].specializations,
+                                [&](const Specialization &sp) { add(sp.dims); });
     }
     if (!loops.empty()) {
         return loops;

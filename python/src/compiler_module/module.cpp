@@ -23,4 +23,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_callable(m);
     halide_py::define_generator(m);
     halide_py::define_boundary_conditions(m);
+    halide_py::define_specialize(m);
 }

@@ -1,0 +1,69 @@
+"""Func.specialize / Stage.specialize / specialize_fail from Python: every
+branch computes what the unspecialized Func does (NumPy references), and a
+failing specialization raises hl.HalideError with its message."""
+
+import numpy as np
+import pytest
+
+hl = pytest.importorskip("halide")
+
+
+def test_specializations_on_params_match_numpy() -> None:
+    p = hl.Param(hl.Int(32), "p")
+    b = hl.Param(hl.Bool(), "b")
+    x, y = hl.Var("x"), hl.Var("y")
+    f = hl.Func("f")
+    f[x, y] = x * 10 + y + p * hl.select(b, x, y)
+    f.specialize(p == 0).vectorize(x, 4)
+    s = f.specialize(b)
+    assert isinstance(s, hl.Stage)
+    s.specialize(p > 5).parallel(y)
+    f.specialize(b).vectorize(x, 8)  # the same specialization again
+    xs, ys = np.meshgrid(np.arange(13), np.arange(4))
+    for pv in (0, 3, 9):
+        for bv in (False, True):
+            p.set(pv)
+            b.set(bv)
+            got = np.asarray(f.realize([13, 4]))
+            want = xs * 10 + ys + pv * (xs if bv else ys)
+            np.testing.assert_array_equal(got, want)
+
+
+def test_update_stage_specialization() -> None:
+    k = hl.Param(hl.Int(32), "k")
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = x
+    f[x] += k
+    f.update(0).specialize(k == 2).vectorize(x, 4)
+    for kv in (2, -7):
+        k.set(kv)
+        np.testing.assert_array_equal(np.asarray(f.realize([11])), np.arange(11) + kv)
+
+
+def test_specialize_fail_raises_with_its_message() -> None:
+    p = hl.Param(hl.Int(32), "p")
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = 2 * x
+    f.specialize(p > 3).vectorize(x, 4)
+    f.specialize_fail("Unhandled p")
+    p.set(1)
+    with pytest.raises(hl.HalideError, match="specialize_fail.*Unhandled p"):
+        f.realize([8])
+    p.set(4)
+    np.testing.assert_array_equal(np.asarray(f.realize([8])), 2 * np.arange(8))
+
+
+def test_specialize_errors() -> None:
+    p = hl.Param(hl.Int(32), "p")
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = x
+    with pytest.raises(hl.HalideError, match="depends on Var or RVar x"):
+        f.specialize(x > 0)
+    with pytest.raises(hl.HalideError, match="must be of type bool"):
+        f.specialize(p + 1)
+    f.specialize_fail("done")
+    with pytest.raises(hl.HalideError, match="after specialize_fail"):
+        f.specialize(p > 1)
