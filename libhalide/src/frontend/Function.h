@@ -95,6 +95,7 @@ struct UpdateDefinition {
     std::vector<Dim> dims;              // RVars innermost by default, then the pure Vars
     bool allow_race_conditions = false; // Stage::allow_race_conditions()
     bool atomic = false;                // Stage::atomic()
+    std::vector<Specialization> specializations; // Stage::specialize()
 };
 
 struct FunctionContents;
