@@ -654,3 +654,42 @@ def test_names_and_argument_names_match_upstream():
     assert ours["names"] == theirs["names"]
     problems = signature_problems(ours, theirs, skip=("names",))
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "placement, tail",
+    [
+        ("store_root", hl.TailStrategy.GuardWithIf),
+        ("store_root", hl.TailStrategy.ShiftInwards),
+        ("producer_root", hl.TailStrategy.GuardWithIf),
+        ("producer_root", hl.TailStrategy.ShiftInwards),
+    ],
+)
+def test_updated_producer_at_a_split_loop_reads_only_what_it_needs(placement, tail):
+    # g has an update and is computed at the outer loop of f's split; its
+    # region is bounded by its consumers' needs even where bounds are inferred
+    # outside that loop (g stored at the root, or its producer h computed at
+    # the root). `inp` is exactly as large as upstream reads: a wider region
+    # (once nearly twice the image) fails the input bounds check.
+    w, hgt = 21, 3
+    data = RNG.integers(-50, 50, size=(hgt, w + 2), dtype=np.int32)
+    inp = hl.ImageParam(hl.Int(32), 2, "inp")
+    xo, xi = hl.Var("xo"), hl.Var("xi")
+    h, g, f = hl.Func("h"), hl.Func("g"), hl.Func("f")
+    r = hl.RDom([hl.Range(0, 3)], "r")
+    h[x, y] = inp[x, y] * 3 + y
+    g[x, y] = h[x, y]
+    g[x, y] = g[x, y] + r.x * h[x + 1, y]
+    f[x, y] = g[x, y] + g[x + 1, y]
+    f.split(x, xo, xi, 8, tail)
+    g.compute_at(f, xo)
+    if placement == "store_root":
+        g.store_root()
+        h.compute_at(f, xo)
+    else:
+        h.compute_root()
+    inp.set(hl.Buffer(data))
+    got = np.asarray(f.realize([w, hgt]))
+    hv = data * 3 + np.arange(hgt)[:, None]
+    gv = hv[:, : w + 1] + 3 * hv[:, 1 : w + 2]  # r.x = 0, 1, 2
+    np.testing.assert_array_equal(got, gv[:, :w] + gv[:, 1:])

@@ -298,6 +298,14 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
     int last = (int)f.updates.size();
     std::vector<Stmt> stages((size_t)last + 1);
     std::map<std::string, Box> later_reads; // what the stages after the current one read of f
+    // The region's max kept symbolic: a stage's loop over [min, extent] is
+    // then bounded by that max, not by min + extent - 1, whose interval
+    // (once the region moves with an outer loop) is nearly twice as wide.
+    Scope region_max;
+    for (size_t d = 0; d < f.args.size(); d++) {
+        Expr max = buffer_field(region, "max", (int)d);
+        region_max[region + ".max." + std::to_string(d)] = Interval::single_point(max);
+    }
     for (int k = last; k >= 0; k--) {
         bool widened = !is_output && k < last && later_reads.count(f.name);
         std::string stage_region = widened ? region + ".s" + std::to_string(k) : region;
@@ -321,7 +329,7 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
         }
         stages[(size_t)k] = s;
         if (k > 0) {
-            auto reads = boxes_required(s);
+            auto reads = boxes_required(s, region_max);
             auto it = reads.find(f.name);
             if (it != reads.end()) {
                 auto prev = later_reads.find(f.name);
