@@ -258,6 +258,11 @@ public:
     // Rounds the region computed over `var` out to multiples of `modulus`
     // (offset by `remainder`).
     Func &align_bounds(const Var &var, const Expr &modulus, const Expr &remainder = 0);
+    // Store only `extent` coordinates of dimension `dim`, indexed modulo
+    // `extent` (a circular buffer); `fold_forward`: accesses move towards
+    // larger coordinates (false: smaller). Checked when compiled (and, when
+    // the region's size is not a constant, when run).
+    Func &fold_storage(const Var &dim, const Expr &extent, bool fold_forward = true);
     // Memory layout of a realized Func: the first Var has stride 1.
     Func &reorder_storage(const std::vector<Var> &dims);
     template <typename... Vars> Func &reorder_storage(const Var &v, const Vars &...rest) {

@@ -614,6 +614,17 @@ Func &Func::align_bounds(const Var &var, const Expr &modulus, const Expr &remain
     return *this;
 }
 
+Func &Func::fold_storage(const Var &dim, const Expr &extent, bool fold_forward) {
+    check_pure_arg(*f_, dim, "fold_storage");
+    Expr e = int32_expr(extent, "fold_storage's extent");
+    const IntImm *k = e.as<IntImm>();
+    user_assert(k && k->value > 0) << "fold_storage of '" << dim.name() << "' in Func '" << name()
+                                   << "': the fold factor must be a positive integer constant, not " << e;
+    f_->storage_folds[dim.name()] = {e, fold_forward};
+    mark_changed(*f_);
+    return *this;
+}
+
 Func &Func::reorder_storage(const std::vector<Var> &dims) {
     user_assert(dims.size() == f_->args.size())
         << "reorder_storage of Func '" << name() << "' needs all " << f_->args.size() << " of its arguments";

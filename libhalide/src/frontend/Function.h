@@ -146,7 +146,10 @@ struct FunctionContents {
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
     std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order
-    std::vector<Range> estimates;           // set_estimates() of an output, for the metadata
+    // fold_storage(): per pure argument, the fold factor and whether the
+    // accesses move towards larger coordinates.
+    std::map<std::string, std::pair<Expr, bool>> storage_folds;
+    std::vector<Range> estimates; // set_estimates() of an output, for the metadata
     // Func::in(): the wrappers of this Func by the consumer Func they serve
     // ("" for the global one); a wrapper names the Func it wraps. The
     // wrapper calls this Func without keeping it alive (no cycle).

@@ -120,6 +120,10 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 6. Bounds are all known now: drop the promises that informed them.
     s = strip_promises(s);
 
+    // 6a. Line buffers: Funcs stored outside a loop compute only new rows,
+    // in storage folded to the rows still live.
+    s = storage_folding(sliding_window(s, env), env);
+
     // 7. Multi-dimensional storage to flat buffers.
     s = storage_flattening(s, env);
 

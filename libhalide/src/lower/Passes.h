@@ -92,6 +92,17 @@ Stmt partition_loops(const Stmt &s, const std::map<std::string, Partition> &poli
 // code (Ramp, Broadcast, vector Load/Store); loops it cannot widen stay serial.
 Stmt vectorize_loops(const Stmt &s);
 
+// SlidingWindow.cpp: a Func stored outside a serial loop and computed
+// inside it computes, after the loop's first iteration, only the part of its
+// region the previous iterations did not (line buffers).
+Stmt sliding_window(const Stmt &s, const Environment &env);
+
+// StorageFolding.cpp: a Func whose accesses within each iteration of a
+// serial loop span a constant number of coordinates along a dimension (and
+// move one way) is stored in that many (rounded up to a power of two),
+// indexed modulo; Func::fold_storage asks for a given fold.
+Stmt storage_folding(const Stmt &s, const Environment &env);
+
 // StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
 Stmt storage_flattening(const Stmt &s, const Environment &env);
 

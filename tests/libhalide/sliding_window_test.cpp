@@ -1,0 +1,266 @@
+// Sliding window (lower/SlidingWindow.cpp): the pass on hand-built
+// statements (which regions slide, what the slid bound evaluates to), the
+// rows a line-buffered producer computes (counted with print_when), and
+// line-buffered pipelines against plain C++ references.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "Halide.h"
+#include "Halide/IRPrinter.h"
+#include "Halide/Simplify.h"
+#include "HalideRuntime.h"
+#include "ir/Substitute.h"
+#include "ir_text.h"
+#include "lower/Passes.h"
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+Expr var(const std::string &name) {
+    return Variable::make(Int(32), name);
+}
+Expr i32(int v) {
+    return IntImm::make(Int(32), v);
+}
+
+// A pure Func named `name` of `dims` arguments, for the environment.
+Environment env_with(const std::string &name, int dims, bool with_update = false) {
+    auto f = std::make_shared<FunctionContents>();
+    f->name = name;
+    for (int d = 0; d < dims; d++) {
+        f->args.push_back("v" + std::to_string(d));
+    }
+    f->values = {i32(0)};
+    if (with_update) {
+        f->updates.emplace_back();
+    }
+    return {{name, f}};
+}
+
+// let f.c.min.d = min_d; let f.c.max.d = max_d; let f.c.extent.d = ... (d = 0 outermost) around body.
+Stmt region_lets(const std::string &f, const std::vector<std::pair<Expr, Expr>> &dims, Stmt body) {
+    for (size_t d = dims.size(); d-- > 0;) {
+        std::string s = "." + std::to_string(d);
+        Expr extent = Max::make(var(f + ".c.max" + s) - var(f + ".c.min" + s) + 1, 0);
+        body = LetStmt::make(f + ".c.extent" + s, extent, body);
+        body = LetStmt::make(f + ".c.max" + s, dims[d].second, body);
+        body = LetStmt::make(f + ".c.min" + s, dims[d].first, body);
+    }
+    return body;
+}
+
+// The computation of f over its region and a consumer's read of it.
+Stmt produce_and_consume(const std::string &f) {
+    Stmt produce = For::make(f + ".s0.v1", var(f + ".c.min.1"), var(f + ".c.extent.1"), ForType::Serial,
+                             Provide::make(f, {var(f + ".s0.v1")}, {i32(0), var(f + ".s0.v1")}));
+    Stmt consume = Evaluate::make(Call::make(Int(32), f, {i32(0), var("y")}, Call::Halide));
+    return Block::make(produce, consume);
+}
+
+// for (y, 0, 100) { region of f (dimension 1 from `dims`); produce and consume }, f stored outside.
+Stmt line_buffer(const std::pair<Expr, Expr> &rows, ForType type = ForType::Serial, bool stored_outside = true) {
+    Stmt body = region_lets("f", {{i32(0), i32(9)}, rows}, produce_and_consume("f"));
+    auto realize = [](Stmt s) { return Realize::make("f", {Int(32)}, {{i32(0), i32(10)}, {i32(-5), i32(110)}}, s); };
+    if (!stored_outside) {
+        body = realize(body);
+    }
+    Stmt loop = For::make("y", i32(0), i32(100), type, body);
+    return stored_outside ? realize(loop) : loop;
+}
+
+// The value of let `name` in s with y = `at`.
+Expr let_value(const Stmt &s, const std::string &name, int at) {
+    class Find : public IRVisitor {
+    public:
+        std::string name;
+        Expr value;
+        using IRVisitor::visit;
+        void visit(const LetStmt *op) override {
+            if (op->name == name) {
+                value = op->value;
+            }
+            IRVisitor::visit(op);
+        }
+    } find;
+    find.name = name;
+    find.include(s);
+    EXPECT_TRUE(find.value.defined()) << name;
+    return simplify(substitute({{"y", i32(at)}}, find.value));
+}
+
+int as_int(const Expr &e) {
+    const IntImm *i = e.as<IntImm>();
+    EXPECT_NE(i, nullptr) << e;
+    return i ? (int)i->value : -12345;
+}
+
+} // namespace
+
+TEST(SlidingWindow, RowsAfterTheFirstIterationStartPastThePreviousMax) {
+    Stmt before = line_buffer({var("y") - 1, var("y") + 1});
+    Stmt after = sliding_window(before, env_with("f", 2));
+    EXPECT_FALSE(after.same_as(before));
+    // First iteration: the whole region [-1, 1]; then one new row each: [y + 1, y + 1].
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 0)), -1) << printed(after);
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 1)), 2);
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 57)), 58);
+    EXPECT_EQ(as_int(let_value(after, "f.c.max.1", 57)), 58);
+    // The other dimension does not move: untouched.
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.0", 57)), 0);
+}
+
+TEST(SlidingWindow, StridedRegionsSlideByTheirStride) {
+    // Rows [2y - 1, 2y + 2] (a downsample's stencil): two new rows a step
+    // (y = 9 computed up to row 20).
+    Stmt after = sliding_window(line_buffer({var("y") * 2 - 1, var("y") * 2 + 2}), env_with("f", 2));
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 0)), -1);
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 10)), 21);
+    EXPECT_EQ(as_int(let_value(after, "f.c.max.1", 10)), 22);
+}
+
+TEST(SlidingWindow, DecreasingRegionsLowerTheMax) {
+    Stmt after = sliding_window(line_buffer({0 - var("y") - 1, 1 - var("y")}), env_with("f", 2));
+    EXPECT_EQ(as_int(let_value(after, "f.c.max.1", 0)), 1);
+    EXPECT_EQ(as_int(let_value(after, "f.c.max.1", 5)), -6); // rows down to -5 were computed at y = 4
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 5)), -6);
+}
+
+TEST(SlidingWindow, LeftAloneWhenNothingCanBeReused) {
+    Environment env = env_with("f", 2);
+    std::pair<Expr, Expr> rows{var("y") - 1, var("y") + 1};
+    for (Stmt s : {line_buffer(rows, ForType::Parallel), line_buffer(rows, ForType::Vectorized),
+                   line_buffer(rows, ForType::Serial, false),                   // stored inside the loop
+                   line_buffer({i32(0), i32(9)}),                               // the same rows every iteration
+                   line_buffer({var("y") * var("y"), var("y") * var("y") + 1}), // not provably monotonic
+                   line_buffer({var("y") - 1, 5 - var("y")})}) {                // ends move apart
+        Stmt after = sliding_window(s, env);
+        EXPECT_TRUE(after.same_as(s)) << printed(after);
+    }
+    // Two dimensions moving with the loop; a Func with an update definition.
+    Stmt both = Realize::make("f", {Int(32)}, {{i32(0), i32(200)}, {i32(-5), i32(110)}},
+                              For::make("y", i32(0), i32(100), ForType::Serial,
+                                        region_lets("f", {{var("y"), var("y") + 2}, {var("y") - 1, var("y") + 1}},
+                                                    produce_and_consume("f"))));
+    EXPECT_TRUE(sliding_window(both, env).same_as(both));
+    Stmt s = line_buffer(rows);
+    EXPECT_TRUE(sliding_window(s, env_with("f", 2, true)).same_as(s));
+}
+
+// ----- pipelines -----
+
+namespace {
+
+int lines_printed = 0;
+void count_print(void *, const char *) {
+    lines_printed++;
+}
+
+Buffer<int32_t> ramp_input(int w, int h) {
+    Buffer<int32_t> in(w, h);
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            in(x, y) = (x * 37 + y * 101) % 251 - 60;
+        }
+    }
+    return in;
+}
+
+int clampi(int v, int lo, int hi) {
+    return std::min(std::max(v, lo), hi);
+}
+
+} // namespace
+
+TEST(SlidingWindow, ALineBufferComputesEachRowOnce) {
+    // blur_x prints once per row it computes (at x == 0): h + 2 rows slid,
+    // 3h without sliding.
+    const int w = 20, h = 30;
+    Buffer<int32_t> in = ramp_input(w + 2, h + 2);
+    in->set_min(-1, -1);
+    Var x("x"), y("y");
+    Func blur_x("blur_x"), out("out");
+    blur_x(x, y) = print_when(x == 0, in(x - 1, y) + in(x, y) + in(x + 1, y), "row", y);
+    out(x, y) = blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1);
+    blur_x.store_root().compute_at(out, y);
+    halide_print_t old = halide_set_custom_print(count_print);
+    lines_printed = 0;
+    Buffer<int32_t> result = out.realize({w, h});
+    halide_set_custom_print(old);
+    EXPECT_EQ(lines_printed, h + 2);
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            int ref = 0;
+            for (int dy = -1; dy <= 1; dy++) {
+                ref += in(i - 1, j + dy) + in(i, j + dy) + in(i + 1, j + dy);
+            }
+            ASSERT_EQ(result(i, j), ref) << i << ", " << j;
+        }
+    }
+    // Computed where it is stored: every row three times.
+    Func blur_x2("blur_x2"), out2("out2");
+    blur_x2(x, y) = print_when(x == 0, in(x, y), "row", y);
+    out2(x, y) = blur_x2(x, y - 1) + blur_x2(x, y) + blur_x2(x, y + 1);
+    blur_x2.compute_at(out2, y);
+    old = halide_set_custom_print(count_print);
+    lines_printed = 0;
+    out2.realize({w, h});
+    halide_set_custom_print(old);
+    EXPECT_EQ(lines_printed, 3 * h);
+}
+
+TEST(SlidingWindow, SplitConsumerSlidesWithinEachStrip) {
+    // compute_at the inner loop of a split of 8: each strip starts with the
+    // full 3 rows, then one per row: (8 + 2) per strip of 8 rows.
+    const int w = 16, h = 32;
+    Buffer<int32_t> in = ramp_input(w, h + 2);
+    in->set_min(0, -1);
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func f("f"), out("out");
+    f(x, y) = print_when(x == 0, in(x, y) * 3, "row", y);
+    out(x, y) = f(x, y - 1) + 2 * f(x, y) + f(x, y + 1);
+    out.split(y, yo, yi, 8).vectorize(x, 8);
+    f.store_root().compute_at(out, yi);
+    halide_print_t old = halide_set_custom_print(count_print);
+    lines_printed = 0;
+    Buffer<int32_t> result = out.realize({w, h});
+    halide_set_custom_print(old);
+    EXPECT_EQ(lines_printed, (h / 8) * 10);
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            ASSERT_EQ(result(i, j), 3 * (in(i, j - 1) + 2 * in(i, j) + in(i, j + 1))) << i << ", " << j;
+        }
+    }
+}
+
+TEST(SlidingWindow, ChainsOfLineBuffersWithBoundaryConditions) {
+    // Two line-buffered stages over a repeat_edge input, vectorized, at
+    // several sizes (including fewer rows than the stencil).
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y");
+    Func c = BoundaryConditions::repeat_edge(im);
+    Func a("a"), b("b"), out("out");
+    a(x, y) = c(x, y - 1) + c(x, y) * 2 + c(x, y + 1);
+    b(x, y) = a(x - 1, y) + a(x + 1, y) + a(x, y + 2);
+    out(x, y) = b(x, y - 1) - b(x, y + 1);
+    out.vectorize(x, 8, TailStrategy::GuardWithIf);
+    b.store_root().compute_at(out, y).vectorize(x, 8);
+    a.store_root().compute_at(out, y).vectorize(x, 8);
+    for (auto [w, h] : {std::pair{37, 23}, std::pair{8, 1}, std::pair{3, 2}}) {
+        Buffer<int32_t> in = ramp_input(w, h);
+        im.set(in);
+        auto at = [&](int i, int j) { return in(clampi(i, 0, w - 1), clampi(j, 0, h - 1)); };
+        auto ra = [&](int i, int j) { return at(i, j - 1) + at(i, j) * 2 + at(i, j + 1); };
+        auto rb = [&](int i, int j) { return ra(i - 1, j) + ra(i + 1, j) + ra(i, j + 2); };
+        Buffer<int32_t> result = out.realize({w, h});
+        for (int j = 0; j < h; j++) {
+            for (int i = 0; i < w; i++) {
+                ASSERT_EQ(result(i, j), rb(i, j - 1) - rb(i, j + 1)) << i << ", " << j << " of " << w << "x" << h;
+            }
+        }
+    }
+}
