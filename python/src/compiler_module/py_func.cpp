@@ -206,6 +206,13 @@ void define_func(py::module_ &m) {
             },
             py::arg("var"), py::arg("modulus"), py::arg("remainder") = 0, py::return_value_policy::reference_internal)
         .def(
+            "fold_storage",
+            [](Func &f, const Var &dim, const py::object &extent, bool fold_forward) -> Func & {
+                return f.fold_storage(dim, to_expr(extent, "extent"), fold_forward);
+            },
+            py::arg("dim"), py::arg("extent"), py::arg("fold_forward") = true,
+            py::return_value_policy::reference_internal)
+        .def(
             "reorder_storage",
             [](Func &f, const py::args &vars) -> Func & { return f.reorder_storage(var_list(vars)); },
             py::return_value_policy::reference_internal)
