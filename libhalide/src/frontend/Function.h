@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "Halide/Expr.h"
 #include "Halide/DeviceAPI.h"
+#include "Halide/Expr.h"
 #include "Halide/IR.h"
 #include "Halide/Schedule.h"
 #include "HalideRuntime.h"
@@ -159,6 +159,9 @@ struct FunctionContents {
     // the user's Func it copies (whose change stamp counts).
     const FunctionContents *original = nullptr;
     bool async = false; // Func::async(): accepted; computed synchronously
+    // gpu_*() / hexagon(): the device the schedule asks for (None: the
+    // host). Lowering refuses it: there is no GPU or Hexagon backend.
+    DeviceAPI device_api = DeviceAPI::None;
     // Func::output_buffers(), made on first use: one per value.
     std::vector<std::shared_ptr<InputBufferContents>> output_buffers;
     // The Funcs, input buffers and Params the definition calls or reads, kept
@@ -189,9 +192,6 @@ void register_function(const FunctionPtr &f);
 void register_reduction_domain(const ReductionDomainPtr &r);
 // The RDom that reduction variable `var` belongs to, and its index there.
 ReductionDomainPtr find_reduction_domain_of(const std::string &var, int *index = nullptr);
-    // gpu_*() / hexagon(): the device the schedule asks for (None: the
-    // host). Lowering refuses it: there is no GPU or Hexagon backend.
-    DeviceAPI device_api = DeviceAPI::None;
 void register_input_buffer(const InputBufferPtr &b);
 void register_param(const ParamPtr &p);
 FunctionPtr find_function(const std::string &name);
