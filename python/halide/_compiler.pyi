@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'Dimension', 'Expr', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'OutputFileType', 'OutputImageParam', 'Param', 'Partition', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'exp', 'f16', 'f32', 'f64', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat']
+__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'Expr', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'OutputFileType', 'OutputImageParam', 'Param', 'Partition', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'evaluate', 'exp', 'f16', 'f32', 'f64', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'target_feature_for_device_api', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -162,7 +162,11 @@ class Var:
         ...
     def __xor__(self, arg0: typing.Any) -> typing.Any:
         ...
+    def implicit_index(self) -> int:
+        ...
     def is_implicit(self) -> bool:
+        ...
+    def is_placeholder(self) -> bool:
         ...
     def name(self) -> str:
         ...
@@ -537,7 +541,58 @@ class Func:
         ...
     def fuse(self, inner: typing.Any, outer: typing.Any, fused: typing.Any) -> Func:
         ...
+    @typing.overload
+    def gpu(self, block_x: typing.Any, thread_x: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu(self, block_x: typing.Any, block_y: typing.Any, thread_x: typing.Any, thread_y: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu(self, block_x: typing.Any, block_y: typing.Any, block_z: typing.Any, thread_x: typing.Any, thread_y: typing.Any, thread_z: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_blocks(self, block_x: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_blocks(self, block_x: typing.Any, block_y: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_blocks(self, block_x: typing.Any, block_y: typing.Any, block_z: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    def gpu_lanes(self, thread_x: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    def gpu_single_thread(self, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_threads(self, thread_x: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_threads(self, thread_x: typing.Any, thread_y: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_threads(self, thread_x: typing.Any, thread_y: typing.Any, thread_z: typing.Any, device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, tx: typing.Any, x_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, bx: typing.Any, tx: typing.Any, x_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, tx: typing.Any, ty: typing.Any, x_size: ExprLike, y_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, bx: typing.Any, by: typing.Any, tx: typing.Any, ty: typing.Any, x_size: ExprLike, y_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, z: typing.Any, tx: typing.Any, ty: typing.Any, tz: typing.Any, x_size: ExprLike, y_size: ExprLike, z_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Func:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, z: typing.Any, bx: typing.Any, by: typing.Any, bz: typing.Any, tx: typing.Any, ty: typing.Any, tz: typing.Any, x_size: ExprLike, y_size: ExprLike, z_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Func:
+        ...
     def has_update_definition(self) -> bool:
+        ...
+    def hexagon(self, x: typing.Any = ...) -> Func:
         ...
     @typing.overload
     def in_(self, f: Func) -> Func:
@@ -700,6 +755,57 @@ class Stage:
     def atomic(self, override_associativity_test: bool = False) -> Stage:
         ...
     def fuse(self, inner: typing.Any, outer: typing.Any, fused: typing.Any) -> Stage:
+        ...
+    @typing.overload
+    def gpu(self, block_x: typing.Any, thread_x: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu(self, block_x: typing.Any, block_y: typing.Any, thread_x: typing.Any, thread_y: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu(self, block_x: typing.Any, block_y: typing.Any, block_z: typing.Any, thread_x: typing.Any, thread_y: typing.Any, thread_z: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_blocks(self, block_x: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_blocks(self, block_x: typing.Any, block_y: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_blocks(self, block_x: typing.Any, block_y: typing.Any, block_z: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    def gpu_lanes(self, thread_x: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    def gpu_single_thread(self, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_threads(self, thread_x: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_threads(self, thread_x: typing.Any, thread_y: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_threads(self, thread_x: typing.Any, thread_y: typing.Any, thread_z: typing.Any, device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, tx: typing.Any, x_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, bx: typing.Any, tx: typing.Any, x_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, tx: typing.Any, ty: typing.Any, x_size: ExprLike, y_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, bx: typing.Any, by: typing.Any, tx: typing.Any, ty: typing.Any, x_size: ExprLike, y_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, z: typing.Any, tx: typing.Any, ty: typing.Any, tz: typing.Any, x_size: ExprLike, y_size: ExprLike, z_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Stage:
+        ...
+    @typing.overload
+    def gpu_tile(self, x: typing.Any, y: typing.Any, z: typing.Any, bx: typing.Any, by: typing.Any, bz: typing.Any, tx: typing.Any, ty: typing.Any, tz: typing.Any, x_size: ExprLike, y_size: ExprLike, z_size: ExprLike, tail: TailStrategy = ..., device_api: DeviceAPI = ...) -> Stage:
+        ...
+    def hexagon(self, x: typing.Any = ...) -> Stage:
         ...
     def name(self) -> str:
         ...
@@ -1067,6 +1173,14 @@ class Target:
         ...
     def set_features(self, features: collections.abc.Sequence[TargetFeature], value: bool = True) -> None:
         ...
+    def supports_device_api(self, device: DeviceAPI) -> bool:
+        ...
+    @typing.overload
+    def supports_type(self, type: Type) -> bool:
+        ...
+    @typing.overload
+    def supports_type(self, type: Type, device: DeviceAPI) -> bool:
+        ...
     def to_string(self) -> str:
         ...
     def with_feature(self, f: TargetFeature) -> Target:
@@ -1153,7 +1267,11 @@ class Buffer:
         ...
     def copy_from(self, src: Buffer) -> None:
         ...
-    def copy_to_device(self, target: typing.Any = None) -> int:
+    @typing.overload
+    def copy_to_device(self, target: Target = ...) -> int:
+        ...
+    @typing.overload
+    def copy_to_device(self, device_api: DeviceAPI, target: Target = ...) -> int:
         ...
     def copy_to_host(self) -> int:
         ...
@@ -1181,7 +1299,11 @@ class Buffer:
         ...
     def device_free(self) -> int:
         ...
-    def device_malloc(self, target: typing.Any = None) -> int:
+    @typing.overload
+    def device_malloc(self, target: Target = ...) -> int:
+        ...
+    @typing.overload
+    def device_malloc(self, device_api: DeviceAPI, target: Target = ...) -> int:
         ...
     def device_sync(self) -> int:
         ...
@@ -1866,20 +1988,93 @@ class TargetFeature:
     
       HVX
     
+      EnableBacktraces
+    
+      AVXVNNI
+    
+      HVX_v68
+    
+      AVX512_Zen4
+    
+      AVX512_Zen5
+    
+      WasmMvpOnly
+    
+      WebGPU
+    
+      ARMv8a
+    
+      ARMv82a
+    
+      ARMv83a
+    
+      ARMv84a
+    
+      ARMv85a
+    
+      ARMv86a
+    
+      ARMv87a
+    
+      ARMv88a
+    
+      ARMv89a
+    
+      SPIRV
+    
+      Vulkan
+    
+      VulkanInt8
+    
+      VulkanInt16
+    
+      VulkanInt64
+    
+      VulkanFloat16
+    
+      VulkanFloat64
+    
+      VulkanV10
+    
+      VulkanV12
+    
+      VulkanV13
+    
+      Semihosting
+    
+      AVX10_1
+    
+      X86APX
+    
+      Simulator
+    
       FeatureEnd
     """
     ARMDotProd: typing.ClassVar[TargetFeature]
     ARMFp16: typing.ClassVar[TargetFeature]
     ARMv7s: typing.ClassVar[TargetFeature]
     ARMv81a: typing.ClassVar[TargetFeature]
+    ARMv82a: typing.ClassVar[TargetFeature]
+    ARMv83a: typing.ClassVar[TargetFeature]
+    ARMv84a: typing.ClassVar[TargetFeature]
+    ARMv85a: typing.ClassVar[TargetFeature]
+    ARMv86a: typing.ClassVar[TargetFeature]
+    ARMv87a: typing.ClassVar[TargetFeature]
+    ARMv88a: typing.ClassVar[TargetFeature]
+    ARMv89a: typing.ClassVar[TargetFeature]
+    ARMv8a: typing.ClassVar[TargetFeature]
     ASAN: typing.ClassVar[TargetFeature]
     AVX: typing.ClassVar[TargetFeature]
+    AVX10_1: typing.ClassVar[TargetFeature]
     AVX2: typing.ClassVar[TargetFeature]
     AVX512: typing.ClassVar[TargetFeature]
     AVX512_Cannonlake: typing.ClassVar[TargetFeature]
     AVX512_KNL: typing.ClassVar[TargetFeature]
     AVX512_SapphireRapids: typing.ClassVar[TargetFeature]
     AVX512_Skylake: typing.ClassVar[TargetFeature]
+    AVX512_Zen4: typing.ClassVar[TargetFeature]
+    AVX512_Zen5: typing.ClassVar[TargetFeature]
+    AVXVNNI: typing.ClassVar[TargetFeature]
     CLAtomics64: typing.ClassVar[TargetFeature]
     CLDoubles: typing.ClassVar[TargetFeature]
     CLHalf: typing.ClassVar[TargetFeature]
@@ -1900,6 +2095,7 @@ class TargetFeature:
     DisableLLVMLoopOpt: typing.ClassVar[TargetFeature]
     EGL: typing.ClassVar[TargetFeature]
     EmbedBitcode: typing.ClassVar[TargetFeature]
+    EnableBacktraces: typing.ClassVar[TargetFeature]
     EnableLLVMLoopOpt: typing.ClassVar[TargetFeature]
     F16C: typing.ClassVar[TargetFeature]
     FMA: typing.ClassVar[TargetFeature]
@@ -1912,6 +2108,7 @@ class TargetFeature:
     HVX_v62: typing.ClassVar[TargetFeature]
     HVX_v65: typing.ClassVar[TargetFeature]
     HVX_v66: typing.ClassVar[TargetFeature]
+    HVX_v68: typing.ClassVar[TargetFeature]
     HexagonDma: typing.ClassVar[TargetFeature]
     JIT: typing.ClassVar[TargetFeature]
     LLVMLargeCodeModel: typing.ClassVar[TargetFeature]
@@ -1929,10 +2126,13 @@ class TargetFeature:
     Profile: typing.ClassVar[TargetFeature]
     ProfileByTimer: typing.ClassVar[TargetFeature]
     RVV: typing.ClassVar[TargetFeature]
+    SPIRV: typing.ClassVar[TargetFeature]
     SSE41: typing.ClassVar[TargetFeature]
     SVE: typing.ClassVar[TargetFeature]
     SVE2: typing.ClassVar[TargetFeature]
     SanitizerCoverage: typing.ClassVar[TargetFeature]
+    Semihosting: typing.ClassVar[TargetFeature]
+    Simulator: typing.ClassVar[TargetFeature]
     SoftFloatABI: typing.ClassVar[TargetFeature]
     StrictFloat: typing.ClassVar[TargetFeature]
     TSAN: typing.ClassVar[TargetFeature]
@@ -1942,11 +2142,23 @@ class TargetFeature:
     TraceStores: typing.ClassVar[TargetFeature]
     UserContext: typing.ClassVar[TargetFeature]
     VSX: typing.ClassVar[TargetFeature]
+    Vulkan: typing.ClassVar[TargetFeature]
+    VulkanFloat16: typing.ClassVar[TargetFeature]
+    VulkanFloat64: typing.ClassVar[TargetFeature]
+    VulkanInt16: typing.ClassVar[TargetFeature]
+    VulkanInt64: typing.ClassVar[TargetFeature]
+    VulkanInt8: typing.ClassVar[TargetFeature]
+    VulkanV10: typing.ClassVar[TargetFeature]
+    VulkanV12: typing.ClassVar[TargetFeature]
+    VulkanV13: typing.ClassVar[TargetFeature]
     WasmBulkMemory: typing.ClassVar[TargetFeature]
+    WasmMvpOnly: typing.ClassVar[TargetFeature]
     WasmSatFloatToInt: typing.ClassVar[TargetFeature]
     WasmSignExt: typing.ClassVar[TargetFeature]
     WasmSimd128: typing.ClassVar[TargetFeature]
     WasmThreads: typing.ClassVar[TargetFeature]
+    WebGPU: typing.ClassVar[TargetFeature]
+    X86APX: typing.ClassVar[TargetFeature]
     __members__: typing.ClassVar[dict[str, TargetFeature]]
     @typing.overload
     def __eq__(self, other: TargetFeature) -> bool:
@@ -2167,6 +2379,69 @@ class StmtOutputFormat:
     @property
     def value(self) -> int:
         ...
+class DeviceAPI:
+    """
+    Members:
+    
+      None
+    
+      Host
+    
+      Default_GPU
+    
+      CUDA
+    
+      Vulkan
+    
+      OpenCL
+    
+      Metal
+    
+      Hexagon
+    """
+    CUDA: typing.ClassVar[DeviceAPI]
+    Default_GPU: typing.ClassVar[DeviceAPI]
+    Hexagon: typing.ClassVar[DeviceAPI]
+    Host: typing.ClassVar[DeviceAPI]
+    Metal: typing.ClassVar[DeviceAPI]
+    None: typing.ClassVar[DeviceAPI]
+    OpenCL: typing.ClassVar[DeviceAPI]
+    Vulkan: typing.ClassVar[DeviceAPI]
+    __members__: typing.ClassVar[dict[str, DeviceAPI]]
+    @typing.overload
+    def __eq__(self, other: DeviceAPI) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: DeviceAPI) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
 def BFloat(bits: typing.SupportsInt | typing.SupportsIndex, lanes: typing.SupportsInt | typing.SupportsIndex = 1) -> Type:
     ...
 def Bool(lanes: typing.SupportsInt | typing.SupportsIndex = 1) -> Type:
@@ -2223,6 +2498,10 @@ def cos(x: typing.Any) -> Expr:
     ...
 def cosh(x: typing.Any) -> Expr:
     ...
+def evaluate(expr: typing.Any) -> typing.Any:
+    """
+    The value of a scalar expression (a Python tuple of them: a tuple of values), computed by JIT-compiling it.
+    """
 def exp(x: typing.Any) -> Expr:
     ...
 def f16(x: typing.Any) -> Expr:
@@ -2230,6 +2509,16 @@ def f16(x: typing.Any) -> Expr:
 def f32(x: typing.Any) -> Expr:
     ...
 def f64(x: typing.Any) -> Expr:
+    ...
+def fast_exp(arg0: ExprLike) -> Expr:
+    ...
+def fast_inverse(arg0: ExprLike) -> Expr:
+    ...
+def fast_inverse_sqrt(arg0: ExprLike) -> Expr:
+    ...
+def fast_log(arg0: ExprLike) -> Expr:
+    ...
+def fast_pow(arg0: ExprLike, arg1: ExprLike) -> Expr:
     ...
 def floor(x: typing.Any) -> Expr:
     ...
@@ -2240,6 +2529,8 @@ def get_host_target() -> Target:
 def get_jit_target_from_environment() -> Target:
     ...
 def get_target_from_environment() -> Target:
+    ...
+def host_supports_target_device(arg0: Target) -> bool:
     ...
 def hypot(x: typing.Any, y: typing.Any) -> Expr:
     ...
@@ -2329,6 +2620,8 @@ def tan(x: typing.Any) -> Expr:
     ...
 def tanh(x: typing.Any) -> Expr:
     ...
+def target_feature_for_device_api(arg0: DeviceAPI) -> TargetFeature:
+    ...
 def trunc(x: typing.Any) -> Expr:
     ...
 def u16(x: typing.Any) -> Expr:
@@ -2346,6 +2639,8 @@ def u64_sat(x: typing.Any) -> Expr:
 def u8(x: typing.Any) -> Expr:
     ...
 def u8_sat(x: typing.Any) -> Expr:
+    ...
+def undef(arg0: Type) -> Expr:
     ...
 _: Var
 _0: Var

@@ -96,7 +96,8 @@ TEST(ImplicitVars, NamesAndPredicates) {
     EXPECT_EQ(Var(_).name(), "_");
     EXPECT_TRUE(Var::is_implicit("_12"));
     EXPECT_FALSE(Var::is_implicit("_a"));
-    EXPECT_FALSE(Var::is_implicit("_"));
+    EXPECT_TRUE(Var::is_implicit("_")); // as upstream's
+    EXPECT_EQ(Var::implicit_index("_"), 0);
     EXPECT_EQ(Var::implicit_index("_7"), 7);
     EXPECT_EQ(Var("x").implicit_index(), -1);
     EXPECT_TRUE(Var(_).is_placeholder());
@@ -341,6 +342,22 @@ TEST(TargetApi, SupportsTypeAsUpstream) {
     EXPECT_EQ(row_on(vk_all, DeviceAPI::Vulkan), "1111111");
     EXPECT_EQ(row_on(Target("x86-64-linux-opencl-cl_doubles"), DeviceAPI::OpenCL), "1111111");
     EXPECT_EQ(row_on(d3d, DeviceAPI::Default_GPU), "1100110");
+}
+
+// Upstream 21's answers, observed with its Python module.
+TEST(TargetApi, DeviceApiFeaturesAndHostSupport) {
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::None), Target::FeatureEnd);
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::Host), Target::FeatureEnd);
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::Default_GPU), Target::FeatureEnd);
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::CUDA), Target::CUDA);
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::OpenCL), Target::OpenCL);
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::Metal), Target::Metal);
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::Vulkan), Target::Vulkan);
+    EXPECT_EQ(target_feature_for_device_api(DeviceAPI::Hexagon), Target::HVX_128);
+    EXPECT_TRUE(host_supports_target_device(Target("x86-64-linux")));
+    EXPECT_FALSE(host_supports_target_device(Target("x86-64-linux-cuda")));
+    EXPECT_FALSE(host_supports_target_device(Target("x86-64-linux-opencl")));
+    EXPECT_FALSE(host_supports_target_device(Target("x86-64-linux-hvx")));
 }
 
 // ---------------------------------------------------------------------------

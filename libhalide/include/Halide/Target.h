@@ -200,15 +200,21 @@ private:
     std::bitset<FeatureEnd> features;
 };
 
-// The machine this process runs on, with the CPU features it has.
 // The target's default device API for Default_GPU (Host when it has no GPU feature).
 DeviceAPI get_default_device_api_for_target(const Target &t);
+// The feature a target needs for `api` (HVX for Hexagon); FeatureEnd for
+// None, Host, Default_GPU and HexagonDma.
+Target::Feature target_feature_for_device_api(DeviceAPI api);
+// Whether this machine can run t's device code: true only when t asks for
+// no GPU API nor HVX, as this compiler has no device backend.
+bool host_supports_target_device(const Target &t);
 
 namespace Internal {
 // The LLVM this compiler was built with, as major * 10 + minor (190 for 19.0).
 int get_llvm_version();
 } // namespace Internal
 
+// The machine this process runs on, with the CPU features it has.
 Target get_host_target();
 // HL_TARGET, or the host if unset or empty.
 Target get_target_from_environment();

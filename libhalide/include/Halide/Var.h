@@ -19,10 +19,10 @@ public:
 
     // Implicit vars (_0, _1, ...) and the placeholder _, as upstream names them.
     static Var implicit(int n);
-    // "_0", "_1", ...: an implicit Var's name.
+    // "_0", "_1", ... (and the placeholder "_"), as upstream's.
     static bool is_implicit(const std::string &name);
     bool is_implicit() const { return is_implicit(name()); }
-    // 0 for _0, 1 for _1, ...; -1 for any other name.
+    // 0 for _0 (and _), 1 for _1, ...; -1 for any other name.
     static int implicit_index(const std::string &name);
     int implicit_index() const { return implicit_index(name()); }
     // The placeholder _ (in a call: the remaining arguments).

@@ -23,7 +23,11 @@ class CountImplicitVars : public IRVisitor {
 public:
     int count = 0;
     using IRVisitor::visit;
-    void visit(const Variable *v) override { count = std::max(count, Var::implicit_index(v->name) + 1); }
+    void visit(const Variable *v) override {
+        if (!Var::is_placeholder(v->name)) {
+            count = std::max(count, Var::implicit_index(v->name) + 1);
+        }
+    }
 };
 
 // Position of the one `_` in args, or -1.

@@ -474,6 +474,24 @@ DeviceAPI get_default_device_api_for_target(const Target &t) {
     return d == DeviceAPI::None ? DeviceAPI::Host : d;
 }
 
+Target::Feature target_feature_for_device_api(DeviceAPI api) {
+    switch (api) {
+    case DeviceAPI::CUDA: return Target::CUDA;
+    case DeviceAPI::OpenCL: return Target::OpenCL;
+    case DeviceAPI::Metal: return Target::Metal;
+    case DeviceAPI::Hexagon: return Target::HVX;
+    case DeviceAPI::D3D12Compute: return Target::D3D12Compute;
+    case DeviceAPI::Vulkan: return Target::Vulkan;
+    case DeviceAPI::WebGPU: return Target::WebGPU;
+    default: return Target::FeatureEnd;
+    }
+}
+
+bool host_supports_target_device(const Target &t) {
+    // No device backend: only a target without a GPU API or HVX runs here.
+    return !t.has_gpu_feature() && !t.has_feature(Target::HVX);
+}
+
 bool Target::supports_device_api(DeviceAPI api) const {
     switch (api) {
     case DeviceAPI::None:

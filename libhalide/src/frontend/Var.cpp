@@ -27,7 +27,8 @@ Var Var::implicit(int n) {
 }
 
 bool Var::is_implicit(const std::string &name) {
-    if (name.size() < 2 || name[0] != '_') {
+    // "_" as well (index 0), as upstream's.
+    if (name.empty() || name[0] != '_') {
         return false;
     }
     for (size_t i = 1; i < name.size(); i++) {
@@ -39,7 +40,7 @@ bool Var::is_implicit(const std::string &name) {
 }
 
 int Var::implicit_index(const std::string &name) {
-    return is_implicit(name) ? std::stoi(name.substr(1)) : -1;
+    return !is_implicit(name) ? -1 : name.size() == 1 ? 0 : std::stoi(name.substr(1));
 }
 
 namespace Internal {

@@ -24,4 +24,6 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_generator(m);
     halide_py::define_boundary_conditions(m);
     halide_py::define_specialize(m);
+    halide_py::define_device(m);
+    halide_py::define_evaluate(m);
 }

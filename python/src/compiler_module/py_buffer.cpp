@@ -255,11 +255,6 @@ const halide_dimension_t &dim_at_least(const Buffer &b, int needed, const char *
     return b.raw_buffer()->dim[needed - 1];
 }
 
-[[noreturn]] void no_devices(const char *what) {
-    throw Halide::CompileError(std::string(what) +
-                               ": this Halide has no GPU or other device backends; buffers live on the host only");
-}
-
 void bind_shape(py::class_<Buffer> &cls) {
     cls.def("defined", &Buffer::defined)
         .def("name", &Buffer::name)
@@ -648,13 +643,8 @@ void bind_memory(py::class_<Buffer> &cls) {
                  check_defined(b);
                  return 0;
              })
-        .def("device_deallocate", [](const Buffer &b) { check_defined(b); })
-        .def(
-            "copy_to_device", [](const Buffer &, const py::object &) -> int { no_devices("copy_to_device"); },
-            py::arg("target") = py::none())
-        .def(
-            "device_malloc", [](const Buffer &, const py::object &) -> int { no_devices("device_malloc"); },
-            py::arg("target") = py::none());
+        .def("device_deallocate", [](const Buffer &b) { check_defined(b); });
+    // copy_to_device and device_malloc (which take a DeviceAPI): py_device.cpp.
 }
 
 void bind_constructors(py::class_<Buffer> &cls) {

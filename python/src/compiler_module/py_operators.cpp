@@ -115,6 +115,14 @@ void define_operators(py::module_ &m) {
     m.def(
         "pow", [](const py::object &x, const py::object &y) { return Halide::pow(arg(x, "pow"), arg(y, "pow")); },
         py::arg("x"), py::arg("y"));
+    // Fast Float(32) approximations; positional arguments, as upstream's.
+    m.def("fast_exp", [](const Expr &x) { return Halide::fast_exp(x); });
+    m.def("fast_log", [](const Expr &x) { return Halide::fast_log(x); });
+    m.def("fast_pow", [](const Expr &x, const Expr &y) { return Halide::fast_pow(x, y); });
+    m.def("fast_inverse", [](const Expr &x) { return Halide::fast_inverse(x); });
+    m.def("fast_inverse_sqrt", [](const Expr &x) { return Halide::fast_inverse_sqrt(x); });
+    // A value an update leaves unchanged: f[x] = (f[x][0] + 1, hl.undef(f.type(1))).
+    m.def("undef", [](const Halide::Type &t) { return Halide::undef(t); });
     m.def("print", [](const py::args &args) { return Halide::print(print_args(args, 0)); });
     m.def("print_when", [](const py::object &condition, const py::args &args) {
         return Halide::print_when(arg(condition, "print_when"), print_args(args, 0));

@@ -11,9 +11,11 @@ void define_var(py::module_ &m) {
         .def(py::init<const std::string &>(), py::arg("name"))
         .def("name", &Var::name)
         .def("same_as", &Var::same_as, py::arg("other"))
-        .def("is_implicit", [](const Var &v) { return v.name().size() > 1 && v.name()[0] == '_'; })
+        .def("is_implicit", [](const Var &v) { return v.is_implicit(); })
+        .def("implicit_index", [](const Var &v) { return v.implicit_index(); })
+        .def("is_placeholder", [](const Var &v) { return v.is_placeholder(); })
         .def_static("implicit", &Var::implicit, py::arg("n"))
-        .def_static("outermost", []() { return Var("__outermost"); })
+        .def_static("outermost", &Var::outermost)
         .def("__repr__", [](const Var &v) { return "<halide.Var '" + v.name() + "'>"; })
         .def("__str__", &Var::name);
     add_expr_operators(cls);
