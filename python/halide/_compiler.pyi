@@ -2404,7 +2404,6 @@ class DeviceAPI:
     Hexagon: typing.ClassVar[DeviceAPI]
     Host: typing.ClassVar[DeviceAPI]
     Metal: typing.ClassVar[DeviceAPI]
-    None: typing.ClassVar[DeviceAPI]
     OpenCL: typing.ClassVar[DeviceAPI]
     Vulkan: typing.ClassVar[DeviceAPI]
     __members__: typing.ClassVar[dict[str, DeviceAPI]]

@@ -135,6 +135,9 @@ def mypy_clean(text: str) -> str:
         r"\1  # type: ignore[override]",
         text,
     )
+    # An enum member named after a keyword (DeviceAPI.None, as upstream's)
+    # cannot be declared in a stub; getattr(hl.DeviceAPI, "None") reaches it.
+    text = re.sub(r"(?m)^    (?:None|True|False): typing\.ClassVar\[\w+\]\n", "", text)
     # NumPy as _numpy: inside class Buffer, `numpy` is the method numpy().
     text = text.replace("\nimport numpy\n", "\n")
     if "numpy." in text:
