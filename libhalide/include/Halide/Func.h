@@ -122,37 +122,40 @@ public:
     // GPU or Hexagon backend, so compiling a pipeline that uses them fails
     // with a CompileError naming the device the schedule requires.
     Stage &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                       DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
-                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+                       DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
-                  DeviceAPI device_api = DeviceAPI::Default_GPU);
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x, const VarOrRVar &thread_y,
-           DeviceAPI device_api = DeviceAPI::Default_GPU);
+               DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z, const VarOrRVar &thread_x,
-           const VarOrRVar &thread_y, const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
+               const VarOrRVar &thread_y, const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
-                TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+                    TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &tx,
-                const VarOrRVar &ty, const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size,
-                const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx, const VarOrRVar &by,
-                const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
-                const Expr &x_size, const Expr &y_size, const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx, const VarOrRVar &ty,
-                const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
-                TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                    const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                    TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty,
+                    const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx,
+                    const VarOrRVar &by, const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty,
+                    const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                    TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Stage &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx,
+                    const VarOrRVar &ty, const VarOrRVar &tz, const Expr &x_size, const Expr &y_size,
+                    const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                    DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &hexagon(const VarOrRVar &x = Var::outermost());
 
 private:
@@ -324,37 +327,38 @@ public:
     // GPU or Hexagon backend, so compiling a pipeline that uses them fails
     // with a CompileError naming the device the schedule requires.
     Func &gpu_threads(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y,
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_threads(const VarOrRVar &thread_x, const VarOrRVar &thread_y, const VarOrRVar &thread_z,
-                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+                      DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_lanes(const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_single_thread(DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_blocks(const VarOrRVar &block_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_blocks(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z,
-                  DeviceAPI device_api = DeviceAPI::Default_GPU);
+                     DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu(const VarOrRVar &block_x, const VarOrRVar &thread_x, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &thread_x, const VarOrRVar &thread_y,
-           DeviceAPI device_api = DeviceAPI::Default_GPU);
+              DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu(const VarOrRVar &block_x, const VarOrRVar &block_y, const VarOrRVar &block_z, const VarOrRVar &thread_x,
-           const VarOrRVar &thread_y, const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
+              const VarOrRVar &thread_y, const VarOrRVar &thread_z, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &bx, const VarOrRVar &tx, const Expr &x_size,
-                TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+                   TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &tx, const Expr &x_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
-    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by, const VarOrRVar &tx,
-                const VarOrRVar &ty, const Expr &x_size, const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
+    Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &bx, const VarOrRVar &by,
+                   const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size, const Expr &y_size,
+                   TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &tx, const VarOrRVar &ty, const Expr &x_size,
-                const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
+                   const Expr &y_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &bx, const VarOrRVar &by,
-                const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
-                const Expr &x_size, const Expr &y_size, const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
-                DeviceAPI device_api = DeviceAPI::Default_GPU);
+                   const VarOrRVar &bz, const VarOrRVar &tx, const VarOrRVar &ty, const VarOrRVar &tz,
+                   const Expr &x_size, const Expr &y_size, const Expr &z_size, TailStrategy tail = TailStrategy::Auto,
+                   DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &gpu_tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &z, const VarOrRVar &tx, const VarOrRVar &ty,
-                const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
-                TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
+                   const VarOrRVar &tz, const Expr &x_size, const Expr &y_size, const Expr &z_size,
+                   TailStrategy tail = TailStrategy::Auto, DeviceAPI device_api = DeviceAPI::Default_GPU);
     Func &hexagon(const VarOrRVar &x = Var::outermost());
     void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
                              const Target &target = get_target_from_environment());

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "Function.h"
-#include "ImplicitVars.h"
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IRMutator.h"
@@ -15,6 +14,7 @@
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/Pipeline.h"
+#include "ImplicitVars.h"
 
 namespace Halide {
 

@@ -89,12 +89,12 @@ inline void for_each_specialization(const std::vector<Specialization> &specs,
 // over the region of that dimension), or any Expr of RVars and those Vars.
 struct UpdateDefinition {
     std::vector<Expr> args, values;
-    ReductionDomainPtr rdom;            // null when the update uses no RVars
-    std::vector<std::string> pure_vars; // by dimension; empty where that argument is not a pure Var
-    std::vector<SplitStep> splits;      // its schedule, as the pure definition's below
-    std::vector<Dim> dims;              // RVars innermost by default, then the pure Vars
-    bool allow_race_conditions = false; // Stage::allow_race_conditions()
-    bool atomic = false;                // Stage::atomic()
+    ReductionDomainPtr rdom;                     // null when the update uses no RVars
+    std::vector<std::string> pure_vars;          // by dimension; empty where that argument is not a pure Var
+    std::vector<SplitStep> splits;               // its schedule, as the pure definition's below
+    std::vector<Dim> dims;                       // RVars innermost by default, then the pure Vars
+    bool allow_race_conditions = false;          // Stage::allow_race_conditions()
+    bool atomic = false;                         // Stage::atomic()
     std::vector<Specialization> specializations; // Stage::specialize()
 };
 

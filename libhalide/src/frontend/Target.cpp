@@ -458,8 +458,9 @@ bool Target::has_gpu_feature() const {
 
 DeviceAPI Target::get_required_device_api() const {
     const std::pair<Feature, DeviceAPI> order[] = {
-        {Metal, DeviceAPI::Metal},   {OpenCL, DeviceAPI::OpenCL}, {CUDA, DeviceAPI::CUDA},
-        {D3D12Compute, DeviceAPI::D3D12Compute}, {Vulkan, DeviceAPI::Vulkan}, {WebGPU, DeviceAPI::WebGPU},
+        {Metal, DeviceAPI::Metal},   {OpenCL, DeviceAPI::OpenCL},
+        {CUDA, DeviceAPI::CUDA},     {D3D12Compute, DeviceAPI::D3D12Compute},
+        {Vulkan, DeviceAPI::Vulkan}, {WebGPU, DeviceAPI::WebGPU},
     };
     for (const auto &[f, api] : order) {
         if (has_feature(f)) {

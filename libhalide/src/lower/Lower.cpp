@@ -83,7 +83,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     for (const auto &[name, f] : env) {
         check_update_races(*f);
         check_specialized_update_races(*f);
-    check_device_schedules(env, options.target);
+        check_device_schedules(env, options.target);
         f->frozen = true;
     }
 

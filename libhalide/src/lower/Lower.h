@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/LoweredFunc.h"
 #include "Halide/Target.h"
+#include "codegen/LoweredFunc.h"
 #include "frontend/Function.h"
 
 namespace Halide {
