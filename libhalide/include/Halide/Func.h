@@ -12,6 +12,7 @@
 #include "Halide/Buffer.h"
 #include "Halide/Callable.h"
 #include "Halide/Expr.h"
+#include "Halide/ExternFuncArgument.h"
 #include "Halide/Param.h"
 #include "Halide/RDom.h"
 #include "Halide/Realization.h"
@@ -403,6 +404,36 @@ public:
     // (by default a dense innermost dimension; set_stride(Expr()) lifts it).
     OutputImageParam output_buffer() const;
     std::vector<OutputImageParam> output_buffers() const;
+
+    // An extern stage: the Func's values over a region are computed by the C
+    // function `function_name`, called as
+    //   int function_name(halide_buffer_t *inputs..., scalars..., halide_buffer_t *outputs...)
+    // (arguments in the order of `params`; one output buffer per type). It
+    // is first called with the output buffers and its Func inputs' buffers
+    // having no host (a bounds query): it then sets those inputs' dim[]
+    // min and extent to the region it needs, which is computed before the
+    // real call. A non-zero return fails the pipeline with that code.
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params, Type t,
+                       int dimensionality, NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host) {
+        define_extern(function_name, params, t, Internal::make_argument_list(dimensionality), mangling, device_api);
+    }
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params,
+                       const std::vector<Type> &types, int dimensionality,
+                       NameMangling mangling = NameMangling::Default, DeviceAPI device_api = DeviceAPI::Host) {
+        define_extern(function_name, params, types, Internal::make_argument_list(dimensionality), mangling, device_api);
+    }
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params, Type t,
+                       const std::vector<Var> &arguments, NameMangling mangling = NameMangling::Default,
+                       DeviceAPI device_api = DeviceAPI::Host) {
+        define_extern(function_name, params, std::vector<Type>{t}, arguments, mangling, device_api);
+    }
+    void define_extern(const std::string &function_name, const std::vector<ExternFuncArgument> &params,
+                       const std::vector<Type> &types, const std::vector<Var> &arguments,
+                       NameMangling mangling = NameMangling::Default, DeviceAPI device_api = DeviceAPI::Host);
+    // Whether define_extern() defined it, and the C function it names.
+    bool is_extern() const;
+    const std::string &extern_function_name() const;
 
     std::shared_ptr<Internal::FunctionContents> function() const { return f_; }
 

@@ -14,15 +14,19 @@ namespace {
 
 // Offsets of the halide_buffer_t and halide_dimension_t fields (ABI.md 2).
 constexpr int kBufDeviceOffset = 0;
+constexpr int kBufDeviceInterfaceOffset = 8;
 constexpr int kBufHostOffset = 16;
 constexpr int kBufFlagsOffset = 24;
 constexpr int kBufTypeOffset = 32;
 constexpr int kBufDimensionsOffset = 36;
 constexpr int kBufDimOffset = 40;
+constexpr int kBufPaddingOffset = 48;
+constexpr int kBufSize = 56;
 constexpr int kDimSize = 16;
 constexpr int kDimMinOffset = 0;
 constexpr int kDimExtentOffset = 4;
 constexpr int kDimStrideOffset = 8;
+constexpr int kDimFlagsOffset = 12;
 
 } // namespace
 
@@ -63,7 +67,54 @@ llvm::Value *CodeGen_LLVM::buffer_intrinsic(const Call *op) {
         llvm::Value *device = load_field(buf, kBufDeviceOffset, i64_, 8);
         return b_.CreateAnd(b_.CreateIsNull(host), b_.CreateIsNull(device));
     }
+    if (n == "buffer_make") {
+        return make_stack_buffer(op);
+    }
     internal_error << "Unknown intrinsic in codegen: " << n;
+}
+
+// buffer_make(host or an int 0 for none, element offset, type code, bits,
+// lanes, dimensions, then min, extent, stride per dimension): a
+// halide_buffer_t and its dimensions in the function's stack frame, as an
+// extern stage takes them (lower/ExternStages.cpp).
+llvm::Value *CodeGen_LLVM::make_stack_buffer(const Call *op) {
+    auto constant = [&](size_t i) {
+        const IntImm *c = op->args[i].as<IntImm>();
+        internal_assert(c) << "buffer_make argument " << i << " must be a constant";
+        return c->value;
+    };
+    int64_t code = constant(2), bits = constant(3), lanes = constant(4), dims = constant(5);
+    internal_assert(op->args.size() == (size_t)(6 + 3 * dims)) << "buffer_make takes 3 values per dimension";
+    llvm::IRBuilder<> entry(&current_fn()->getEntryBlock(), current_fn()->getEntryBlock().begin());
+    llvm::Value *buf = entry.CreateAlloca(llvm::ArrayType::get(i64_, kBufSize / 8), nullptr, "stack_buffer");
+    llvm::Value *shape = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));
+    if (dims > 0) {
+        shape = entry.CreateAlloca(llvm::ArrayType::get(i64_, dims * kDimSize / 8), nullptr, "stack_buffer_dims");
+    }
+    llvm::Value *null = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));
+    llvm::Value *host = null;
+    if (op->args[0].type().is_handle()) {
+        llvm::Value *offset =
+            b_.CreateMul(to_i64(codegen(op->args[1]), op->args[1].type()), int_const(i64_, (bits + 7) / 8 * lanes));
+        host = b_.CreateInBoundsGEP(i8_, codegen(op->args[0]), offset);
+    }
+    store_field(buf, kBufDeviceOffset, int_const(i64_, 0), 8);
+    store_field(buf, kBufDeviceInterfaceOffset, null, 8);
+    store_field(buf, kBufHostOffset, host, 8);
+    store_field(buf, kBufFlagsOffset, int_const(i64_, 0), 8);
+    store_field(buf, kBufTypeOffset, int_const(i32_, code | bits << 8 | lanes << 16), 4);
+    store_field(buf, kBufDimensionsOffset, int_const(i32_, dims), 4);
+    store_field(buf, kBufDimOffset, shape, 8);
+    store_field(buf, kBufPaddingOffset, null, 8);
+    for (int64_t d = 0; d < dims; d++) {
+        const int fields[3] = {kDimMinOffset, kDimExtentOffset, kDimStrideOffset};
+        for (int k = 0; k < 3; k++) {
+            const Expr &e = op->args[6 + 3 * d + k];
+            store_field(shape, (int)d * kDimSize + fields[k], to_i32(codegen(e), e.type()), 4);
+        }
+        store_field(shape, (int)d * kDimSize + kDimFlagsOffset, int_const(i32_, 0), 4);
+    }
+    return buf;
 }
 
 void CodeGen_LLVM::fill_bounds_query(const Call *op) {

@@ -193,6 +193,7 @@ private:
 
     // The buffer_* intrinsics: halide_buffer_t fields and bounds queries.
     llvm::Value *buffer_intrinsic(const Call *op);
+    llvm::Value *make_stack_buffer(const Call *op);
     // buffer_fill_query(buf, type word, dimensions, min0, extent0, min1, ...):
     // the answer to a bounds query (ABI.md 9) written into the caller's
     // halide_buffer_t: type (lanes 1), dimensions, flags 0 and per dimension

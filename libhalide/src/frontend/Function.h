@@ -100,6 +100,14 @@ struct UpdateDefinition {
 
 struct FunctionContents;
 
+// Func::define_extern: the C function computing a Func.
+struct ExternDefinition {
+    std::string name;           // as given ("ns::fn" for a C++ function in namespace ns)
+    std::string cplusplus_name; // the Itanium C++ name of int name(halide_buffer_t *, scalars...)
+    int mangling = 0;           // NameMangling: Default, C, CPlusPlus
+    std::vector<int> arg_kinds; // ExternFuncArgument::ArgType of each argument
+};
+
 // What the user requires of one dimension of a buffer argument
 // (Dimension::set_min/set_extent/set_stride): checked when the pipeline
 // runs, and a constant one is assumed by the code (a dense innermost
@@ -162,6 +170,12 @@ struct FunctionContents {
     // gpu_*() / hexagon(): the device the schedule asks for (None: the
     // host). Lowering refuses it: there is no GPU or Hexagon backend.
     DeviceAPI device_api = DeviceAPI::None;
+    // define_extern() (null: an ordinary Func). Each value is then an
+    // "extern_stage" intrinsic whose arguments are the stage's: a Func
+    // input or a buffer called at zeros, a scalar as itself (so the passes
+    // that follow calls, redirect them or inline them see the stage's).
+    std::shared_ptr<const ExternDefinition> extern_def;
+    std::string extern_symbol; // lowering's copy: the symbol called (C or C++ name)
     // Func::output_buffers(), made on first use: one per value.
     std::vector<std::shared_ptr<InputBufferContents>> output_buffers;
     // The Funcs, input buffers and Params the definition calls or reads, kept

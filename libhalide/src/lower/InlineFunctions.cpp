@@ -42,12 +42,14 @@ void inline_functions(Environment &env, const std::vector<std::string> &order,
         outputs_set.insert(f->name);
     }
     for (const std::string &name : order) {
-        // A Func with update definitions can't be substituted: left inline,
+        // A Func with update definitions or an extern stage can't be substituted: left inline,
         // it is computed at the innermost loop of its uses (ScheduleFunctions).
-        if (!outputs_set.count(name) && env[name]->compute == ComputeLevel::Inlined && env[name]->updates.empty()) {
+        if (!outputs_set.count(name) && env[name]->compute == ComputeLevel::Inlined && env[name]->updates.empty() &&
+            !env[name]->extern_def) {
             inlined.insert(name);
         }
     }
+    check_extern_inputs(env, inlined);
     // Rewrite copies: the user's Funcs keep their definitions.
     InlineCalls inliner(env, inlined);
     for (const std::string &name : order) {

@@ -89,6 +89,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 2. Inline everything scheduled inline (the default).
     inline_functions(env, order, outputs);
+    choose_extern_symbols(env, options.target);
 
     // 3. Loop nests and realizations, with bounds inference.
     Stmt s = schedule_functions(env, order, outputs);
@@ -123,6 +124,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 6a. Line buffers: Funcs stored outside a loop compute only new rows,
     // in storage folded to the rows still live.
     s = storage_folding(sliding_window(s, env), env);
+
+    // 6b. Extern stages showed bounds inference what they read and write; done now.
+    s = strip_extern_markers(s);
 
     // 7. Multi-dimensional storage to flat buffers.
     s = storage_flattening(s, env);

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,21 @@ void inline_functions(Environment &env, const std::vector<std::string> &order, c
 // need (bounds inference), around them.
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::vector<FunctionPtr> &outputs);
+
+// ExternStages.cpp: Func::define_extern. The statement computing extern
+// stage f over <region>.min.d/.extent.d: its bounds query (lets opening the
+// statement: the region each Func input must cover), then place(call),
+// where `place` puts f's storage around the call (and its consumers).
+Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_output,
+                  const std::function<Stmt(const Stmt &)> &place);
+// Refuses Func inputs of extern stages scheduled inline (upstream's error).
+void check_extern_inputs(const Environment &env, const std::set<std::string> &inlined);
+// Each extern stage's symbol: its C name, or its C++ name with
+// NameMangling::CPlusPlus (which needs the target's c_plus_plus_name_mangling
+// feature, as upstream) or Default on such a target. On lowering's copies.
+void choose_extern_symbols(Environment &env, const Target &target);
+// Removes what extern stages showed bounds inference (before flattening).
+Stmt strip_extern_markers(const Stmt &s);
 
 // CheckUpdateRaces.cpp: refuses parallel or vectorized loops over RVars of
 // f's updates when iterations may update (or read) the same point.

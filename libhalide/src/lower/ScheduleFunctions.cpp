@@ -460,8 +460,12 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
         // region consumers need: the storage covers everything touched.
         return store_around(g, compute_around(g, body));
     }
-    Stmt s = bind_region(g, body, g.name, false,
-                         [&](const Stmt &rest) { return realize(g, Block::make(produce(g, false, g.name), rest)); });
+    Stmt s = bind_region(g, body, g.name, false, [&](const Stmt &rest) {
+        if (g.extern_def) {
+            return extern_stage(g, g.name, false, [&](const Stmt &p) { return realize(g, Block::make(p, rest)); });
+        }
+        return realize(g, Block::make(produce(g, false, g.name), rest));
+    });
     return s.defined() ? s : body;
 }
 
@@ -469,8 +473,12 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
 // `body`, without storage: that is at an outer level (store_at/store_root).
 Stmt compute_around(const FunctionContents &g, const Stmt &body) {
     std::string region = g.name + ".c";
-    Stmt s = bind_region(g, body, region, false,
-                         [&](const Stmt &rest) { return Block::make(produce(g, false, region), rest); });
+    Stmt s = bind_region(g, body, region, false, [&](const Stmt &rest) {
+        if (g.extern_def) {
+            return extern_stage(g, region, false, [&](const Stmt &p) { return Block::make(p, rest); });
+        }
+        return Block::make(produce(g, false, region), rest);
+    });
     return s.defined() ? s : body;
 }
 
@@ -763,6 +771,10 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
     for (const FunctionPtr &f : outputs) {
         output_names.insert(f->name);
         const FunctionContents &out = *env.at(f->name);
+        if (out.extern_def) {
+            output_nests.push_back(extern_stage(out, f->name, true, [](const Stmt &p) { return p; }));
+            continue;
+        }
         output_nests.push_back(check_output_touched(out, produce(out, true, f->name)));
     }
     Stmt s = Block::make(output_nests);

@@ -1,0 +1,236 @@
+// See Passes.h: extern stages (Func::define_extern).
+//
+// An extern stage f computed over <region> becomes
+//
+//   let f.extern.q<j>.<i> = buffer_make(no host, value i of Func input j, zero dims)
+//   let f.extern.query = fn(inputs (the query buffers), scalars, outputs (no host, <region>))
+//   let f.extern.q<j>.min.d/.extent.d/.max.d = what fn asked for of Func input j
+//   assert(f.extern.query == 0)
+//   ...f's storage... {
+//     if (extern_stage_marker) { g(the region asked for); f(<region>) = 0 }
+//     let f.extern.result = fn(inputs (their realizations), scalars, outputs (<region> of f's storage))
+//     assert(f.extern.result == 0)
+//   }
+//
+// The bounds query's lets open the statement, so each Func input g, placed
+// around it later (ScheduleFunctions places consumers first), finds the
+// region asked for in them (bind_region keeps opening lets symbolic). The
+// marker, never run, shows bounds inference, storage and argument
+// inference what the C function reads and writes; strip_extern_markers
+// removes it before storage flattening. Buffer inputs are passed whole (as
+// upstream passes them, in the query too).
+#include <array>
+
+#include "Halide/Error.h"
+#include "Halide/ExternFuncArgument.h"
+#include "Halide/IRMutator.h"
+#include "Halide/IROperator.h"
+#include "lower/Passes.h"
+
+namespace Halide {
+namespace Internal {
+namespace {
+
+// ExternFuncArgument::ArgType.
+enum ArgKind { FuncArg = 1, BufferArg = 2, ExprArg = 3, ImageParamArg = 4 };
+
+constexpr const char *kMarker = "extern_stage_marker";
+
+Expr handle_var(const std::string &name) {
+    return Variable::make(Handle(), name);
+}
+
+// A halide_buffer_t made on the stack (codegen: buffer_make): `host` (an
+// int 0 for none) plus `offset` elements, of type t, with per dimension
+// (min, extent, stride).
+Expr buffer_make(const Expr &host, const Expr &offset, Type t, const std::vector<std::array<Expr, 3>> &dims) {
+    std::vector<Expr> args = {host,
+                              offset,
+                              int32_const(t.code()),
+                              int32_const(t.bits()),
+                              int32_const(t.lanes()),
+                              int32_const((int64_t)dims.size())};
+    for (const auto &d : dims) {
+        args.insert(args.end(), d.begin(), d.end());
+    }
+    return Call::make(Handle(), "buffer_make", args, Call::Intrinsic);
+}
+
+// A coordinate bounds inference sees as [min, max].
+Expr anywhere_in(const Expr &min, const Expr &max) {
+    Expr unknown = Call::make(Int(32), "extern_stage_unknown", {}, Call::Intrinsic);
+    return Call::make(Int(32), "promise_clamped", {unknown, min, max}, Call::Intrinsic);
+}
+
+Expr max_of(const Expr &min, const Expr &extent) {
+    return Sub::make(Add::make(min, extent), int32_const(1));
+}
+
+// The flat buffer name of value i of Func g: g, or g.i for a Tuple.
+std::string value_buffer(const FunctionContents &g, size_t i) {
+    return g.values.size() > 1 ? g.name + "." + std::to_string(i) : g.name;
+}
+
+Stmt check_result(const FunctionContents &f, const std::string &result) {
+    Expr r = var_int32(result);
+    return AssertStmt::make(EQ::make(r, int32_const(0)),
+                            Call::make(Int(32), "halide_error_extern_stage_failed",
+                                       {handle_var("__user_context"), StringImm::make(f.extern_def->name), r},
+                                       Call::Extern));
+}
+
+class StripMarkers : public IRMutator {
+public:
+    using IRMutator::visit;
+    Stmt visit(const IfThenElse *op) override {
+        const Call *c = op->condition.as<Call>();
+        if (c && c->call_type == Call::Intrinsic && c->name == kMarker) {
+            return Evaluate::make(int32_const(0));
+        }
+        return IRMutator::visit(op);
+    }
+};
+
+} // namespace
+
+Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_output,
+                  const std::function<Stmt(const Stmt &)> &place) {
+    const Call *stage = f.values[0].as<Call>();
+    internal_assert(stage && stage->name == "extern_stage") << f.name << " is not an extern stage";
+    const std::string prefix = f.name + ".extern.";
+    std::vector<std::pair<std::string, Expr>> buffers, answers; // lets before and after the query
+    std::vector<Expr> query_args, args;
+    std::vector<Stmt> reads;
+    for (size_t j = 0; j < stage->args.size(); j++) {
+        const Expr &a = stage->args[j];
+        int kind = f.extern_def->arg_kinds[j];
+        if (kind == ExprArg) {
+            query_args.push_back(a);
+            args.push_back(a);
+            continue;
+        }
+        const Call *c = a.as<Call>();
+        internal_assert(c) << "extern stage argument " << j << " of " << f.name;
+        std::vector<Expr> coords;
+        if (kind == FuncArg) {
+            FunctionPtr input = find_function(c->name);
+            internal_assert(input) << "extern stage input " << c->name << " is unknown";
+            const FunctionContents &g = *input;
+            std::string q = prefix + "q" + std::to_string(j);
+            for (size_t i = 0; i < g.values.size(); i++) {
+                std::string qi = q + "." + std::to_string(i);
+                std::vector<std::array<Expr, 3>> none, realized;
+                for (size_t d = 0; d < g.args.size(); d++) {
+                    none.push_back({int32_const(0), int32_const(0), int32_const(0)});
+                    realized.push_back({buffer_field(g.name, "min", (int)d), buffer_field(g.name, "extent", (int)d),
+                                        buffer_field(g.name, "stride", (int)d)});
+                }
+                Type t = g.values[i].type();
+                buffers.emplace_back(qi, buffer_make(int32_const(0), int32_const(0), t, none));
+                query_args.push_back(handle_var(qi));
+                args.push_back(buffer_make(handle_var(value_buffer(g, i) + ".host"), int32_const(0), t, realized));
+            }
+            // The region asked for: what the query wrote into the first value's buffer.
+            for (size_t d = 0; d < g.args.size(); d++) {
+                Expr buf = handle_var(q + ".0"), dim = int32_const((int64_t)d);
+                std::string suffix = "." + std::to_string(d);
+                answers.emplace_back(q + ".min" + suffix,
+                                     Call::make(Int(32), "buffer_get_min", {buf, dim}, Call::Intrinsic));
+                answers.emplace_back(q + ".extent" + suffix,
+                                     Call::make(Int(32), "buffer_get_extent", {buf, dim}, Call::Intrinsic));
+                answers.emplace_back(q + ".max" + suffix,
+                                     max_of(var_int32(q + ".min" + suffix), var_int32(q + ".extent" + suffix)));
+                coords.push_back(anywhere_in(var_int32(q + ".min" + suffix), var_int32(q + ".max" + suffix)));
+            }
+        } else {
+            // An input buffer: passed whole, also to the query.
+            query_args.push_back(handle_var(c->name + ".buffer"));
+            args.push_back(handle_var(c->name + ".buffer"));
+            for (size_t d = 0; d < c->args.size(); d++) {
+                coords.push_back(
+                    anywhere_in(buffer_field(c->name, "min", (int)d), buffer_field(c->name, "max", (int)d)));
+            }
+        }
+        reads.push_back(Evaluate::make(Call::make(c->type, c->name, coords, c->call_type, 0, c->callee)));
+    }
+    // The outputs: <region> of f's storage (an output's own buffer per value).
+    std::vector<Expr> written, zeros;
+    for (size_t i = 0; i < f.values.size(); i++) {
+        Type t = f.values[i].type();
+        std::string storage = is_output ? value_buffer(f, i) : f.name;
+        std::vector<std::array<Expr, 3>> query_dims, dims;
+        Expr offset = int32_const(0);
+        for (size_t d = 0; d < f.args.size(); d++) {
+            Expr min = buffer_field(region, "min", (int)d), extent = buffer_field(region, "extent", (int)d);
+            Expr stride = buffer_field(storage, "stride", (int)d);
+            query_dims.push_back({min, extent, int32_const(0)});
+            dims.push_back({min, extent, stride});
+            offset = Add::make(offset, Mul::make(Sub::make(min, buffer_field(storage, "min", (int)d)), stride));
+        }
+        query_args.push_back(buffer_make(int32_const(0), int32_const(0), t, query_dims));
+        args.push_back(buffer_make(handle_var(value_buffer(f, i) + ".host"), offset, t, dims));
+        zeros.push_back(make_zero(t));
+    }
+    for (size_t d = 0; d < f.args.size(); d++) {
+        written.push_back(anywhere_in(buffer_field(region, "min", (int)d), buffer_field(region, "max", (int)d)));
+    }
+    reads.push_back(Provide::make(f.name, zeros, written));
+
+    std::string result = prefix + "result";
+    Stmt call =
+        LetStmt::make(result, Call::make(Int(32), f.extern_symbol, args, Call::Extern), check_result(f, result));
+    Stmt marker = IfThenElse::make(Call::make(Bool(), kMarker, {}, Call::Intrinsic), Block::make(reads));
+    Stmt s = place(Block::make(marker, call));
+    // The bounds query (made even without Func inputs, as upstream makes it).
+    std::string query = prefix + "query";
+    s = Block::make(check_result(f, query), s);
+    for (auto it = answers.rbegin(); it != answers.rend(); ++it) {
+        s = LetStmt::make(it->first, it->second, s);
+    }
+    s = LetStmt::make(query, Call::make(Int(32), f.extern_symbol, query_args, Call::Extern), s);
+    for (auto it = buffers.rbegin(); it != buffers.rend(); ++it) {
+        s = LetStmt::make(it->first, it->second, s);
+    }
+    return s;
+}
+
+void check_extern_inputs(const Environment &env, const std::set<std::string> &inlined) {
+    for (const auto &[name, f] : env) {
+        if (!f->extern_def) {
+            continue;
+        }
+        const Call *stage = f->values[0].as<Call>();
+        for (size_t j = 0; stage && j < stage->args.size(); j++) {
+            const Call *c = stage->args[j].as<Call>();
+            if (f->extern_def->arg_kinds[j] == FuncArg && c && inlined.count(c->name)) {
+                user_error << "Func " << c->name
+                           << " cannot be scheduled to be computed inline, because it is used in the "
+                              "externally-computed function "
+                           << f->name;
+            }
+        }
+    }
+}
+
+void choose_extern_symbols(Environment &env, const Target &target) {
+    for (auto &[name, f] : env) {
+        if (!f->extern_def) {
+            continue;
+        }
+        const ExternDefinition &def = *f->extern_def;
+        bool cplusplus = target.has_feature(Target::CPlusPlusMangling);
+        user_assert(def.mangling != (int)NameMangling::CPlusPlus || cplusplus)
+            << "Target must specify C++ name mangling (\"c_plus_plus_name_mangling\") in order to call C++ externs. ("
+            << def.name << ")";
+        bool mangled =
+            def.mangling == (int)NameMangling::CPlusPlus || (def.mangling == (int)NameMangling::Default && cplusplus);
+        f->extern_symbol = mangled ? def.cplusplus_name : def.name;
+    }
+}
+
+Stmt strip_extern_markers(const Stmt &s) {
+    return StripMarkers().mutate(s);
+}
+
+} // namespace Internal
+} // namespace Halide
