@@ -26,4 +26,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_specialize(m);
     halide_py::define_device(m);
     halide_py::define_evaluate(m);
+    halide_py::define_extern(m);
 }
