@@ -38,12 +38,14 @@ void define_extern(py::module_ &m) {
     py::class_<ExternFuncArgument>(m, "ExternFuncArgument")
         .def(py::init<>())
         .def(py::init([](const Halide::Buffer<> &b) { return ExternFuncArgument(b); }))
-        .def(py::init<Expr>())
-        .def(py::init<int>())
-        .def(py::init<float>())
+        // Func, Param and ImageParam before Expr: a Param also converts to an
+        // Expr, and the stub's overloads must not shadow each other for mypy.
         .def(py::init<const Func &>())
         .def(py::init([](const Halide::Param<> &p) { return ExternFuncArgument(Expr(p)); }))
         .def(py::init<const Halide::ImageParam &>())
+        .def(py::init<Expr>())
+        .def(py::init<int>())
+        .def(py::init<float>())
         .def("is_func", &ExternFuncArgument::is_func)
         .def("is_expr", &ExternFuncArgument::is_expr)
         .def("is_buffer", &ExternFuncArgument::is_buffer)
