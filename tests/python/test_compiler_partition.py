@@ -4,7 +4,8 @@ methods, with results checked against NumPy (edge handling by np.pad)."""
 import numpy as np
 import pytest
 
-hl = pytest.importorskip("halide")
+pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
+import halide as hl  # noqa: E402
 
 
 def blur_with_edges(policy_call, name: str = "f"):
