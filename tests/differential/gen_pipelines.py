@@ -65,7 +65,14 @@ nor one that trips a known upstream bug:
   Upstream folds cast<uint32_t>(cast<int32_t>(f)) (and reinterpret, and
   every width: reinterpret<uint8_t>(cast<int8_t>(-39.0f)) gives 0, not 217)
   into one float -> unsigned conversion, undefined for negative f: such
-  values are made non-negative first.
+  values are made non-negative first. The same holds when the conversion is
+  the value of a Func the cast calls (inlined, upstream folds across it:
+  cast<int32_t>(f3(y)) with f3(x) = cast<uint64_t>(f64 v) saturates), and
+  under the reinterpret that builds a float's bits (reinterpret<uint64_t>(
+  cast<int64_t>(ceil(-257.0))) gives 0 or garbage).
+* Float % by a constant is upstream's a - c * floor(a / c), reassociated by
+  fast-math with what surrounds it: its result carries a's term magnitude
+  (amag), so the error bound of a later sum covers the rounding.
 * Int(32)/Int(64) % by a constant of at least a quarter of the type's range
   is never written: upstream gets (cast<int32_t>(i16) + x) % 2147483647
   wrong (negative for small positive sums).
@@ -250,6 +257,9 @@ class Node:
     fb: int | None = 0
     amag: float = 0.0
     size: int = 1
+    # A call of a Func whose value is a float -> int conversion: inlined, it is one for upstream's
+    # cast folding too (see unfold_float_conversion).
+    float_conversion: bool = False
 
     def render(self) -> str:
         if not self.kids:
@@ -272,6 +282,12 @@ class Node:
     @property
     def mag(self) -> float:
         return max(abs(self.lo), abs(self.hi))
+
+
+def is_float_conversion(n: Node) -> bool:
+    """Whether n is an integer made from a float by a cast, saturating cast or reinterpret, directly or
+    as the value of a Func it calls."""
+    return n.t.is_intlike and (n.float_conversion or bool(n.kids and n.kids[0].t.is_float))
 
 
 def mk(t: HType, fmt: str, kids: list[Node], lo: float, hi: float, **kw: float | int | None) -> Node:
@@ -626,7 +642,7 @@ class Gen:
         cast<int32_t>(f)) (and reinterpret, and 64 bits) becomes a float -> unsigned conversion, which
         gives the maximum for negative f, and cast<int8_t>(cast<int64_t>(f)) gives 0 (cast<int32_t> of
         it INT_MIN) when f does not fit the narrow type: upstream bugs. Keep such values in range first."""
-        if not (n.t.is_intlike and t.is_intlike and n.kids and n.kids[0].t.is_float):
+        if not (t.is_intlike and is_float_conversion(n)):
             return n
         if t.kind == "uint" and n.t.kind == "int" and t.bits == n.t.bits and n.lo < 0:
             return self.narrow(n, 0, n.t.hi)
@@ -715,6 +731,7 @@ class Gen:
             return None
         args = self.call_args(pf)
         n = mk(pf.t, f"{pf.name}({args})", [], e.lo, e.hi, err=e.err, fb=e.fb, amag=e.amag)
+        n.float_conversion = is_float_conversion(e)
         if pf.t == t:
             return n
         return self.cast_to(n, t)
@@ -1013,7 +1030,10 @@ class Gen:
         if a.fb is None:
             a = mk(t, "floor({0})", [a], math.floor(a.lo), math.floor(a.hi), fb=0)
         fb = max(a.fb or 0, 1)
-        return mk(t, f"({{0}} % {literal(t, c)})", [a], 0.0, c, fb=fb)
+        # Upstream expands a % c into a - c * floor(a / c), whose terms (as large as a) fast-math
+        # then reassociates with the neighbours: (f64(i32) % 16.0) - v rounds like a sum of
+        # magnitude |a|. The result's term magnitude is a's, so later sums account for it.
+        return mk(t, f"({{0}} % {literal(t, c)})", [a], 0.0, c, fb=fb, amag=max(a.amag, a.mag))
 
     # ---- min, max, clamp, select, mux
 
@@ -1119,7 +1139,7 @@ class Gen:
             s = int_type(self.chance(0.5), t.bits)
             a = self.gen(s, depth, True)
             if s != u:
-                a = mk(u, f"reinterpret<{u.cpp}>({{0}})", [a], u.lo, u.hi)
+                a = mk(u, f"reinterpret<{u.cpp}>({{0}})", [self.unfold_float_conversion(a, u)], u.lo, u.hi)
             if t.bits == 32:
                 mant, one = "0x007fffffU", "0x3f800000U"
             else:
