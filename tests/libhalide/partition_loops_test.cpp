@@ -5,15 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <functional>
-#include <sstream>
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Simplify.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
+#include "pipeline_fixtures.h"
 
 using namespace Halide;
 using namespace Halide::Internal;
@@ -80,29 +79,6 @@ TEST(PartitionLoops, UnsolvableConditionsKeepTheirBranch) {
 // ----- pipelines against plain C++ -----
 
 namespace {
-
-Buffer<int32_t> ramp_input(int w, int h) {
-    Buffer<int32_t> in(w, h);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) {
-            in(x, y) = (x * 37 + y * 101) % 251 - 60;
-        }
-    }
-    return in;
-}
-
-int clampi(int v, int lo, int hi) {
-    return std::min(std::max(v, lo), hi);
-}
-
-std::string lowered(Func f, const std::vector<Argument> &args, const std::string &name) {
-    std::string path = ::testing::TempDir() + name + ".stmt";
-    f.compile_to_lowered_stmt(path, args);
-    std::ifstream file(path);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
 
 // Realizes `f` over w x h and compares with `ref` at every point.
 void expect_matches(Func f, int w, int h, const std::function<int32_t(int, int)> &ref) {

@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
@@ -15,6 +13,7 @@
 #include "ir/Substitute.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
+#include "pipeline_fixtures.h"
 
 using namespace Halide;
 using namespace Halide::Internal;
@@ -158,20 +157,6 @@ namespace {
 int lines_printed = 0;
 void count_print(void *, const char *) {
     lines_printed++;
-}
-
-Buffer<int32_t> ramp_input(int w, int h) {
-    Buffer<int32_t> in(w, h);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) {
-            in(x, y) = (x * 37 + y * 101) % 251 - 60;
-        }
-    }
-    return in;
-}
-
-int clampi(int v, int lo, int hi) {
-    return std::min(std::max(v, lo), hi);
 }
 
 } // namespace

@@ -4,14 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "Halide.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IRPrinter.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
+#include "pipeline_fixtures.h"
 
 using namespace Halide;
 using namespace Halide::Internal;
@@ -111,33 +110,6 @@ TEST(StorageFolding, ExplicitFoldsAreCheckedAndKeptAsGiven) {
 }
 
 // ----- pipelines -----
-
-namespace {
-
-Buffer<int32_t> ramp_input(int w, int h) {
-    Buffer<int32_t> in(w, h);
-    for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) {
-            in(x, y) = (x * 37 + y * 101) % 251 - 60;
-        }
-    }
-    return in;
-}
-
-int clampi(int v, int lo, int hi) {
-    return std::min(std::max(v, lo), hi);
-}
-
-std::string lowered(Func f, const std::vector<Argument> &args, const std::string &name) {
-    std::string path = ::testing::TempDir() + name + ".stmt";
-    f.compile_to_lowered_stmt(path, args);
-    std::ifstream file(path);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
-} // namespace
 
 TEST(StorageFolding, LineBufferedBlurIsFoldedAndCorrect) {
     ImageParam im(Int(32), 2, "im");
