@@ -399,6 +399,15 @@ public:
     // computes the Func synchronously (same results, no extra thread).
     Func &async();
 
+    // Debugging: when the pipeline runs, print each value stored into this
+    // Func, each value loaded from it, and where its storage is allocated
+    // and computed (upstream's default trace handler's lines, e.g.
+    // "Store f.0(3, 1) = 4.000000"), between "Begin pipeline" and "End
+    // pipeline". Traced loops run scalar (vectorize() is not applied).
+    Func &trace_loads();
+    Func &trace_stores();
+    Func &trace_realizations();
+
     // The buffer this Func writes as a pipeline's output (one per value of
     // a Tuple): its dim(i) fields for expressions, and requirements on them
     // (by default a dense innermost dimension; set_stride(Expr()) lifts it).

@@ -324,7 +324,8 @@ public:
     void visit(const Load *op) override { result = {type_min(op->type), type_max(op->type)}; }
 
     void visit(const Call *op) override {
-        if (op->call_type == Call::Intrinsic && (op->name == "likely" || op->name == "print") && !op->args.empty()) {
+        if (op->call_type == Call::Intrinsic &&
+            (op->name == "likely" || op->name == "print" || op->name == "trace_print") && !op->args.empty()) {
             result = of(op->args[0]); // these return their first argument
         } else if (op->call_type == Call::Intrinsic && op->name == "print_when" && op->args.size() > 1) {
             result = of(op->args[1]);

@@ -121,6 +121,11 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         emit_print(op->args, 0);
         return value;
     }
+    if (n == "trace_print") {
+        llvm::Value *value = arg(0);
+        emit_print(op->args, 1, "");
+        return value;
+    }
     if (n == "print_when") {
         llvm::Value *cond = arg(0);
         llvm::Value *value = arg(1);
@@ -173,14 +178,14 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
     internal_error << "Unknown intrinsic in codegen: " << n;
 }
 
-void CodeGen_LLVM::emit_print(const std::vector<Expr> &args, size_t first) {
+void CodeGen_LLVM::emit_print(const std::vector<Expr> &args, size_t first, const char *separator) {
     std::string format;
     std::vector<llvm::Value *> values;
     for (size_t i = first; i < args.size(); i++) {
         const Expr &a = args[i];
         llvm::Value *v = codegen(a);
         Type t = a.type();
-        format += i > first ? " " : "";
+        format += i > first ? separator : "";
         if (a.as<StringImm>()) {
             format += "%s";
         } else if (t.is_float()) {

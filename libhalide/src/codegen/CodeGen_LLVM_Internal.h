@@ -187,7 +187,7 @@ private:
     llvm::Value *call_intrinsic(const Call *op);
     // Formats args[first..] separated by spaces with snprintf into a stack
     // buffer and hands the line to halide_print, as print() promises.
-    void emit_print(const std::vector<Expr> &args, size_t first);
+    void emit_print(const std::vector<Expr> &args, size_t first, const char *separator = " ");
 
     // ------------------------------------------- buffers (_Buffers.cpp)
 

@@ -167,6 +167,9 @@ struct FunctionContents {
     // the user's Func it copies (whose change stamp counts).
     const FunctionContents *original = nullptr;
     bool async = false; // Func::async(): accepted; computed synchronously
+    // trace_loads()/trace_stores()/trace_realizations(): lowering adds the
+    // events upstream's default trace handler prints (AddTracing.cpp).
+    bool trace_loads = false, trace_stores = false, trace_realizations = false;
     // gpu_*() / hexagon(): the device the schedule asks for (None: the
     // host). Lowering refuses it: there is no GPU or Hexagon backend.
     DeviceAPI device_api = DeviceAPI::None;

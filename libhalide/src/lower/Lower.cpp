@@ -97,6 +97,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 3a. The updates marked atomic() update their points atomically.
     s = add_atomics(s, env);
 
+    // 3b. trace_loads/trace_stores/trace_realizations print their events.
+    s = add_tracing(s, env, order, outputs, name);
+
     // 4. The arguments of the entry point, in ABI order.
     infer_arguments(s, outputs, result);
     s = use_given_argument_names(s, result);

@@ -71,6 +71,13 @@ void check_device_schedules(const Environment &env, const Target &target);
 // read-modify-writes.
 Stmt add_atomics(const Stmt &s, const Environment &env);
 
+// AddTracing.cpp: Func::trace_loads/trace_stores/trace_realizations. The
+// lines upstream's default trace handler prints (pipeline begin/end, a tag
+// per traced Func, realizations, produce/consume, each store and load),
+// as "trace_print" intrinsics; loops with traced accesses run serially.
+Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::string> &order,
+                 const std::vector<FunctionPtr> &outputs, const std::string &pipeline);
+
 // InferArguments.cpp: the pipeline's arguments (input buffers and scalar
 // params it reads, then the outputs), in ABI order.
 void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result);

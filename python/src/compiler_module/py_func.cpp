@@ -223,6 +223,10 @@ void define_func(py::module_ &m) {
         .def("in_", py::overload_cast<const std::vector<Func> &>(&Func::in), py::arg("fs"))
         .def("in_", py::overload_cast<>(&Func::in))
         .def("async_", &Func::async, py::return_value_policy::reference_internal)
+        // Debugging: upstream's trace lines for this Func, printed as the pipeline runs.
+        .def("trace_loads", &Func::trace_loads, py::return_value_policy::reference_internal)
+        .def("trace_stores", &Func::trace_stores, py::return_value_policy::reference_internal)
+        .def("trace_realizations", &Func::trace_realizations, py::return_value_policy::reference_internal)
         .def("output_buffer", &Func::output_buffer)
         .def("output_buffers", &Func::output_buffers)
         .def("lowered_stmt", &Func::lowered_stmt);
