@@ -424,8 +424,10 @@ inline bool import_tensor(PyObject *obj, bool reverse_axes, const char *what, Im
     } else {
         t = &static_cast<DLManagedTensor *>(managed)->dl_tensor;
     }
-    // From here on the tensor is ours: the owner capsule releases it.
-    PyObject *owner = PyCapsule_New(managed, "halide.dlpack_owner", owner_destructor);
+    // The owner capsule gets its destructor only once the producer's capsule
+    // is marked used: until then a failure leaves the tensor to the producer's
+    // capsule alone, so it is released exactly once.
+    PyObject *owner = PyCapsule_New(managed, "halide.dlpack_owner", nullptr);
     if (!owner || PyCapsule_SetContext(owner, versioned ? (void *)1 : nullptr) != 0 ||
         PyCapsule_SetName(capsule, versioned ? kUsedVersionedCapsule : kUsedCapsule) != 0) {
         Py_XDECREF(owner);
@@ -433,6 +435,11 @@ inline bool import_tensor(PyObject *obj, bool reverse_axes, const char *what, Im
         return false;
     }
     Py_DECREF(capsule);
+    // From here on the tensor is ours: the owner capsule releases it.
+    if (PyCapsule_SetDestructor(owner, owner_destructor) != 0) {
+        Py_DECREF(owner);
+        return false;
+    }
     auto fail = [&](PyObject *type, const std::string &message) {
         PyErr_Format(type, "%s: %s", what, message.c_str());
         Py_DECREF(owner);
