@@ -353,7 +353,7 @@ void Pipeline::compile_to_multitarget_static_library(const std::string &filename
 
 void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
                           const std::string &fn_name, const Target &target) {
-    FunctionName fn = split_function_name(fn_name.empty() ? outputs().at(0).name() : fn_name, target);
+    FunctionName fn = split_function_name(fn_name.empty() ? c_identifier(outputs().at(0).name()) : fn_name, target);
     compile_lowered(output_files, lower_for_aot(*this, args, fn.name, target), target, fn.namespaces);
 }
 
