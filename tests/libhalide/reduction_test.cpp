@@ -801,3 +801,109 @@ TEST(Reduction, AtomicNeedsAnAssociativeUpdate) {
     EXPECT_EQ(ho(1), 3);
     EXPECT_EQ(ho(2), 3);
 }
+
+// A producer with an update, computed at the outer loop of its consumer's
+// split, covers only what each iteration needs, also where bounds are
+// inferred outside that loop (its storage at the root, or its own producer
+// computed at the root). The input is exactly as large as that: the region
+// once came out nearly twice the image wide and failed the input check.
+TEST(Reduction, UpdatedProducerAtASplitLoopReadsOnlyWhatItNeeds) {
+    const int w = 21, h = 3;
+    Buffer<int32_t> data = image_input(w + 2, h);
+    for (TailStrategy tail : {TailStrategy::GuardWithIf, TailStrategy::ShiftInwards}) {
+        for (bool store_root : {true, false}) {
+            ImageParam inp(Int(32), 2, "inp");
+            Var x("x"), y("y"), xo("xo"), xi("xi");
+            Func p("p"), g("g"), f("f");
+            RDom r(0, 3, "r");
+            p(x, y) = inp(x, y) * 3 + y;
+            g(x, y) = p(x, y);
+            g(x, y) = g(x, y) + r.x * p(x + 1, y);
+            f(x, y) = g(x, y) + g(x + 1, y);
+            f.split(x, xo, xi, 8, tail);
+            g.compute_at(f, xo);
+            if (store_root) {
+                g.store_root();
+                p.compute_at(f, xo);
+            } else {
+                p.compute_root();
+            }
+            inp.set(data);
+            Buffer<int32_t> out = f.realize({w, h});
+            auto pv = [&](int i, int j) { return data(i, j) * 3 + j; };
+            auto gv = [&](int i, int j) { return pv(i, j) + 3 * pv(i + 1, j); }; // r.x = 0 + 1 + 2
+            for (int j = 0; j < h; j++) {
+                for (int i = 0; i < w; i++) {
+                    EXPECT_EQ(out(i, j), gv(i, j) + gv(i + 1, j)) << i << "," << j << " store_root " << store_root;
+                }
+            }
+        }
+    }
+}
+
+// Every RDom constructor upstream has: (min, extent[, min, extent...][,
+// name]), a Region and a name, a Buffer, an ImageParam, and an existing
+// Internal::ReductionDomain (its loops, names and predicates).
+TEST(Reduction, RDomConstructorsAsUpstream) {
+    auto total = [](const Expr &value) {
+        Func s;
+        s() = 0;
+        s() += value;
+        return Buffer<int32_t>(s.realize({}))();
+    };
+    RDom a(2, 5, "a");
+    EXPECT_EQ(a.dimensions(), 1);
+    EXPECT_NE(a.x.name().find('a'), std::string::npos) << a.x.name();
+    EXPECT_EQ(total(a.x), 2 + 3 + 4 + 5 + 6);
+    RDom b(0, 3, 1, 4, "b");
+    EXPECT_EQ(b.dimensions(), 2);
+    EXPECT_EQ(total(b.x * 10 + b.y), 4 * (0 + 10 + 20) + 3 * (1 + 2 + 3 + 4));
+    RDom c(0, 2, 0, 3, 0, 4, std::string("c"));
+    EXPECT_EQ(c.dimensions(), 3);
+    EXPECT_EQ(total(c.x + c.y + c.z), 12 * 1 + 8 * 3 + 6 * 6);
+    RDom d(0, 2, 0, 3, 0, 4, 5, 1); // four dimensions, no name
+    EXPECT_EQ(d.dimensions(), 4);
+    EXPECT_EQ(total(d.w), 24 * 5);
+    RDom e(Region{{1, 2}, {0, 3}}, "e");
+    EXPECT_EQ(e.dimensions(), 2);
+    EXPECT_EQ(total(e.x * e.y), (1 + 2) * (0 + 1 + 2));
+    Buffer<int32_t> buf = image_input(3, 4);
+    RDom fb(buf);
+    EXPECT_EQ(fb.dimensions(), 2);
+    int expected = 0;
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 3; i++) {
+            expected += buf(i, j);
+        }
+    }
+    EXPECT_EQ(total(buf(fb.x, fb.y)), expected);
+    ImageParam ip(Int(32), 2, "ip");
+    RDom fp(ip);
+    EXPECT_EQ(fp.dimensions(), 2);
+    ip.set(buf);
+    EXPECT_EQ(total(ip(fp.x, fp.y)), expected);
+
+    // The same domain again: same loops, same variables, and a where() on
+    // either is seen by both.
+    RDom again(a.domain());
+    EXPECT_TRUE(again.same_as(a));
+    EXPECT_EQ(again.x.name(), a.x.name());
+    RDom g(0, 6, "g");
+    Internal::ReductionDomain gd = g.domain();
+    gd.where(g.x % 2 == 1);
+    EXPECT_EQ(gd.split_predicate().size(), 1u);
+    EXPECT_EQ(total(g.x), 1 + 3 + 5);
+
+    // A new domain from its loops keeps their names.
+    Internal::ReductionDomain q({{"qdom.x", 0, 4}, {"qdom.y", 1, 2}});
+    EXPECT_TRUE(q.defined());
+    EXPECT_EQ(q.domain().size(), 2u);
+    EXPECT_TRUE(Internal::is_const_one(q.predicate()));
+    RDom qr(q);
+    EXPECT_EQ(qr.x.name(), "qdom.x");
+    EXPECT_EQ(qr.y.name(), "qdom.y");
+    EXPECT_EQ(total(qr.x * qr.y), (0 + 1 + 2 + 3) * (1 + 2));
+    Internal::ReductionDomain pq({{"pq.x", 0, 10}}, Internal::Variable::make(Int(32), "pq.x") < 3, false);
+    EXPECT_EQ(total(RDom(pq).x), 0 + 1 + 2);
+    EXPECT_FALSE(Internal::ReductionDomain().defined());
+}

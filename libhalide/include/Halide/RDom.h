@@ -10,12 +10,9 @@
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
 #include "Halide/Expr.h"
+#include "Halide/Reduction.h"
 
 namespace Halide {
-
-namespace Internal {
-struct ReductionDomainContents;
-} // namespace Internal
 
 class OutputImageParam;
 
@@ -47,12 +44,19 @@ public:
     RDom() = default;
     // From (min, extent) pairs, one per dimension.
     explicit RDom(const Region &region, const std::string &name = "");
-    template <typename... Args>
-    RDom(const Expr &min, const Expr &extent, const Args &...rest) : RDom(make_region(min, extent, rest...)) {}
+    // From min0, extent0, min1, extent1, ... and optionally a name last.
+    template <typename... Args> RDom(const Expr &min, const Expr &extent, const Args &...rest) {
+        Region region{Range{min, extent}};
+        std::string name;
+        collect(region, name, rest...);
+        init(region, name);
+    }
     // Over every point of a buffer or an image parameter.
     explicit RDom(const Buffer<> &buffer);
     template <typename T, int D> explicit RDom(const Buffer<T, D> &buffer) : RDom(Buffer<>(buffer)) {}
     explicit RDom(const OutputImageParam &image);
+    // The RDom of an existing reduction domain (another RDom's domain()).
+    RDom(const Internal::ReductionDomain &domain);
 
     bool defined() const { return contents_ != nullptr; }
     int dimensions() const;
@@ -65,18 +69,18 @@ public:
 
     const std::string &name() const;
     bool same_as(const RDom &other) const { return contents_ == other.contents_; }
-    const std::shared_ptr<Internal::ReductionDomainContents> &domain() const { return contents_; }
+    Internal::ReductionDomain domain() const { return Internal::ReductionDomain(contents_); }
 
     RVar x, y, z, w;
 
 private:
-    template <typename... Args> static Region make_region(const Expr &min, const Expr &extent, const Args &...rest) {
-        Region r{Range{min, extent}};
-        if constexpr (sizeof...(rest) > 0) {
-            Region more = make_region(rest...);
-            r.insert(r.end(), more.begin(), more.end());
-        }
-        return r;
+    static void collect(Region &, std::string &) {}
+    static void collect(Region &, std::string &name, const std::string &n) { name = n; }
+    static void collect(Region &, std::string &name, const char *n) { name = n; }
+    template <typename... Args>
+    static void collect(Region &region, std::string &name, const Expr &min, const Expr &extent, const Args &...rest) {
+        region.push_back(Range{min, extent});
+        collect(region, name, rest...);
     }
     void init(const Region &region, const std::string &name);
     std::shared_ptr<Internal::ReductionDomainContents> contents_;

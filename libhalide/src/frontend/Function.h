@@ -13,6 +13,7 @@
 #include "Halide/DeviceAPI.h"
 #include "Halide/Expr.h"
 #include "Halide/IR.h"
+#include "Halide/Reduction.h"
 #include "Halide/Schedule.h"
 #include "HalideRuntime.h"
 
@@ -49,10 +50,7 @@ struct Dim {
 
 // A reduction domain (RDom): loops over [min, min + extent) per variable,
 // innermost first, restricted to the points where every predicate holds.
-struct ReductionVariable {
-    std::string var; // unique name, e.g. "r0.x"
-    Expr min, extent;
-};
+// (ReductionVariable: Halide/Reduction.h)
 struct ReductionDomainContents {
     std::string name;
     std::vector<ReductionVariable> domain;

@@ -72,7 +72,7 @@ Reduction start(const RDom *explicit_rdom, const Expr &e, const std::string &nam
     if (explicit_rdom) {
         user_assert(explicit_rdom->defined()) << what << " over an undefined RDom";
     }
-    ReductionDomainPtr explicit_domain = explicit_rdom ? explicit_rdom->domain() : nullptr;
+    ReductionDomainPtr explicit_domain = explicit_rdom ? explicit_rdom->domain().contents() : nullptr;
     FindFreeVars free(explicit_domain);
     free.include(e);
     user_assert(free.clash.empty()) << what << " of an expression that uses RVars of two RDoms";
@@ -118,9 +118,9 @@ Expr reduce(const RDom *r, Expr e, const std::string &name, const char *what, do
 
 Tuple arg_reduce(const RDom *explicit_rdom, Expr e, const std::string &name, const char *what, bool is_max) {
     Reduction red = start(explicit_rdom, e, name, what);
-    FindFreeVars free(explicit_rdom ? explicit_rdom->domain() : nullptr);
+    FindFreeVars free(explicit_rdom ? explicit_rdom->domain().contents() : nullptr);
     free.include(e);
-    ReductionDomainPtr domain = explicit_rdom ? explicit_rdom->domain() : free.rdom;
+    ReductionDomainPtr domain = explicit_rdom ? explicit_rdom->domain().contents() : free.rdom;
     e = red.e;
     std::vector<Expr> init, update;
     for (size_t i = 0; i < domain->domain.size(); i++) {

@@ -70,6 +70,14 @@ RDom::RDom(const OutputImageParam &image) {
     init(region, "");
 }
 
+RDom::RDom(const ReductionDomain &domain) : contents_(domain.contents()) {
+    user_assert(contents_) << "RDom from an undefined ReductionDomain";
+    RVar *named[] = {&x, &y, &z, &w};
+    for (size_t i = 0; i < contents_->domain.size() && i < 4; i++) {
+        *named[i] = RVar(contents_, (int)i);
+    }
+}
+
 void RDom::init(const Region &region, const std::string &name) {
     user_assert(!region.empty()) << "An RDom needs at least one dimension";
     contents_ = std::make_shared<ReductionDomainContents>();
@@ -119,5 +127,78 @@ RDom RDom::where(const Expr &predicate) {
     mark_everything_changed();
     return *this;
 }
+
+namespace Internal {
+
+namespace {
+
+// Whether `vars` are all "<prefix>.<something>", distinct, with one prefix.
+bool usable_names(const std::vector<ReductionVariable> &vars, std::string &prefix) {
+    for (size_t i = 0; i < vars.size(); i++) {
+        size_t dot = vars[i].var.rfind('.');
+        if (dot == std::string::npos || dot == 0) {
+            return false;
+        }
+        std::string p = vars[i].var.substr(0, dot);
+        if (i == 0) {
+            prefix = p;
+        } else if (p != prefix) {
+            return false;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (vars[j].var == vars[i].var) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+ReductionDomain::ReductionDomain(const std::vector<ReductionVariable> &domain) {
+    user_assert(!domain.empty()) << "A ReductionDomain needs at least one variable";
+    contents_ = std::make_shared<ReductionDomainContents>();
+    std::string prefix;
+    bool keep = usable_names(domain, prefix);
+    contents_->name = keep ? unique_name(prefix) : fresh_name('r');
+    keep = keep && contents_->name == prefix; // else the prefix names something else
+    for (size_t i = 0; i < domain.size(); i++) {
+        std::string var = keep ? domain[i].var : contents_->name + "." + dimension_suffix(i);
+        contents_->domain.push_back(
+            {var, int32_bound(domain[i].min, "min", i), int32_bound(domain[i].extent, "extent", i)});
+    }
+    register_reduction_domain(contents_);
+}
+
+ReductionDomain::ReductionDomain(const std::vector<ReductionVariable> &domain, const Expr &predicate, bool)
+    : ReductionDomain(domain) {
+    where(predicate);
+}
+
+const std::vector<ReductionVariable> &ReductionDomain::domain() const {
+    user_assert(contents_) << "ReductionDomain::domain() of an undefined ReductionDomain";
+    return contents_->domain;
+}
+
+void ReductionDomain::where(Expr predicate) {
+    user_assert(contents_) << "ReductionDomain::where on an undefined ReductionDomain";
+    RDom(*this).where(predicate);
+}
+
+Expr ReductionDomain::predicate() const {
+    Expr all = const_true();
+    for (const Expr &p : split_predicate()) {
+        all = is_const_one(all) ? p : (all && p);
+    }
+    return all;
+}
+
+std::vector<Expr> ReductionDomain::split_predicate() const {
+    user_assert(contents_) << "ReductionDomain::split_predicate() of an undefined ReductionDomain";
+    return contents_->predicates;
+}
+
+} // namespace Internal
 
 } // namespace Halide
