@@ -1,11 +1,16 @@
 // See Linker.h. lld works on files, so each link runs in a fresh temporary
-// directory. Links are serialized: lld keeps global state between runs.
+// directory. lld keeps global state between runs that a later link can trip
+// over (lld 19 crashed writing .got.plt in a relocatable link that followed a
+// shared one), so each link runs in a forked child, single-threaded, and this
+// process's lld state stays as it was when the library was loaded.
 #include "codegen/Linker.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -85,12 +90,43 @@ std::string run_lld(std::vector<std::string> args, const std::string &output) {
     for (const std::string &a : args) {
         argv.push_back(a.c_str());
     }
-    std::string out_text, err_text;
-    llvm::raw_string_ostream out(out_text), err(err_text);
-    lld::Result r = lld::lldMain(argv, out, err, {{lld::Gnu, &lld::elf::link}});
-    out.flush();
-    err.flush();
-    internal_assert(r.retCode == 0) << "linking " << output << " with lld failed:\n" << err_text;
+    // One thread: the child has none of the parent's worker threads.
+    argv.push_back("--threads=1");
+    int messages[2];
+    internal_assert(pipe(messages) == 0) << "linking " << output << ": pipe failed";
+    const pid_t child = fork();
+    if (child == 0) {
+        close(messages[0]);
+        std::string out_text, err_text;
+        llvm::raw_string_ostream out(out_text), err(err_text);
+        lld::Result r = lld::lldMain(argv, out, err, {{lld::Gnu, &lld::elf::link}});
+        err.flush();
+        for (size_t done = 0; done < err_text.size();) {
+            ssize_t n = write(messages[1], err_text.data() + done, err_text.size() - done);
+            if (n <= 0) {
+                break;
+            }
+            done += (size_t)n;
+        }
+        _exit(r.retCode == 0 ? 0 : 1); // no atexit handlers or destructors of the parent's objects
+    }
+    close(messages[1]);
+    std::string err_text;
+    char chunk[4096];
+    for (ssize_t n; child > 0 && (n = read(messages[0], chunk, sizeof(chunk))) != 0;) {
+        if (n > 0) {
+            err_text.append(chunk, (size_t)n);
+        } else if (errno != EINTR) {
+            break;
+        }
+    }
+    close(messages[0]);
+    internal_assert(child > 0) << "linking " << output << ": fork failed";
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    internal_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "linking " << output << " with lld failed:\n"
+                                                                   << err_text;
     return read_file(output);
 }
 
