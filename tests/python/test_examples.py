@@ -22,6 +22,7 @@ sys.path.insert(0, str(EXAMPLES))
 import bilateral_grid  # noqa: E402
 import histogram_equalization  # noqa: E402
 import iir_blur  # noqa: E402
+import local_laplacian  # noqa: E402
 import matrix_multiply  # noqa: E402
 from examples_refs import (  # noqa: E402
     check_against_numpy,
@@ -29,6 +30,7 @@ from examples_refs import (  # noqa: E402
     ref_bilateral,
     ref_equalize,
     ref_iir,
+    ref_local_laplacian,
     run_examples,
 )
 
@@ -108,6 +110,16 @@ def test_bilateral_grid_sigmas_sizes_and_edges():
     res = bilateral_grid.bilateral(img)
     assert res[:, :24].std() < img[:, :24].std() / 2
     assert abs(res[:, :24].mean() - 0.2) < 0.02 and abs(res[:, 40:].mean() - 0.8) < 0.02
+
+
+def test_local_laplacian_params_sizes_and_levels():
+    # Three pyramid levels (another compilation), odd sizes, other curves.
+    for (height, width), levels, alpha, beta in [((21, 30), 4, 2.0, 0.5), ((8, 11), 6, 0.5, 1.5)]:
+        img = local_laplacian.test_image(width, height)
+        got = local_laplacian.filter(img, levels, alpha, beta, j_levels=3)
+        want = ref_local_laplacian(img, levels, alpha, beta, 3)
+        assert np.abs(got.astype(np.int64) - want).max() <= 2
+        assert np.abs(got.astype(np.int64) - img).max() > 100  # it does change the image
 
 
 UPSTREAM_SCRIPT = r"""
