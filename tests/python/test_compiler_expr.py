@@ -182,6 +182,18 @@ def test_lossy_float_constant_warns():
         hl.Expr(0.5)  # exactly representable: no warning
 
 
+def test_float_casts_of_python_floats_keep_double_precision():
+    # As upstream: hl.f64(0.1) is the double 0.1, hl.f32(0.1) the float nearest it, and the
+    # explicit cast (what the lossy-constant warning advises) warns no more.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d, f = hl.f64(0.1), hl.f32(0.1)
+    assert d.type() == hl.Float(64) and f.type() == hl.Float(32)
+    assert hl.evaluate(d) == 0.1
+    assert hl.evaluate(f) == float(np.float32(0.1))
+    assert hl.evaluate(hl.f64(1e300)) == 1e300
+
+
 def test_bool_of_expr_raises():
     with pytest.raises(ValueError, match="cannot be converted to a bool.*'&'/'\\|'"):
         bool(x < 1)

@@ -161,9 +161,23 @@ void define_operators(py::module_ &m) {
 #define HALIDE_PY_UNARY(name)                                                                                          \
     m.def(                                                                                                             \
         #name, [](const py::object &x) { return Halide::ConciseCasts::name(arg(x, #name)); }, py::arg("x"));
-    HALIDE_PY_UNARY(f64)
-    HALIDE_PY_UNARY(f32)
-    HALIDE_PY_UNARY(f16)
+    // A Python float given to a float cast is that cast's constant, made at
+    // full double precision first (upstream: hl.f64(0.1) is the double 0.1,
+    // and no float32 precision warning).
+#define HALIDE_PY_FLOAT_CAST(name)                                                                                     \
+    m.def(                                                                                                             \
+        #name,                                                                                                         \
+        [](const py::object &x) {                                                                                      \
+            if (PyFloat_Check(x.ptr())) {                                                                              \
+                return Halide::ConciseCasts::name(Expr(PyFloat_AsDouble(x.ptr())));                                    \
+            }                                                                                                          \
+            return Halide::ConciseCasts::name(arg(x, #name));                                                          \
+        },                                                                                                             \
+        py::arg("x"));
+    HALIDE_PY_FLOAT_CAST(f64)
+    HALIDE_PY_FLOAT_CAST(f32)
+    HALIDE_PY_FLOAT_CAST(f16)
+#undef HALIDE_PY_FLOAT_CAST
     HALIDE_PY_UNARY(i64)
     HALIDE_PY_UNARY(i32)
     HALIDE_PY_UNARY(i16)
