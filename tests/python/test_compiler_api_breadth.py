@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
 import halide as hl  # noqa: E402
-from upstream_api import UPSTREAM_PY, probe_both, signature_problems  # noqa: E402
+from upstream_api import UPSTREAM_PY, probe_both, signature_probe, signature_problems  # noqa: E402
 
 x, y = hl.Var("x"), hl.Var("y")
 _ = hl._
@@ -337,30 +337,11 @@ METHODS = {
                "device_dirty", "set_host_dirty", "set_device_dirty", "has_device_allocation"],
     "Var": ["is_implicit", "implicit_index", "is_placeholder"],
 }  # fmt: skip
-PROBE = r"""
-import json, re, halide as hl
-names = json.loads(NAMES_JSON); methods = json.loads(METHODS_JSON)
-out = {}
-def params(doc):
-    # Every overload's parameter names, in order, without self.
-    sigs = re.findall(r"\((self[^)]*)\)", doc or "")
-    return sorted({",".join(re.findall(r"(?:^|, )(\w+): ", s)[1:]) for s in sigs})
-for cls, ms in methods.items():
-    for m in ms:
-        out[cls + "." + m] = params(getattr(getattr(hl, cls), m).__doc__)
-out["names"] = [n for n in names if hasattr(hl, n)]
-out["DeviceAPI"] = sorted(hl.DeviceAPI.__members__)
-out["TargetFeature"] = sorted(hl.TargetFeature.__members__)
-print(json.dumps(out))
-"""
 
 
 @pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up")
 def test_names_and_argument_names_match_upstream():
-    import json
-
-    code = PROBE.replace("NAMES_JSON", repr(json.dumps(NAMES))).replace("METHODS_JSON", repr(json.dumps(METHODS)))
-    ours, theirs = probe_both(code)
+    ours, theirs = probe_both(signature_probe(NAMES, METHODS, ["DeviceAPI", "TargetFeature"]))
     assert ours["names"] == theirs["names"] == NAMES
     assert ours["DeviceAPI"] == theirs["DeviceAPI"]
     assert not set(theirs["TargetFeature"]) - set(ours["TargetFeature"])

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
 import halide as hl  # noqa: E402
-from upstream_api import UPSTREAM_PY, probe_both, signature_problems  # noqa: E402
+from upstream_api import UPSTREAM_PY, probe_both, signature_probe, signature_problems  # noqa: E402
 
 x, y = hl.Var("x"), hl.Var("y")
 
@@ -224,29 +224,11 @@ METHODS = {
              "infer_input_bounds", "infer_arguments"],
     "Dimension": ["min", "max", "extent", "stride"],
 }
-PROBE = r"""
-import json, re, halide as hl
-names = json.loads(NAMES_JSON); methods = json.loads(METHODS_JSON)
-out = {}
-def params(doc):
-    # Every overload's parameter names, in order, without self.
-    sigs = re.findall(r"\((self[^)]*)\)", doc or "")
-    return sorted({",".join(re.findall(r"(?:^|, )(\w+): ", s)[1:]) for s in sigs})
-for cls, ms in methods.items():
-    for m in ms:
-        out[cls + "." + m] = params(getattr(getattr(hl, cls), m).__doc__)
-out["names"] = [n for n in names if hasattr(hl, n)]
-out["ArgumentKind"] = sorted(hl.ArgumentKind.__members__)
-print(json.dumps(out))
-"""
 
 
 @pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up")
 def test_names_and_argument_names_match_upstream():
-    import json
-
-    code = PROBE.replace("NAMES_JSON", repr(json.dumps(NAMES))).replace("METHODS_JSON", repr(json.dumps(METHODS)))
-    ours, theirs = probe_both(code)
+    ours, theirs = probe_both(signature_probe(NAMES, METHODS, ["ArgumentKind"]))
     assert ours["names"] == theirs["names"]
     assert ours["ArgumentKind"] == theirs["ArgumentKind"]
     problems = signature_problems(ours, theirs, skip=("names", "ArgumentKind"))

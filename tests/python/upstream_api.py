@@ -11,6 +11,35 @@ from pathlib import Path
 UPSTREAM_PY = Path(__file__).resolve().parents[2] / "build" / "upstream21" / "bin" / "python"
 
 
+_SIGNATURE_PROBE = r"""
+import json, re, halide as hl
+names = json.loads(NAMES_JSON); methods = json.loads(METHODS_JSON); enums = json.loads(ENUMS_JSON)
+out = {}
+def params(doc):
+    # Every overload's parameter names, in order, without self.
+    sigs = re.findall(r"\((self[^)]*)\)", doc or "")
+    return sorted({",".join(re.findall(r"(?:^|, )(\w+): ", s)[1:]) for s in sigs})
+for cls, ms in methods.items():
+    for m in ms:
+        out[cls + "." + m] = params(getattr(getattr(hl, cls), m).__doc__)
+out["names"] = [n for n in names if hasattr(hl, n)]
+for e in enums:
+    out[e] = sorted(getattr(hl, e).__members__)
+print(json.dumps(out))
+"""
+
+
+def signature_probe(names: list[str], methods: dict[str, list[str]], enums: list[str]) -> str:
+    """A probe script for probe_both: which of `names` the module has, the
+    argument names of every overload of each class's `methods`, and the
+    members of each enum in `enums` (each under its own key)."""
+    return (
+        _SIGNATURE_PROBE.replace("NAMES_JSON", repr(json.dumps(names)))
+        .replace("METHODS_JSON", repr(json.dumps(methods)))
+        .replace("ENUMS_JSON", repr(json.dumps(enums)))
+    )
+
+
 def probe_both(code: str) -> tuple[dict, dict]:
     """(ours, upstream's): what `code` prints as JSON on its last line, run by
     upstream's interpreter in a child process and by this one in-process (its
