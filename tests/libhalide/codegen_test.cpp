@@ -16,8 +16,8 @@
 #include "Halide/IR.h"
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
-#include "codegen/LoweredFunc.h"
 #include "jit/JIT.h"
+#include "lower/LoweredFunc.h"
 
 using namespace Halide;
 using namespace Halide::Internal;

@@ -6,8 +6,8 @@
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
-#include "frontend/Function.h"
 #include "ir_text.h"
+#include "lower/Function.h"
 #include "lower/Lower.h"
 #include "lower/Passes.h"
 

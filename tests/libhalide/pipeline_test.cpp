@@ -10,8 +10,8 @@
 #include <random>
 
 #include "Halide.h"
-#include "frontend/Function.h"
 #include "frontend/JITCall.h"
+#include "lower/Function.h"
 
 using namespace Halide;
 

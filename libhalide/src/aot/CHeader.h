@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/LoweredFunc.h"
+#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "Halide/Pipeline.h"
-#include "codegen/LoweredFunc.h"
+#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

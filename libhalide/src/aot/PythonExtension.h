@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "codegen/LoweredFunc.h"
+#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

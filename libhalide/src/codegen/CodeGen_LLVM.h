@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/LoweredFunc.h"
+#include "lower/LoweredFunc.h"
 
 namespace llvm {
 class LLVMContext;

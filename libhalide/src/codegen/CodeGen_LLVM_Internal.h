@@ -24,7 +24,7 @@
 #include "Halide/IR.h"
 #include "codegen/CodeGen_LLVM.h"
 #include "codegen/LLVM_Headers.h"
-#include "codegen/LoweredFunc.h"
+#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "Halide/Target.h"
-#include "codegen/LoweredFunc.h"
+#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

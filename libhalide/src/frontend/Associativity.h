@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "Function.h"
+#include "lower/Function.h"
 
 namespace Halide {
 namespace Internal {

@@ -3,10 +3,10 @@
 // and Buffer's device methods, which have no device to go to here.
 #include "Halide/DeviceAPI.h"
 
-#include "Function.h"
 #include "Halide/Buffer.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

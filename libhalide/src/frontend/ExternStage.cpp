@@ -6,7 +6,7 @@
 #include "Halide/Func.h"
 #include "Halide/IR.h"
 #include "aot/Mangle.h"
-#include "frontend/Function.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

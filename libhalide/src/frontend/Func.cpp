@@ -6,7 +6,6 @@
 #include <set>
 #include <sstream>
 
-#include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IRMutator.h"
@@ -15,6 +14,7 @@
 #include "Halide/IRVisitor.h"
 #include "Halide/Pipeline.h"
 #include "ImplicitVars.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

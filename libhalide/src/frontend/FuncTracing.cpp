@@ -1,7 +1,7 @@
 // Func::trace_loads/trace_stores/trace_realizations: flags that lowering
 // (lower/AddTracing.cpp) turns into printed trace events.
-#include "Function.h"
 #include "Halide/Func.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

@@ -1,10 +1,10 @@
 // Func::in (wrappers) and Func::async. A wrapper is an ordinary Func
 // w(args) = f(args); lowering (RealizationOrder.cpp) redirects the calls to
 // f in the consumers it serves to w.
-#include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IR.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

@@ -4,12 +4,12 @@
 #include <map>
 #include <set>
 
-#include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "ir/Substitute.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

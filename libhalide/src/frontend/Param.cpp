@@ -2,11 +2,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
+#include "lower/Function.h"
 
 namespace Halide {
 namespace Internal {

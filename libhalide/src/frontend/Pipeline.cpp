@@ -8,11 +8,11 @@
 #include <mutex>
 #include <sstream>
 
-#include "Function.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
 #include "call_context.h"
 #include "frontend/JITCall.h"
+#include "lower/Function.h"
 #include "lower/Lower.h"
 #include "lower/Passes.h"
 

@@ -3,11 +3,11 @@
 // domain, which is how a definition finds the loops it needs.
 #include "Halide/RDom.h"
 
-#include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

@@ -18,12 +18,12 @@
 #include <set>
 
 #include "Associativity.h"
-#include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IROperator.h"
 #include "Halide/Simplify.h"
 #include "ir/Substitute.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

@@ -4,13 +4,13 @@
 #include <algorithm>
 
 #include "Associativity.h"
-#include "Function.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IREquality.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
+#include "lower/Function.h"
 
 namespace Halide {
 

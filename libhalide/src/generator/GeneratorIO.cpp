@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "Halide/Generator.h"
-#include "frontend/Function.h"
+#include "lower/Function.h"
 
 namespace Halide {
 namespace Internal {

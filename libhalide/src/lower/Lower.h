@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "Halide/Target.h"
-#include "codegen/LoweredFunc.h"
-#include "frontend/Function.h"
+#include "lower/Function.h"
+#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

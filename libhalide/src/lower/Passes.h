@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "analysis/Interval.h"
-#include "codegen/LoweredFunc.h"
-#include "frontend/Function.h"
+#include "lower/Function.h"
 #include "lower/Lower.h"
+#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {
