@@ -221,12 +221,7 @@ public:
         traced_accesses_++;
         std::vector<Expr> values;
         for (size_t i = 0; i < op->values.size(); i++) {
-            std::string t = op->name + ".trace_value." + std::to_string(counter_++);
-            Expr v = Variable::make(op->values[i].type(), t);
-            std::vector<Expr> parts = event("Store", call_parts(op->name, (int)i, op->args));
-            parts.push_back(StringImm::make(" = "));
-            parts.push_back(v);
-            values.push_back(Let::make(t, op->values[i], trace_print(v, parts)));
+            values.push_back(traced("Store", op->name, (int)i, op->args, op->values[i]));
         }
         return Provide::make(op->name, values, op->args);
     }
@@ -243,17 +238,23 @@ public:
         op = e.as<Call>();
         traced_accesses_++;
         loaded.insert(op->name);
-        std::string t = op->name + ".trace_value." + std::to_string(counter_++);
-        Expr v = Variable::make(op->type, t);
-        std::vector<Expr> parts = event("Load", call_parts(op->name, op->value_index, op->args));
-        parts.push_back(StringImm::make(" = "));
-        parts.push_back(v);
-        return Let::make(t, e, trace_print(v, parts));
+        return traced("Load", op->name, op->value_index, op->args, e);
     }
 
     std::set<std::string> loaded;
 
 private:
+    // value, printed as "<what> name.i(args) = value" when it is computed.
+    Expr traced(const char *what, const std::string &name, int value_index, const std::vector<Expr> &args,
+                const Expr &value) {
+        std::string t = name + ".trace_value." + std::to_string(counter_++);
+        Expr v = Variable::make(value.type(), t);
+        std::vector<Expr> parts = event(what, call_parts(name, value_index, args));
+        parts.push_back(StringImm::make(" = "));
+        parts.push_back(v);
+        return Let::make(t, value, trace_print(v, parts));
+    }
+
     const Environment &env_;
     int counter_ = 0;
     size_t traced_accesses_ = 0;
