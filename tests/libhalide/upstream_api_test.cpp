@@ -229,6 +229,34 @@ TEST(Float16, ConversionsMatchIEEEHalf) {
     EXPECT_EQ(sizeof(bfloat16_t), 2u);
 }
 
+// The special values and operators both types share, from IEEE 754's
+// encodings (half: 5 exponent bits; bfloat16: float32's 8).
+TEST(Float16, SpecialValuesAndOperators) {
+    EXPECT_EQ(float16_t::make_nan().to_bits(), 0x7e00);
+    EXPECT_EQ(bfloat16_t::make_nan().to_bits(), 0x7fc0);
+    EXPECT_EQ(float16_t::make_negative_infinity().to_bits(), 0xfc00);
+    EXPECT_EQ(bfloat16_t::make_negative_infinity().to_bits(), 0xff80);
+    EXPECT_EQ(bfloat16_t::make_infinity().to_bits(), 0x7f80);
+    EXPECT_EQ(float16_t::mantissa_mask, 0x03ff);
+    EXPECT_EQ(bfloat16_t::mantissa_mask, 0x007f);
+    EXPECT_TRUE(bfloat16_t::make_nan().is_nan());
+    EXPECT_FALSE(bfloat16_t::make_infinity().is_nan());
+    EXPECT_EQ((-bfloat16_t(2.0f)).to_bits(), 0xc000);
+    bfloat16_t b(3.0f);
+    b *= bfloat16_t(0.5f);
+    EXPECT_EQ((float)b, 1.5f);
+    b -= bfloat16_t(2.0f);
+    EXPECT_EQ((float)b, -0.5f);
+    EXPECT_TRUE(b < bfloat16_t(0.0f) && b.is_negative());
+    float16_t h(1.0f);
+    h /= float16_t(4.0f);
+    EXPECT_EQ((float)h, 0.25f);
+    EXPECT_EQ((int)float16_t(7.75f), 7);
+    EXPECT_EQ((double)bfloat16_t(0.5f), 0.5);
+    EXPECT_TRUE(float16_t::make_nan() != float16_t::make_nan());
+    EXPECT_EQ(float16_t::make_from_signed_int(-3).to_bits(), 0xc200);
+}
+
 TEST(Float16, TypesAndConstants) {
     EXPECT_EQ(type_of<float16_t>(), Float(16));
     EXPECT_EQ(type_of<bfloat16_t>(), BFloat(16));

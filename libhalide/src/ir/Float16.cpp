@@ -91,31 +91,15 @@ uint16_t float_to_bfloat_bits(float f) {
 
 } // namespace
 
-float16_t::float16_t(float value) : data(float_to_half_bits(value)) {}
-float16_t::float16_t(double value) : float16_t::float16_t((float)value) {}
-float16_t::float16_t(int value) : float16_t::float16_t((float)value) {}
-float16_t float16_t::make_from_bits(uint16_t bits) {
-    float16_t f;
-    f.data = bits;
-    return f;
-}
-float16_t float16_t::make_from_signed_int(int64_t value) {
-    return float16_t((float)value);
+float16_t::float16_t(float value) {
+    data = float_to_half_bits(value);
 }
 float16_t::operator float() const {
     return half_bits_to_float(data);
 }
 
-bfloat16_t::bfloat16_t(float value) : data(float_to_bfloat_bits(value)) {}
-bfloat16_t::bfloat16_t(double value) : bfloat16_t::bfloat16_t((float)value) {}
-bfloat16_t::bfloat16_t(int value) : bfloat16_t::bfloat16_t((float)value) {}
-bfloat16_t bfloat16_t::make_from_bits(uint16_t bits) {
-    bfloat16_t f;
-    f.data = bits;
-    return f;
-}
-bfloat16_t bfloat16_t::make_from_signed_int(int64_t value) {
-    return bfloat16_t((float)value);
+bfloat16_t::bfloat16_t(float value) {
+    data = float_to_bfloat_bits(value);
 }
 bfloat16_t::operator float() const {
     return bits_float((uint32_t)data << 16);
