@@ -230,9 +230,10 @@ int halide_error_device_dirty_with_no_device_support(void *uc, const char *buffe
 
 int halide_error_storage_bound_too_small(void *uc, const char *func_name, const char *var_name, int provided_size,
                                          int required_size) {
-    return report(uc, halide_error_code_storage_bound_too_small,
-                  "The explicit storage bound (%d) of dimension %s of %s is smaller than required (%d)", provided_size,
-                  or_unnamed(var_name), or_unnamed(func_name), required_size);
+    return report(
+        uc, halide_error_code_storage_bound_too_small,
+        "The explicit allocation bound (%d) of dimension %s of %s is too small to store the required region (%d).",
+        provided_size, or_unnamed(var_name), or_unnamed(func_name), required_size);
 }
 
 int halide_error_device_crop_failed(void *uc) {

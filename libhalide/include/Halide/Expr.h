@@ -81,6 +81,16 @@ public:
     Type type() const { return get()->type; }
 };
 
+// Where a Func's storage lives (Func::store_in). Auto lets the compiler
+// choose (on CPU targets: the heap). On CPU targets Heap is halide_malloc'd
+// memory, Stack a stack allocation, Register a stack allocation of constant
+// size that LLVM may keep in registers (a size that is not a constant is an
+// error); GPUShared, GPUTexture, LockedCache and VTCM name memories of GPU
+// and Hexagon targets and mean the heap on a CPU target, as upstream's;
+// AMXTile holds the tiles of an AMX matrix multiply and is refused (there
+// is no AMX code generation).
+enum class MemoryType { Auto, Heap, Stack, Register, GPUShared, GPUTexture, LockedCache, VTCM, AMXTile };
+
 namespace Internal {
 
 class Stmt : public IRHandle<BaseStmtNode> {

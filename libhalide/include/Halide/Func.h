@@ -3,6 +3,7 @@
 #ifndef HALIDE_FUNC_H
 #define HALIDE_FUNC_H
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,11 +26,13 @@ namespace Halide {
 
 namespace Internal {
 struct FunctionContents;
+class IRMutator;
 enum class ForType;
 } // namespace Internal
 
 class Func;
 class Pipeline;
+struct CustomLoweringPass;
 
 // What a split does when the extent is not a multiple of the factor.
 // Auto: ShiftInwards for the pipeline's outputs (the last iteration is
@@ -267,6 +270,27 @@ public:
     // larger coordinates (false: smaller). Checked when compiled (and, when
     // the region's size is not a constant, when run).
     Func &fold_storage(const Var &dim, const Expr &extent, bool fold_forward = true);
+    // Pipeline::add_custom_lowering_pass and friends, for pipeline().
+    void add_custom_lowering_pass(Internal::IRMutator *pass, std::function<void()> deleter);
+    template <typename T> void add_custom_lowering_pass(T *pass) {
+        add_custom_lowering_pass(pass, [pass]() { delete pass; });
+    }
+    void clear_custom_lowering_passes();
+    const std::vector<CustomLoweringPass> &custom_lowering_passes();
+
+    // The kind of memory its storage lives in (see MemoryType).
+    Func &store_in(MemoryType memory_type);
+    // Allocate the storage once, outside the loops it is stored in, at the
+    // root or at `f`'s loop over `var` (outside its store level): sized for
+    // the largest region any iteration needs (the size must then have an
+    // upper bound there). Indexing stays per iteration (unlike store_at).
+    Func &hoist_storage(const Func &f, const Var &var);
+    Func &hoist_storage(const Func &f, const RVar &var) { return hoist_storage(f, Var(var.name())); }
+    Func &hoist_storage_root();
+    // Store `bound` coordinates of dimension `dim` whatever the region
+    // computed is (a constant allocation size); a region wider than that is
+    // an error when the pipeline runs.
+    Func &bound_storage(const Var &dim, const Expr &bound);
     // Memory layout of a realized Func: the first Var has stride 1.
     Func &reorder_storage(const std::vector<Var> &dims);
     template <typename... Vars> Func &reorder_storage(const Var &v, const Vars &...rest) {

@@ -213,14 +213,17 @@ struct Store : BaseStmtNode {
     static Stmt make(const std::string &name, Expr value, Expr index);
 };
 
-// A flat buffer of `type` elements, the product of `extents` long.
+// A flat buffer of `type` elements, the product of `extents` long, in
+// `memory_type` memory (see MemoryType).
 struct Allocate : BaseStmtNode {
     HALIDE_STMT_KIND(Allocate)
     std::string name;
     Type type;
+    MemoryType memory_type = MemoryType::Auto;
     std::vector<Expr> extents;
     Stmt body;
     static Stmt make(const std::string &name, Type type, std::vector<Expr> extents, Stmt body);
+    static Stmt make(const std::string &name, Type type, MemoryType memory_type, std::vector<Expr> extents, Stmt body);
 };
 
 struct Block : BaseStmtNode {

@@ -19,6 +19,7 @@ namespace Halide {
 
 std::ostream &operator<<(std::ostream &stream, const Expr &e);
 std::ostream &operator<<(std::ostream &stream, const Type &t);
+std::ostream &operator<<(std::ostream &stream, MemoryType t);
 
 namespace Internal {
 

@@ -2,6 +2,7 @@
 #ifndef HALIDE_PIPELINE_H
 #define HALIDE_PIPELINE_H
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 #include "Halide/Callable.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "Halide/IRMutator.h"
 #include "Halide/Realization.h"
 #include "Halide/Target.h"
 
@@ -20,6 +22,14 @@ namespace Halide {
 namespace Internal {
 struct PipelineContents;
 }
+
+// A custom lowering pass (Pipeline::add_custom_lowering_pass): run over the
+// lowered statement after the built-in passes; `deleter` (if set) is called
+// when the pipeline lets go of it.
+struct CustomLoweringPass {
+    Internal::IRMutator *pass;
+    std::function<void()> deleter;
+};
 
 class Pipeline {
 public:
@@ -58,6 +68,17 @@ public:
     // The Params and ImageParams (and input Buffers) the pipeline reads:
     // buffers first, then scalars, each sorted by name (as upstream).
     std::vector<Argument> infer_arguments();
+
+    // Custom passes over the lowered statement, run in the order added after
+    // the built-in ones, by every later compile (JIT, Callable, AOT). The
+    // pipeline owns them: `deleter` runs when it is destroyed or the passes
+    // are cleared (the template form deletes the pass).
+    void add_custom_lowering_pass(Internal::IRMutator *pass, std::function<void()> deleter);
+    template <typename T> void add_custom_lowering_pass(T *pass) {
+        add_custom_lowering_pass(pass, [pass]() { delete pass; });
+    }
+    void clear_custom_lowering_passes();
+    const std::vector<CustomLoweringPass> &custom_lowering_passes();
 
     // For people: the lowered loop nest, LLVM IR and assembly.
     std::string lowered_stmt();

@@ -17,6 +17,7 @@
 #include "aot/PythonExtension.h"
 #include "codegen/EmitModule.h"
 #include "codegen/Linker.h"
+#include "frontend/CustomPasses.h"
 #include "lower/Lower.h"
 
 namespace Halide {
@@ -199,7 +200,8 @@ LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, 
     user_assert(c_identifier(name) == name)
         << "compile_to: the function name '" << name << "' is not a C identifier (letters, digits and '_')";
     user_assert(!target.has_unknowns()) << "compile_to: target '" << target.to_string() << "' is incomplete";
-    LowerOptions options;
+    Pipeline with_passes = p;
+    LowerOptions options = lower_options_with_passes(with_passes);
     options.no_asserts = target.has_feature(Target::NoAsserts);
     options.no_bounds_query = target.has_feature(Target::NoBoundsQuery);
     options.debug = target.has_feature(Target::Debug);

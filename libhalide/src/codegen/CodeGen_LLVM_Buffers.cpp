@@ -1,8 +1,11 @@
 // halide_buffer_t at run time: the buffer_* intrinsics that read a
 // buffer's fields and answer bounds queries (ABI.md 2 and 9), by byte
 // offset into the C struct, and Allocate, whose heap block comes from
-// halide_malloc and is freed at the end of its scope or at an early return.
+// halide_malloc and is freed at the end of its scope or at an early return
+// (a Stack or Register one is an alloca).
 #include "codegen/CodeGen_LLVM_Internal.h"
+
+#include <algorithm>
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
@@ -158,6 +161,10 @@ llvm::Value *CodeGen_LLVM::dim_field(const Call *op, int field_offset) {
 }
 
 void CodeGen_LLVM::allocate(const Allocate *op) {
+    if (op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register) {
+        allocate_on_stack(op);
+        return;
+    }
     llvm::Value *bytes = int_const(i64_, op->type.bytes());
     for (const Expr &e : op->extents) {
         bytes = b_.CreateMul(bytes, to_i64(codegen(e), e.type()));
@@ -187,5 +194,43 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
     llvm::FunctionCallee free_fn = runtime_fn("halide_free", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_});
     b_.CreateCall(free_fn, {sym(kUserContext), p});
 }
+void CodeGen_LLVM::allocate_on_stack(const Allocate *op) {
+    int64_t count = 1;
+    bool constant = true;
+    for (const Expr &e : op->extents) {
+        const IntImm *k = e.as<IntImm>();
+        constant = constant && k;
+        count *= k ? std::max<int64_t>(k->value, 0) : 1;
+    }
+    llvm::Type *elem = llvm::Type::getIntNTy(ctx_, op->type.bytes() * 8);
+    llvm::Align align(32);
+    if (constant) {
+        // In the function's entry block, where LLVM can keep it in registers
+        // (Register) and where a loop around it reuses one block.
+        llvm::Function *fn = current_fn();
+        llvm::IRBuilder<> entry_b(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+        llvm::AllocaInst *p =
+            entry_b.CreateAlloca(llvm::ArrayType::get(elem, std::max<int64_t>(count, 1)), nullptr, op->name + ".host");
+        p->setAlignment(align);
+        push(op->name + ".host", p);
+        codegen(op->body);
+        pop(op->name + ".host");
+        return;
+    }
+    // A size known only at run time: a stack block released when the body ends.
+    llvm::Value *n = int_const(i64_, 1);
+    for (const Expr &e : op->extents) {
+        n = b_.CreateMul(n, to_i64(codegen(e), e.type()));
+    }
+    n = b_.CreateSelect(b_.CreateICmpSGT(n, int_const(i64_, 0)), n, int_const(i64_, 1));
+    llvm::Value *saved = b_.CreateStackSave(op->name + ".stack");
+    llvm::AllocaInst *p = b_.CreateAlloca(elem, n, op->name + ".host");
+    p->setAlignment(align);
+    push(op->name + ".host", p);
+    codegen(op->body);
+    pop(op->name + ".host");
+    b_.CreateStackRestore(saved);
+}
+
 } // namespace Internal
 } // namespace Halide

@@ -207,6 +207,9 @@ private:
     llvm::Value *dim_field(const Call *op, int field_offset);
     // A heap block from halide_malloc, live for the Allocate's body.
     void allocate(const Allocate *op);
+    // store_in(Stack / Register): an alloca (in the entry block when the
+    // size is a constant).
+    void allocate_on_stack(const Allocate *op);
 
     // ------------------------------------------- loops (_Loops.cpp)
 

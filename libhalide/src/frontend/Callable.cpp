@@ -8,6 +8,7 @@
 
 #include "Halide/Func.h"
 #include "Halide/Pipeline.h"
+#include "frontend/CustomPasses.h"
 #include "frontend/JITCall.h"
 #include "lower/Lower.h"
 
@@ -99,7 +100,7 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
     }
     auto c = std::make_shared<CallableContents>();
     c->name = outputs()[0].name();
-    c->lowered = lower(funcs, c->name);
+    c->lowered = lower(funcs, c->name, lower_options_with_passes(*this));
     const LoweredFunc &lf = c->lowered.func;
 
     std::set<std::string> listed;

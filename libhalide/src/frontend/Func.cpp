@@ -625,6 +625,35 @@ Func &Func::fold_storage(const Var &dim, const Expr &extent, bool fold_forward) 
     return *this;
 }
 
+Func &Func::store_in(MemoryType memory_type) {
+    f_->memory_type = memory_type;
+    mark_changed(*f_);
+    return *this;
+}
+
+Func &Func::hoist_storage(const Func &f, const Var &var) {
+    check_level(*f.f_, var.name(), "hoist_storage");
+    user_assert(f.f_ != f_) << "Func '" << name() << "' can't hoist its storage to one of its own loops";
+    f_->hoist = ComputeLevel::At;
+    f_->hoist_at_func = f.name();
+    f_->hoist_at_var = var.name();
+    mark_changed(*f_);
+    return *this;
+}
+
+Func &Func::hoist_storage_root() {
+    f_->hoist = ComputeLevel::Root;
+    mark_changed(*f_);
+    return *this;
+}
+
+Func &Func::bound_storage(const Var &dim, const Expr &bound) {
+    check_pure_arg(*f_, dim, "bound_storage");
+    f_->storage_bounds[dim.name()] = int32_expr(bound, "bound_storage's bound");
+    mark_changed(*f_);
+    return *this;
+}
+
 Func &Func::reorder_storage(const std::vector<Var> &dims) {
     user_assert(dims.size() == f_->args.size())
         << "reorder_storage of Func '" << name() << "' needs all " << f_->args.size() << " of its arguments";
@@ -776,6 +805,16 @@ Func &Func::vectorize(const Var &v, int factor, TailStrategy tail) {
 Func &Func::unroll(const Var &v, int factor, TailStrategy tail) {
     Stage(f_, 0).unroll(v, factor, tail);
     return *this;
+}
+
+void Func::add_custom_lowering_pass(IRMutator *pass, std::function<void()> deleter) {
+    pipeline().add_custom_lowering_pass(pass, std::move(deleter));
+}
+void Func::clear_custom_lowering_passes() {
+    pipeline().clear_custom_lowering_passes();
+}
+const std::vector<CustomLoweringPass> &Func::custom_lowering_passes() {
+    return pipeline().custom_lowering_passes();
 }
 
 // One Pipeline per Func, made on first use, so the compiled code is cached.

@@ -11,6 +11,7 @@
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
 #include "call_context.h"
+#include "frontend/CustomPasses.h"
 #include "frontend/JITCall.h"
 #include "lower/Function.h"
 #include "lower/Lower.h"
@@ -23,12 +24,30 @@ namespace Internal {
 // each Func it reaches with its own.
 using ChangeStamps = std::vector<std::pair<const FunctionContents *, uint64_t>>;
 
+// add_custom_lowering_pass(): the passes, deleted with the pipeline.
+struct CustomPasses {
+    std::vector<CustomLoweringPass> passes;
+    CustomPasses() = default;
+    CustomPasses(const CustomPasses &) = delete;
+    CustomPasses &operator=(const CustomPasses &) = delete;
+    void clear() {
+        for (CustomLoweringPass &p : passes) {
+            if (p.deleter) {
+                p.deleter();
+            }
+        }
+        passes.clear();
+    }
+    ~CustomPasses() { clear(); }
+};
+
 struct PipelineContents {
     std::vector<Func> outputs;
     uint64_t checked_at = ~uint64_t(0); // latest_change_stamp() when `stamps` were last found current
     ChangeStamps stamps;
     LoweredPipeline lowered;
     std::shared_ptr<JITModule> module;
+    CustomPasses custom_passes;
 };
 
 namespace {
@@ -103,6 +122,33 @@ Pipeline::Pipeline(const std::vector<Func> &outputs) : contents_(std::make_share
     contents_->outputs = outputs;
 }
 
+void Pipeline::add_custom_lowering_pass(IRMutator *pass, std::function<void()> deleter) {
+    user_assert(contents_) << "Can't add a custom lowering pass to an empty Pipeline";
+    user_assert(pass) << "add_custom_lowering_pass: the pass is null";
+    contents_->custom_passes.passes.push_back({pass, std::move(deleter)});
+    contents_->module.reset(); // the next compile runs it
+}
+
+void Pipeline::clear_custom_lowering_passes() {
+    if (contents_) {
+        contents_->custom_passes.clear();
+        contents_->module.reset();
+    }
+}
+
+const std::vector<CustomLoweringPass> &Pipeline::custom_lowering_passes() {
+    static const std::vector<CustomLoweringPass> none;
+    return contents_ ? contents_->custom_passes.passes : none;
+}
+
+LowerOptions Internal::lower_options_with_passes(Pipeline &p) {
+    LowerOptions options;
+    for (const CustomLoweringPass &c : p.custom_lowering_passes()) {
+        options.custom_passes.push_back(c.pass);
+    }
+    return options;
+}
+
 std::vector<Func> Pipeline::outputs() const {
     return contents_ ? contents_->outputs : std::vector<Func>{};
 }
@@ -124,7 +170,7 @@ void Pipeline::compile_jit(const Target &target) {
     }
     ChangeStamps stamps = change_stamps_of(outputs);
     if (!c.module || stamps != c.stamps) {
-        c.lowered = lower(outputs, c.outputs[0].name());
+        c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
         c.module = std::make_shared<JITModule>(JITModule::compile(c.lowered.func));
         c.stamps = std::move(stamps);
         jit_compilations++;

@@ -372,6 +372,13 @@ Stmt Allocate::make(const std::string &name, Type type, std::vector<Expr> extent
     return Stmt(std::move(n));
 }
 
+Stmt Allocate::make(const std::string &name, Type type, MemoryType memory_type, std::vector<Expr> extents, Stmt body) {
+    Stmt s = make(name, type, std::move(extents), std::move(body));
+    auto n = std::make_shared<Allocate>(*s.as<Allocate>());
+    n->memory_type = memory_type;
+    return Stmt(std::move(n));
+}
+
 Stmt Block::make(Stmt first, Stmt rest) {
     if (!first.defined()) {
         return rest;

@@ -280,6 +280,9 @@ int Comparer::cmp_stmt_node(const BaseStmtNode *a, const BaseStmtNode *b) {
         if (int c = cmp_type(x->type, y->type)) {
             return c;
         }
+        if (x->memory_type != y->memory_type) {
+            return x->memory_type < y->memory_type ? -1 : 1;
+        }
         if (int c = cmp_exprs(x->extents, y->extents)) {
             return c;
         }

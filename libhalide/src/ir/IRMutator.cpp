@@ -301,7 +301,7 @@ Stmt IRMutator::visit(const Allocate *op) {
     if (!changed && body.same_as(op->body)) {
         return self_stmt(op);
     }
-    return Allocate::make(op->name, op->type, std::move(extents), std::move(body));
+    return Allocate::make(op->name, op->type, op->memory_type, std::move(extents), std::move(body));
 }
 
 Stmt IRMutator::visit(const Block *op) {

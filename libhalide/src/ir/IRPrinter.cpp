@@ -20,6 +20,21 @@ std::ostream &operator<<(std::ostream &stream, const Type &t) {
     return stream << type_to_string(t);
 }
 
+std::ostream &operator<<(std::ostream &stream, MemoryType t) {
+    switch (t) {
+    case MemoryType::Auto: return stream << "Auto";
+    case MemoryType::Heap: return stream << "Heap";
+    case MemoryType::Stack: return stream << "Stack";
+    case MemoryType::Register: return stream << "Register";
+    case MemoryType::GPUShared: return stream << "GPUShared";
+    case MemoryType::GPUTexture: return stream << "GPUTexture";
+    case MemoryType::LockedCache: return stream << "LockedCache";
+    case MemoryType::VTCM: return stream << "VTCM";
+    case MemoryType::AMXTile: return stream << "AMXTile";
+    }
+    return stream;
+}
+
 namespace Internal {
 
 namespace {
@@ -371,7 +386,11 @@ void IRPrinter::visit(const Allocate *op) {
         stream << " * ";
         print(e);
     }
-    stream << "] ";
+    stream << ']';
+    if (op->memory_type != MemoryType::Auto) {
+        stream << " in " << op->memory_type;
+    }
+    stream << ' ';
     print_braced_body(op->body);
     stream << '\n';
 }

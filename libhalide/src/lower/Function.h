@@ -151,7 +151,12 @@ struct FunctionContents {
     bool frozen = false;
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
-    std::vector<std::string> storage_order; // pure arguments, innermost first; empty = args order
+    std::vector<std::string> storage_order;    // pure arguments, innermost first; empty = args order
+    MemoryType memory_type = MemoryType::Auto; // store_in()
+    // hoist_storage()/hoist_storage_root(): Inlined (unset) allocates where stored.
+    ComputeLevel hoist = ComputeLevel::Inlined;
+    std::string hoist_at_func, hoist_at_var;
+    std::map<std::string, Expr> storage_bounds; // bound_storage(), per pure argument
     // fold_storage(): per pure argument, the fold factor and whether the
     // accesses move towards larger coordinates.
     std::map<std::string, std::pair<Expr, bool>> storage_folds;

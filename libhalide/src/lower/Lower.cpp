@@ -2,6 +2,7 @@
 #include "lower/Lower.h"
 
 #include "Halide/IR.h"
+#include "Halide/IRMutator.h"
 #include "Halide/Simplify.h"
 #include "lower/Passes.h"
 
@@ -133,6 +134,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 7. Multi-dimensional storage to flat buffers.
     s = storage_flattening(s, env);
+    s = hoist_storage(s, env); // hoist_storage(): allocated once, outside its loops
 
     // 8. Fold constants and clean up the index math: constants first, then
     // each index as a sum of distinct terms (so (x + m) - m is x).
@@ -142,6 +144,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 9. Unroll the loops scheduled with unroll() (their extents are constants now).
     s = unroll_loops(s);
     s = simplify(s);
+    s = check_memory_types(s); // store_in() kinds a CPU target can't give
 
     // 9a. Loops with likely branches (clamps and selects at edges) split into
     // prologue, steady state without them, and epilogue.
@@ -149,6 +152,11 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);
+
+    // 11. The user's passes (Pipeline::add_custom_lowering_pass), in order.
+    for (IRMutator *pass : options.custom_passes) {
+        s = pass->mutate(s);
+    }
 
     result.func.body = s;
     return result;

@@ -13,6 +13,8 @@
 namespace Halide {
 namespace Internal {
 
+class IRMutator;
+
 // Where each argument of the lowered function gets its value at run time.
 struct ArgumentSource {
     ParamPtr param;        // scalar arguments
@@ -33,6 +35,8 @@ struct LowerOptions {
     // The target compiled for (the JIT's by default): named in errors such as
     // a GPU schedule's, which no backend here can compile.
     Target target = get_jit_target_from_environment();
+    // Pipeline::add_custom_lowering_pass(): run last, in order.
+    std::vector<IRMutator *> custom_passes;
 };
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,

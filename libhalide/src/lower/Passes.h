@@ -129,6 +129,15 @@ Stmt storage_folding(const Stmt &s, const Environment &env);
 // StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
 Stmt storage_flattening(const Stmt &s, const Environment &env);
 
+// HoistStorage.cpp: the Allocates of Funcs with hoist_storage() move out to
+// that loop (hoist_storage_root: around the outermost loop), sized for the
+// largest region of the loops they leave.
+Stmt hoist_storage(const Stmt &s, const Environment &env);
+
+// CheckMemoryTypes.cpp: refuses store_in() memory a CPU target can't give
+// (Register of a size that is not a constant, AMXTile); returns s.
+Stmt check_memory_types(const Stmt &s);
+
 // Helpers shared by the passes.
 Expr int32_const(int64_t v);
 Expr var_int32(const std::string &name);

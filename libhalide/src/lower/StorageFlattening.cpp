@@ -1,6 +1,6 @@
-// See Passes.h. A Realize becomes an Allocate with dense strides (dimension
-// 0 innermost), one per value of a Tuple (name.0, name.1, ...); Provide and
-// calls become Store and Load at
+// See Passes.h. A Realize becomes an Allocate (in the Func's store_in()
+// memory) with dense strides (dimension 0 innermost), one per value of a
+// Tuple (name.0, name.1, ...); Provide and calls become Store and Load at
 //   sum over d of (coordinate_d - name.min.d) * name.stride.d
 // For buffer arguments, name.min/stride were bound by add_image_checks.
 #include <algorithm>
@@ -33,17 +33,32 @@ public:
         realized_.insert(op->name);
         Stmt body = mutate(op->body);
         realized_.erase(realized_.find(op->name));
-        std::vector<Expr> extents;
-        for (const Range &r : op->bounds) {
-            extents.push_back(r.extent);
+        const FunctionContents &f = *env_.at(op->name);
+        // bound_storage(): that many coordinates whatever the region is,
+        // checked when run (storage_bound[d] is the bound, or undefined).
+        std::vector<Expr> extents, storage_bound(op->bounds.size());
+        std::vector<Stmt> checks;
+        for (size_t d = 0; d < op->bounds.size(); d++) {
+            extents.push_back(op->bounds[d].extent);
+            auto b = d < f.args.size() ? f.storage_bounds.find(f.args[d]) : f.storage_bounds.end();
+            if (b != f.storage_bounds.end()) {
+                storage_bound[d] = b->second;
+                extents[d] = b->second;
+                Expr required = op->bounds[d].extent;
+                checks.push_back(
+                    AssertStmt::make(LE::make(required, b->second),
+                                     Call::make(Int(32), "halide_error_storage_bound_too_small",
+                                                {Variable::make(Handle(), "__user_context"), StringImm::make(f.name),
+                                                 StringImm::make(f.args[d]), b->second, required},
+                                                Call::Extern)));
+            }
         }
         // One allocation per value (a Tuple's values share the shape and strides).
         for (size_t i = op->types.size(); i-- > 0;) {
-            body = Allocate::make(buffer_name(op->name, (int)i), op->types[i], extents, body);
+            body = Allocate::make(buffer_name(op->name, (int)i), op->types[i], f.memory_type, extents, body);
         }
         // Dense strides in storage order (reorder_storage), dimension order by default.
         std::vector<int> order;
-        const FunctionContents &f = *env_.at(op->name);
         for (const std::string &a : f.storage_order) {
             order.push_back((int)(std::find(f.args.begin(), f.args.end(), a) - f.args.begin()));
         }
@@ -53,12 +68,16 @@ public:
             }
         }
         for (size_t k = order.size(); k-- > 0;) {
-            Expr stride = k == 0 ? int32_const(1)
-                                 : Mul::make(buffer_field(op->name, "stride", order[k - 1]),
-                                             buffer_field(op->name, "extent", order[k - 1]));
+            Expr inner_extent = k == 0 ? Expr()
+                                : storage_bound[order[k - 1]].defined()
+                                    ? storage_bound[order[k - 1]]
+                                    : buffer_field(op->name, "extent", order[k - 1]);
+            Expr stride =
+                k == 0 ? int32_const(1) : Mul::make(buffer_field(op->name, "stride", order[k - 1]), inner_extent);
             body = LetStmt::make(op->name + ".stride." + std::to_string(order[k]), stride, body);
         }
-        return body;
+        checks.push_back(body);
+        return Block::make(checks);
     }
 
     Stmt visit(const Provide *op) override {
