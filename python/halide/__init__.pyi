@@ -24,6 +24,7 @@ from halide._compiler import (
     Handle as Handle,
     ImageParam as ImageParam,
     Int as Int,
+    MemoryType as MemoryType,
     NameMangling as NameMangling,
     OutputFileType as OutputFileType,
     OutputImageParam as OutputImageParam,

@@ -27,4 +27,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_device(m);
     halide_py::define_evaluate(m);
     halide_py::define_extern(m);
+    halide_py::define_storage(m);
 }
