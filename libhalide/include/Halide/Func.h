@@ -34,11 +34,35 @@ class Func;
 class Pipeline;
 struct CustomLoweringPass;
 
-// What a split does when the extent is not a multiple of the factor.
-// Auto: ShiftInwards for the pipeline's outputs (the last iteration is
-// moved back so it ends at the edge, so outputs must be at least one factor
-// wide), GuardWithIf for every other Func.
-enum class TailStrategy { Auto, GuardWithIf, ShiftInwards, RoundUp };
+// What a split does when the extent is not a multiple of the factor (in
+// upstream's order, so the values match):
+// - RoundUp: the last iteration runs past the end (outputs and inputs must
+//   then be a multiple of the factor wide).
+// - GuardWithIf: an if around the body skips the points past the end; a
+//   vectorized tail masks its loads and stores.
+// - Predicate: the same, said of the loads and stores (masked in a
+//   vectorized tail).
+// - PredicateLoads / PredicateStores: only the loads (the stores run past
+//   the end, as RoundUp) or only the stores (the loads run past the end).
+//   Innermost splits of Vars only.
+// - ShiftInwards: the last iteration is moved back so it ends at the edge
+//   (the extent must be at least one factor).
+// - ShiftInwardsAndBlend / RoundUpAndBlend: as ShiftInwards / RoundUp, but
+//   points the stage should not write keep their old values (legal on
+//   update definitions; not with a parallel loop split from the same Var).
+// - Auto: ShiftInwards for the pipeline's outputs, GuardWithIf for every
+//   other Func and for update definitions.
+enum class TailStrategy {
+    RoundUp,
+    GuardWithIf,
+    Predicate,
+    PredicateLoads,
+    PredicateStores,
+    ShiftInwards,
+    ShiftInwardsAndBlend,
+    RoundUpAndBlend,
+    Auto
+};
 
 // A loop name in a schedule: a Var, or an RVar of an update definition.
 class VarOrRVar {

@@ -25,6 +25,7 @@ namespace Internal {
 // Names of the Call::Intrinsic calls the front end builds, and what they
 // mean (all are pure; their operands are evaluated first):
 // - likely(x): x. Marks the branch of a select or condition expected to hold.
+// - likely_if_innermost(x): x. The same, for the innermost loop only.
 // - bitwise_and/or/xor(a, b): a and b of one integer type (Bool allowed),
 //   result of that type.
 // - bitwise_not(a): every bit of the integer a flipped.
@@ -40,6 +41,7 @@ namespace Internal {
 // - reinterpret(a): a's bits as the call's type (same bit width).
 namespace Intrinsics {
 constexpr const char likely[] = "likely";
+constexpr const char likely_if_innermost[] = "likely_if_innermost";
 constexpr const char bitwise_and[] = "bitwise_and";
 constexpr const char bitwise_or[] = "bitwise_or";
 constexpr const char bitwise_xor[] = "bitwise_xor";
@@ -512,6 +514,9 @@ template <typename... Args> Expr print_when(const Expr &condition, const Expr &v
 
 // e, marked as the likely case (see Intrinsics::likely).
 Expr likely(Expr e);
+// e, marked as the likely case only where it sits in an innermost loop:
+// loop partitioning splits that loop alone, never the loops around it.
+Expr likely_if_innermost(Expr e);
 
 // Cast to t, first clamping to t's range (NaN becomes t's minimum).
 Expr saturating_cast(Type t, Expr e);

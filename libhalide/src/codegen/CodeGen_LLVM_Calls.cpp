@@ -116,6 +116,9 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
     if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" || n == "unsafe_promise_clamped") {
         return arg(0);
     }
+    if (n == "masked_load") {
+        return masked_load(op);
+    }
     if (n == "print") {
         llvm::Value *value = arg(0);
         emit_print(op->args, 0);

@@ -164,6 +164,11 @@ private:
     // clamped-ramp load or a gather, by the shape of the index.
     llvm::Value *load(const Load *op);
     llvm::Instruction *gather(const Load *op);
+    // The intrinsics masked_load(load, mask) and Store(f, masked_store(value,
+    // mask), index) of a predicated vector tail (VectorizeLoops.cpp): LLVM's
+    // masked loads and stores (gathers and scatters when not dense).
+    llvm::Value *masked_load(const Call *op);
+    void masked_store(const Store *op, const Call *masked);
     // A load through a clamped ramp (an image read with a clamped edge):
     // when every lane is inside the clamp, which is almost always, the
     // clamp changes nothing and one dense load does; otherwise gather.

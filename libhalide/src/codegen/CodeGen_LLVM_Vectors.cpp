@@ -202,7 +202,47 @@ llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, 
     return from_memory(phi, t);
 }
 
+llvm::Value *CodeGen_LLVM::masked_load(const Call *op) {
+    const Load *load = op->args[0].as<Load>();
+    internal_assert(load && op->args.size() == 2) << "masked_load(load, mask) expected";
+    Type t = load->type;
+    llvm::Value *mask = codegen(op->args[1]);
+    llvm::Type *mt = mem_type(t);
+    llvm::Align align(t.bytes());
+    // The lanes the mask turns off read as 0, never as poison: arithmetic
+    // on them (a division, say) must stay defined.
+    llvm::Value *off = llvm::Constant::getNullValue(mt);
+    llvm::Instruction *v;
+    if (const Ramp *r = dense_ramp(load->index)) {
+        v = b_.CreateMaskedLoad(mt, element_address(load->name, r->base, mem_type(t.element_of())), align, mask, off);
+    } else {
+        v = b_.CreateMaskedGather(mt, lane_addresses(load->name, load->index, mem_type(t.element_of())), align, mask,
+                                  off);
+    }
+    v->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(load->name));
+    return from_memory(v, t);
+}
+
+void CodeGen_LLVM::masked_store(const Store *op, const Call *masked) {
+    Type t = masked->args[0].type();
+    llvm::Value *v = to_memory(codegen(masked->args[0]), t);
+    llvm::Value *mask = codegen(masked->args[1]);
+    llvm::Align align(t.bytes());
+    llvm::Instruction *st;
+    if (const Ramp *r = dense_ramp(op->index)) {
+        st = b_.CreateMaskedStore(v, element_address(op->name, r->base, mem_type(t.element_of())), align, mask);
+    } else {
+        // A scatter writes its lanes in order: the last wins where two collide.
+        st = b_.CreateMaskedScatter(v, lane_addresses(op->name, op->index, mem_type(t.element_of())), align, mask);
+    }
+    st->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+}
+
 void CodeGen_LLVM::store(const Store *op) {
+    if (const Call *c = op->value.as<Call>(); c && c->call_type == Call::Intrinsic && c->name == "masked_store") {
+        masked_store(op, c);
+        return;
+    }
     if (is_atomic_store(op)) {
         atomic_store(op);
         return;

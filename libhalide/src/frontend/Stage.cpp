@@ -111,6 +111,11 @@ TailKind tail_kind(TailStrategy t) {
     case TailStrategy::GuardWithIf: return TailKind::GuardWithIf;
     case TailStrategy::ShiftInwards: return TailKind::ShiftInwards;
     case TailStrategy::RoundUp: return TailKind::RoundUp;
+    case TailStrategy::Predicate: return TailKind::Predicate;
+    case TailStrategy::PredicateLoads: return TailKind::PredicateLoads;
+    case TailStrategy::PredicateStores: return TailKind::PredicateStores;
+    case TailStrategy::ShiftInwardsAndBlend: return TailKind::ShiftInwardsAndBlend;
+    case TailStrategy::RoundUpAndBlend: return TailKind::RoundUpAndBlend;
     default: return TailKind::Auto;
     }
 }

@@ -958,6 +958,12 @@ Expr likely(Expr e) {
     return Call::make(t, Intrinsics::likely, {std::move(e)}, Call::Intrinsic);
 }
 
+Expr likely_if_innermost(Expr e) {
+    check_defined(e, "likely_if_innermost");
+    Type t = e.type();
+    return Call::make(t, Intrinsics::likely_if_innermost, {std::move(e)}, Call::Intrinsic);
+}
+
 Expr print(const std::vector<Expr> &args) {
     user_assert(!args.empty() && args[0].defined() && !args[0].as<StringImm>())
         << "print() needs a value to return as its first argument";

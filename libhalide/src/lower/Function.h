@@ -27,7 +27,18 @@ namespace Internal {
 enum class ComputeLevel { Inlined, Root, At };
 
 // How a split handles an extent that is not a multiple of the factor.
-enum class TailKind { Auto, GuardWithIf, ShiftInwards, RoundUp };
+// The names and meanings are TailStrategy's (Func.h).
+enum class TailKind {
+    Auto,
+    GuardWithIf,
+    ShiftInwards,
+    RoundUp,
+    Predicate,
+    PredicateLoads,
+    PredicateStores,
+    ShiftInwardsAndBlend,
+    RoundUpAndBlend
+};
 
 // One step of a Func's loop structure, in the order the schedule made them.
 // Names are internal and unique within the Func (see Dim).

@@ -12,7 +12,12 @@
 //   min(likely(a), b) is a where a <= b;   max(likely(a), b) is a where a >= b
 //   select(c, likely(t), f) is t where c;  select(c, t, likely(f)) is f where !c
 //   select(likely(c), t, f) is t where c
+//   if (likely(c) && ...) s is s where c (the guard of a GuardWithIf tail:
+//   the steady state runs unguarded, the epilogue keeps the guard)
 //
+// likely_if_innermost(x) marks the same, but only for a loop with no loop
+// inside (vectorized ones aside, which become vector code): outer loops
+// are not partitioned on it.
 // A taken min/max stays marked (likely(a)), so a clamp's outer max sees it.
 // The range is found by solving each condition for v, conservatively: a
 // smaller range only moves iterations into the prologue or epilogue, which
@@ -21,6 +26,7 @@
 // are expanded. Conditions the solver cannot handle leave their branch
 // as it is. Runs before vectorization, so the steady state of a vectorized
 // loop loads densely instead of gathering clamped indices.
+#include <functional>
 #include <map>
 #include <set>
 #include <vector>
@@ -37,9 +43,31 @@ namespace Halide {
 namespace Internal {
 namespace {
 
+// likely(x) or likely_if_innermost(x).
 bool is_likely(const Expr &e) {
     const Call *c = e.as<Call>();
-    return c && c->call_type == Call::Intrinsic && c->name == "likely" && c->args.size() == 1;
+    return c && c->call_type == Call::Intrinsic && (c->name == "likely" || c->name == "likely_if_innermost") &&
+           c->args.size() == 1;
+}
+
+bool is_likely_if_innermost(const Expr &e) {
+    return is_likely(e) && e.as<Call>()->name == "likely_if_innermost";
+}
+
+// Whether `s` has no loop inside but vectorized ones (which become vector
+// code): likely_if_innermost partitions only such a loop.
+bool has_inner_loop(const Stmt &s) {
+    class Finder : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            found = found || op->for_type != ForType::Vectorized;
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.include(s);
+    return finder.found;
 }
 
 const Expr &likely_arg(const Expr &e) {
@@ -112,6 +140,10 @@ public:
         }
         if (is_likely(e)) {
             return solve(likely_arg(e), le, c);
+        }
+        if (const Call *call = e.as<Call>();
+            call && call->call_type == Call::Intrinsic && call->name == "promise_clamped" && call->args.size() == 3) {
+            return solve(call->args[0], le, c); // a split's loop variable: the value it promises a range of
         }
         if (const Add *op = e.as<Add>()) {
             if (!depends(op->b)) {
@@ -208,8 +240,8 @@ private:
 // condition solves for v is taken; `range` collects where all of them are.
 class SteadyState : public IRMutator {
 public:
-    SteadyState(const std::string &v, const Expr &loop_min, const Expr &loop_max)
-        : v_(v), min_(loop_min), max_(loop_max) {}
+    SteadyState(const std::string &v, const Expr &loop_min, const Expr &loop_max, bool innermost)
+        : v_(v), min_(loop_min), max_(loop_max), innermost_(innermost) {}
     Range1 range;
     bool found = false;
 
@@ -221,16 +253,48 @@ public:
     Expr visit(const Select *op) override {
         Expr cond = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
         Expr self = Select::make(cond, t, f);
-        if (is_likely(cond) && take(likely_arg(cond), true)) {
+        if (marks(cond) && take(likely_arg(cond), true)) {
             return t;
         }
-        if (is_likely(t) && take(cond, true)) {
+        if (marks(t) && take(cond, true)) {
             return t;
         }
-        if (is_likely(f) && take(cond, false)) {
+        if (marks(f) && take(cond, false)) {
             return f;
         }
         return self;
+    }
+
+    // if (likely(c1) && ... && other) body (the guard of a GuardWithIf
+    // tail): the likely terms that solve for v hold in the steady state
+    // and are dropped; with none left, so is the if.
+    Stmt visit(const IfThenElse *op) override {
+        Expr cond = mutate(op->condition);
+        Stmt then_case = mutate(op->then_case);
+        Stmt else_case = op->else_case.defined() ? mutate(op->else_case) : Stmt();
+        std::vector<Expr> terms, kept;
+        std::function<void(const Expr &)> split = [&](const Expr &e) {
+            if (const And *a = e.as<And>()) {
+                split(a->a);
+                split(a->b);
+            } else {
+                terms.push_back(e);
+            }
+        };
+        split(cond);
+        for (const Expr &t : terms) {
+            if (!(marks(t) && take(likely_arg(t), true))) {
+                kept.push_back(t);
+            }
+        }
+        if (kept.empty()) {
+            return then_case;
+        }
+        Expr rest = kept[0];
+        for (size_t i = 1; i < kept.size(); i++) {
+            rest = And::make(rest, kept[i]);
+        }
+        return IfThenElse::make(kept.size() == terms.size() ? cond : rest, then_case, else_case);
     }
 
     Stmt visit(const LetStmt *op) override { return let_in_scope<LetStmt, Stmt>(op); }
@@ -256,6 +320,10 @@ public:
 
 private:
     bool solver_depends(const Expr &e) const { return mentions(e, lets_, v_); }
+
+    // A likely branch this loop partitions on: any likely(), and
+    // likely_if_innermost() in an innermost loop.
+    bool marks(const Expr &e) const { return is_likely(e) && (innermost_ || !is_likely_if_innermost(e)); }
 
     Solver solver() const { return Solver(v_, min_, max_, lets_, invariant_lets_, inner_); }
 
@@ -305,7 +373,7 @@ private:
         Expr a = mutate(a0), b = mutate(b0);
         for (int side = 0; side < 2; side++) {
             const Expr &l = side == 0 ? a : b, &other = side == 0 ? b : a;
-            if (!is_likely(l) || solver_depends(other)) {
+            if (!marks(l) || solver_depends(other)) {
                 continue;
             }
             // min(likely(x), b) is x where x <= b (for every inner b: its
@@ -404,6 +472,7 @@ private:
     std::map<std::string, Expr> lets_, invariant_lets_;
     std::set<std::string> inside_;
     Scope inner_;
+    bool innermost_;
 };
 
 class PartitionLoops : public IRMutator {
@@ -421,7 +490,7 @@ public:
         }
         std::string prefix = op->name + ".steady";
         Expr loop_max = Sub::make(Add::make(op->min, op->extent), int32_const(1));
-        SteadyState steady_state(op->name, op->min, loop_max);
+        SteadyState steady_state(op->name, op->min, loop_max, !has_inner_loop(body));
         Stmt steady = steady_state.mutate(body);
         user_assert(partition != Partition::Always || (steady_state.found && steady_state.range.ok))
             << "Loop " << op->name << " is scheduled with Partition::Always, but no likely() branch in it "

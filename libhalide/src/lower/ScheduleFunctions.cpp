@@ -21,6 +21,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/IRMutator.h"
+#include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
 #include "analysis/Interval.h"
@@ -37,7 +38,9 @@ namespace {
 // region at least one factor wide, so the shifted iteration stays inside.
 bool shifts_inwards(const FunctionContents &f, const SplitStep &step) {
     if (step.kind != SplitStep::Split || !step.factor.as<IntImm>() ||
-        (step.tail != TailKind::Auto && step.tail != TailKind::ShiftInwards) || f.explicit_bounds.count(step.old_var) ||
+        (step.tail != TailKind::Auto && step.tail != TailKind::ShiftInwards &&
+         step.tail != TailKind::ShiftInwardsAndBlend) ||
+        f.explicit_bounds.count(step.old_var) ||
         std::find(f.args.begin(), f.args.end(), step.old_var) == f.args.end()) {
         return false;
     }
@@ -89,6 +92,95 @@ bool rounds_up_safely(const UpdateDefinition &u, const std::string &var) {
     return false; // an RVar, or the inner half of a split
 }
 
+// Whether `var` of update `u` is an RVar or made from one by splits and fuses.
+bool stems_from_rvar(const UpdateDefinition &u, const std::string &var) {
+    if (std::find(u.pure_vars.begin(), u.pure_vars.end(), var) != u.pure_vars.end()) {
+        return false;
+    }
+    for (const SplitStep &s : u.splits) {
+        if (s.kind == SplitStep::Split && (s.outer == var || s.inner == var)) {
+            return stems_from_rvar(u, s.old_var);
+        }
+        if (s.kind == SplitStep::Fuse && s.old_var == var) {
+            return stems_from_rvar(u, s.inner) || stems_from_rvar(u, s.outer);
+        }
+    }
+    return true;
+}
+
+const char *tail_name(TailKind t) {
+    switch (t) {
+    case TailKind::GuardWithIf: return "GuardWithIf";
+    case TailKind::ShiftInwards: return "ShiftInwards";
+    case TailKind::RoundUp: return "RoundUp";
+    case TailKind::Predicate: return "Predicate";
+    case TailKind::PredicateLoads: return "PredicateLoads";
+    case TailKind::PredicateStores: return "PredicateStores";
+    case TailKind::ShiftInwardsAndBlend: return "ShiftInwardsAndBlend";
+    case TailKind::RoundUpAndBlend: return "RoundUpAndBlend";
+    default: return "Auto";
+    }
+}
+
+// The original variable `var` was split or fused from (a loop variable
+// itself when no split made it), and every variable made from it.
+std::string root_of(const std::vector<SplitStep> &splits, const std::string &var) {
+    for (const SplitStep &s : splits) {
+        if (s.kind == SplitStep::Split && (s.outer == var || s.inner == var)) {
+            return root_of(splits, s.old_var);
+        }
+        if (s.kind == SplitStep::Fuse && s.old_var == var) {
+            return root_of(splits, s.inner);
+        }
+    }
+    return var;
+}
+
+// The checks upstream makes of the tail strategies that are not always
+// legal, with its words: which splits may use PredicateLoads or
+// PredicateStores, which tails an RVar may have, and that the blending
+// tails (a read-modify-write of the tail) are not raced by a parallel loop
+// from the same variable.
+void check_tail_legality(const FunctionContents &f, const UpdateDefinition *update,
+                         const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
+    std::string where = update ? "update definition of " + f.name : "the definition of " + f.name;
+    for (size_t i = 0; i < splits.size(); i++) {
+        const SplitStep &step = splits[i];
+        if (step.kind != SplitStep::Split) {
+            continue;
+        }
+        TailKind tail = step.tail;
+        bool predicates_part = tail == TailKind::PredicateLoads || tail == TailKind::PredicateStores;
+        bool blends = tail == TailKind::ShiftInwardsAndBlend || tail == TailKind::RoundUpAndBlend;
+        if (update && (predicates_part || blends) && stems_from_rvar(*update, step.old_var)) {
+            user_error << "When splitting Var " << step.old_var
+                       << " the tail strategy must be GuardWithIf, Predicate, or Auto. Anything else may change "
+                          "the meaning of the algorithm";
+        }
+        for (size_t j = 0; j < i; j++) {
+            const SplitStep &prior = splits[j];
+            if (prior.kind != SplitStep::Split || prior.inner != step.old_var) {
+                continue;
+            }
+            user_assert(!predicates_part)
+                << "Can't use TailStrategy::" << tail_name(tail) << " for splitting " << step.old_var << " in " << where
+                << ". " << tail_name(tail)
+                << " may not be used to split a Var stemming from the inner Var of a prior split.";
+            user_assert(prior.tail != TailKind::PredicateLoads && prior.tail != TailKind::PredicateStores)
+                << "Cannot split a loop variable resulting from a split using PredicateLoads or PredicateStores.";
+        }
+        if (blends) {
+            std::string root = root_of(splits, step.old_var);
+            for (const Dim &d : dims) {
+                user_assert(d.for_type != ForType::Parallel || root_of(splits, d.var) != root)
+                    << "Tail strategy " << tail_name(tail) << " may not be used to split " << step.old_var
+                    << " because other vars stemming from the same original Var or RVar are marked as parallel."
+                    << "This could cause a race condition.";
+            }
+        }
+    }
+}
+
 // The loop nest that computes stage `stage` of f over <region>.min.d /
 // .extent.d, following its schedule: splits and fuses (in order), then the
 // loops (innermost first). Stage 0 is the pure definition, stage k update k-1.
@@ -138,6 +230,7 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
             bounds[r.var] = {r.min, r.extent, Sub::make(Add::make(r.min, r.extent), int32_const(1))};
         }
     }
+    check_tail_legality(f, update, splits, dims);
     std::vector<std::pair<std::string, Expr>> lets; // in the order the splits were made
     std::vector<Expr> guards;
     for (const SplitStep &step : splits) {
@@ -150,6 +243,21 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
             Expr outer = loop(step.outer), inner = loop(step.inner);
             TailKind tail = step.tail;
             bool checked_shift = true;
+            // Predicating the loads and stores is how a guard is vectorized
+            // (VectorizeLoops.cpp): the three are guards here. PredicateLoads
+            // lets the stores run on as RoundUp does, so an output's extent
+            // must then be a multiple of the factor, checked as RoundUp's.
+            // Blending keeps the points a stage should not write: a guard
+            // does the same, except on the outputs' pure definitions, which
+            // may shift inwards or round up as the unblended tails do.
+            bool predicate_loads_check = tail == TailKind::PredicateLoads && is_output && !update;
+            if (tail == TailKind::Predicate || tail == TailKind::PredicateLoads || tail == TailKind::PredicateStores) {
+                tail = TailKind::GuardWithIf;
+            } else if (tail == TailKind::ShiftInwardsAndBlend) {
+                tail = update ? TailKind::GuardWithIf : TailKind::ShiftInwards;
+            } else if (tail == TailKind::RoundUpAndBlend) {
+                tail = update || !is_output ? TailKind::GuardWithIf : TailKind::RoundUp;
+            }
             if (update) {
                 // Rounding up a split of an RVar or of a split's inner half
                 // would update some points twice: refused, as upstream.
@@ -199,8 +307,11 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
             Expr value = Add::make(base, inner);
             lets.emplace_back(step.old_var, promise_in(value, old.min, old.max));
             if (tail == TailKind::GuardWithIf) {
-                guards.push_back(LT::make(loop(step.old_var), Add::make(old.min, old.extent)));
-            } else if (tail == TailKind::RoundUp) {
+                // likely: loop partitioning peels the tail off, so the steady
+                // state runs unguarded (PartitionLoops.cpp).
+                guards.push_back(likely(LT::make(loop(step.old_var), Add::make(old.min, old.extent))));
+            }
+            if (tail == TailKind::RoundUp || predicate_loads_check) {
                 checks.push_back(AssertStmt::make(
                     EQ::make(Mod::make(old.extent, factor), int32_const(0)),
                     Call::make(Int(32), "halide_error_explicit_bounds_too_small",

@@ -7,14 +7,28 @@
 // broadcast; ramps stay ramps under + - * by scalars, so a Load or Store
 // whose index is ramp(base, 1, n) is one dense vector access in codegen.
 //
-// A guard on the lanes (x < extent, from a GuardWithIf tail) becomes a
-// branch: the whole vector when every lane passes, else lane by lane.
+// A per-lane condition (an if whose condition is a vector: the guard
+// x < extent of a GuardWithIf or Predicate tail, an RDom::where) is
+// predicated: its loads and stores are masked by the condition, so the
+// lanes where it fails neither read nor write memory, and the vector runs
+// as one, as a select would. Two intrinsics carry the masks to codegen
+// (this pass is the last before it), which emits LLVM's masked loads and
+// stores (masked moves on AVX-512, vmaskmov on AVX2):
+//
+//   masked_load(load, mask)             the load's lanes where mask holds, else 0
+//   Store(f, masked_store(value, mask), index)   writes only where mask holds
+//
+// A condition that holds in every lane iff a scalar does (x + 7 < extent)
+// also keeps a branch to the unmasked vector: if (all) body else masked.
+// A body that can't be masked (a scalar load or other side effect under the
+// condition, an assert or print) runs lane by lane when that scalar exists.
 // Bodies whose meaning would change per lane in other ways this pass does
-// not model (another per-lane branch or assert, an allocation, a print, a
-// store to a lane-independent place, a vector inside an already vectorized
-// loop) stay serial loops, which codegen still offers to LLVM's loop
-// vectorizer. A schedule therefore never changes results.
+// not model (an allocation, a store to a lane-independent place, a vector
+// inside an already vectorized loop) stay serial loops, which codegen still
+// offers to LLVM's loop vectorizer. A schedule therefore never changes
+// results.
 #include "Halide/IRMutator.h"
+#include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/Simplify.h"
 #include "ir/Substitute.h"
@@ -27,6 +41,75 @@ namespace {
 bool is_vector(const Expr &e) {
     return e.type().is_vector();
 }
+
+bool is_masked_load(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->call_type == Call::Intrinsic && c->name == "masked_load";
+}
+
+// Masks every vector load and store of a widened statement by `mask`
+// (merged with the masks already there); `ok` is cleared if something in it
+// would still act in the lanes the mask turns off.
+class MaskAccesses : public IRMutator {
+public:
+    explicit MaskAccesses(const Expr &mask) : mask_(mask) {}
+    bool ok = true;
+
+    using IRMutator::visit;
+
+private:
+    Expr mask_;
+
+    Expr merged(const Expr &other) const { return And::make(mask_, other); }
+
+    Expr visit(const Load *op) override {
+        Expr index = mutate(op->index);
+        if (!is_vector(index)) {
+            ok = false; // a lane-independent read: it would happen with no lane on
+            return self_expr(op);
+        }
+        Expr load = index.same_as(op->index) ? self_expr(op) : Load::make(op->type, op->name, index);
+        return Call::make(op->type, "masked_load", {load, mask_}, Call::Intrinsic);
+    }
+
+    Expr visit(const Call *op) override {
+        if (is_masked_load(op)) {
+            const Load *load = op->args[0].as<Load>();
+            Expr index = mutate(load->index);
+            return Call::make(op->type, "masked_load", {Load::make(load->type, load->name, index), merged(op->args[1])},
+                              Call::Intrinsic);
+        }
+        bool pure = op->call_type == Call::Extern || op->call_type == Call::Halide ||
+                    (op->call_type == Call::Intrinsic && op->name != "print" && op->name != "print_when" &&
+                     op->name != "trace_event" && op->name != "trace_value");
+        ok = ok && pure;
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const Store *op) override {
+        Expr index = mutate(op->index);
+        Expr value = op->value, mask = mask_;
+        if (const Call *c = value.as<Call>(); c && c->call_type == Call::Intrinsic && c->name == "masked_store") {
+            value = c->args[0];
+            mask = merged(c->args[1]);
+        }
+        value = mutate(value);
+        if (!is_vector(index)) {
+            ok = false;
+            return self_stmt(op);
+        }
+        return Store::make(op->name, Call::make(value.type(), "masked_store", {value, mask}, Call::Intrinsic), index);
+    }
+
+    Stmt visit(const AssertStmt *op) override { return refuse(op); }
+    Stmt visit(const Evaluate *op) override { return refuse(op); }
+    Stmt visit(const Atomic *op) override { return refuse(op); }
+    Stmt visit(const Allocate *op) override { return refuse(op); }
+    template <typename N> Stmt refuse(const N *op) {
+        ok = false;
+        return self_stmt(op);
+    }
+};
 
 // Widens the body of one vectorized loop; `failed` is set when it cannot.
 class Widen : public IRMutator {
@@ -211,6 +294,21 @@ private:
                 n == "unsafe_promise_clamped") {
                 return args[0]; // hints for scalar code only
             }
+            const IntImm *tag_parts = args.size() >= 6 ? args[5].as<IntImm>() : nullptr;
+            if (n == "trace_value" && tag_parts && tag_parts->value == 0) {
+                // A traced load or store (AddTracing.cpp): one event for the
+                // vector, its value and each coordinate widened to the lanes
+                // (upstream's vector events); func, event code, parent and
+                // value index stay scalar.
+                if (is_vector(args[3])) {
+                    return give_up(op);
+                }
+                args[0] = widen(args[0]);
+                for (size_t i = 6; i < args.size(); i++) {
+                    args[i] = widen(args[i]);
+                }
+                return Call::make(op->type.with_lanes(lanes_), op->name, args, op->call_type, op->value_index);
+            }
             bool lane_wise = n == "bitwise_and" || n == "bitwise_or" || n == "bitwise_xor" || n == "bitwise_not" ||
                              n == "shift_left" || n == "shift_right" || n == "abs" || n == "reinterpret";
             if (!lane_wise) {
@@ -259,24 +357,44 @@ private:
     }
 
     // A per-lane condition (the guard of a GuardWithIf tail, x < extent):
-    // when every lane passes, which is all vectors but the last, run the
-    // widened body; otherwise run the lanes one by one, as the serial loop
-    // would have.
+    // the loads and stores under it are masked by it; when it holds in
+    // every lane iff a scalar does (all vectors but the last of a tail),
+    // that scalar branches to the unmasked vector. A body that can't be
+    // masked runs lane by lane where not every lane passes, as the serial
+    // loop would have.
     Stmt visit(const IfThenElse *op) override {
         Expr c = mutate(op->condition);
         if (!is_vector(c)) {
             return IRMutator::visit(op);
+        }
+        if (const Call *l = c.as<Call>();
+            l && l->call_type == Call::Intrinsic && (l->name == "likely" || l->name == "likely_if_innermost")) {
+            c = l->args[0];
         }
         Expr all = all_lanes(c);
         bool vector_lets = false;
         for (const auto &l : lets_) {
             vector_lets = vector_lets || l.second;
         }
+        Stmt vector_case = mutate(op->then_case);
+        Stmt else_case = op->else_case.defined() ? mutate(op->else_case) : Stmt();
+        if (!vector_lets && !failed) {
+            MaskAccesses then_mask(c), else_mask(Not::make(c));
+            Stmt masked = then_mask.mutate(vector_case);
+            if (else_case.defined()) {
+                masked = Block::make(masked, else_mask.mutate(else_case));
+            }
+            if (then_mask.ok && else_mask.ok) {
+                if (all.defined() && !else_case.defined()) {
+                    return IfThenElse::make(likely(all), vector_case, masked);
+                }
+                return masked;
+            }
+        }
         if (!all.defined() || op->else_case.defined() || vector_lets) {
             failed = true;
             return self_stmt(op);
         }
-        Stmt vector_case = mutate(op->then_case);
         std::string lane = var_ + ".lane";
         Expr scalar_var = Add::make(Variable::make(Int(32), var_), Variable::make(Int(32), lane));
         Stmt one_lane = substitute({{var_, scalar_var}}, Stmt(self_stmt(op)));

@@ -134,10 +134,15 @@ void apply_unevaluated(const Func &f, const py::object &index, const Unevaluated
 
 void define_func(py::module_ &m) {
     py::enum_<TailStrategy>(m, "TailStrategy")
-        .value("Auto", TailStrategy::Auto)
+        .value("RoundUp", TailStrategy::RoundUp)
         .value("GuardWithIf", TailStrategy::GuardWithIf)
+        .value("Predicate", TailStrategy::Predicate)
+        .value("PredicateLoads", TailStrategy::PredicateLoads)
+        .value("PredicateStores", TailStrategy::PredicateStores)
         .value("ShiftInwards", TailStrategy::ShiftInwards)
-        .value("RoundUp", TailStrategy::RoundUp);
+        .value("ShiftInwardsAndBlend", TailStrategy::ShiftInwardsAndBlend)
+        .value("RoundUpAndBlend", TailStrategy::RoundUpAndBlend)
+        .value("Auto", TailStrategy::Auto);
 
     auto ref = bound_class<FuncRef>(m, "FuncRef");
     ref.def(

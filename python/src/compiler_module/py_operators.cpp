@@ -156,6 +156,7 @@ void define_operators(py::module_ &m) {
     HALIDE_PY_UNARY(is_inf)
     HALIDE_PY_UNARY(is_finite)
     HALIDE_PY_UNARY(likely)
+    HALIDE_PY_UNARY(likely_if_innermost)
 #undef HALIDE_PY_UNARY
     // Concise casts: hl.u8(x) is hl.cast(hl.UInt(8), x); the _sat forms clamp.
 #define HALIDE_PY_UNARY(name)                                                                                          \
