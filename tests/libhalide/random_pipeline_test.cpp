@@ -115,6 +115,27 @@ struct RandomPipeline {
     int width = 0, height = 0;
 };
 
+// Where a realized producer's storage lives: the heap (as before), the
+// stack (store_in), or hoisted out of out's loops (hoist_storage_root; not
+// out of a parallel loop). Drawn from a generator of its own, so each seed
+// keeps the pipelines and schedules it had.
+void random_storage(Func &f, bool at_loop, std::ostringstream &log) {
+    static std::mt19937 storage_rng(13);
+    switch (storage_rng() % 4) {
+    case 0:
+        f.store_in(MemoryType::Stack);
+        log << "store_in(Stack) ";
+        break;
+    case 1:
+        if (at_loop && log.str().find("parallel") == std::string::npos) {
+            f.hoist_storage_root();
+            log << "hoist_storage_root ";
+        }
+        break;
+    default: break;
+    }
+}
+
 // Applies a random schedule to the stages; returns a description for logs.
 std::string random_schedule(std::mt19937 &rng, std::vector<Func> &funcs, const Var &x, const Var &y) {
     std::ostringstream log;
@@ -177,6 +198,7 @@ std::string random_schedule(std::mt19937 &rng, std::vector<Func> &funcs, const V
                 funcs[i].vectorize(x, 4);
             }
             log << funcs[i].name() << ":root ";
+            random_storage(funcs[i], false, log);
             consumer_at = "root";
             break;
         case 2: {
@@ -191,6 +213,8 @@ std::string random_schedule(std::mt19937 &rng, std::vector<Func> &funcs, const V
             if (rng() % 3 == 0 && log.str().find("parallel") == std::string::npos) {
                 funcs[i].store_root();
                 log << "store_root ";
+            } else {
+                random_storage(funcs[i], true, log);
             }
             consumer_at = v.name();
             break;
