@@ -139,9 +139,10 @@ private:
                 continue;
             }
             const For *loop = frames_[i].loop;
+            // Upstream's words.
             user_assert(loop->for_type != ForType::Parallel)
-                << "Func '" << f.name << "' can't have its storage hoisted out of the parallel loop " << loop->name
-                << ": its iterations would share it";
+                << "Func \"" << f.name << "\" storage is hoisted outside the parallel loop over " << loop->name
+                << " but computed within it. This is a potential race condition.";
             Scope scope;
             scope[loop->name] = {loop->min, simplify(loop->min + loop->extent - 1)};
             Interval b = bounds_of_expr(simplify(e), scope);
