@@ -227,6 +227,8 @@ AVOIDABLE = {
     "si_intermediate": "TailStrategy::ShiftInwards on Funcs other than the output",
     "repeat_split_var": "vectorize/unroll/parallel(v, n) twice on the same loop v",
     "nested_vectorize": "two vectorized loops in one Func",
+    "blend": "TailStrategy::ShiftInwardsAndBlend on outputs",
+    "likely": "likely()/likely_if_innermost() around clamped coordinates",
 }
 
 
@@ -447,6 +449,10 @@ class Gen:
         self.p = p
         self.f = f
         self.avoid = avoid
+        # How many select/mux values enclose the expression being generated:
+        # upstream 21 miscompiles a likely() inside one (it takes the wrong
+        # branch of the select), so likely clamps are made only outside.
+        self.in_selection = 0
         self.pending = list(f.producers)
         self.budget = rng.randint(6, 30)
 
@@ -1051,7 +1057,12 @@ class Gen:
             lo, hi = c1.lo, c2.lo
             rl, rh = min(max(a.lo, lo), hi), min(max(a.hi, lo), hi)
             fb = None if a.fb is None or c1.fb is None or c2.fb is None else max(a.fb, c1.fb, c2.fb)
-            return mk(t, f"clamp({{0}}, {c1.fmt}, {c2.fmt})", [a], rl, rh, err=a.err, fb=fb)
+            inner = "{0}"
+            if "likely" not in self.avoid and not self.in_selection and self.chance(0.4):
+                # The in-range case marked likely: loop partitioning on both sides.
+                inner = self.rng.choice(["likely({0})", "likely_if_innermost({0})"])
+                self.p.tags.add("likely")
+            return mk(t, f"clamp({inner}, {c1.fmt}, {c2.fmt})", [a], rl, rh, err=a.err, fb=fb)
         b = self.gen(t, depth, exact)
         c = self.gen(t, depth, exact)
         # clamp(a, b, c) == max(min(a, c), b) on both sides, even if b > c.
@@ -1061,6 +1072,13 @@ class Gen:
         return mk(t, "clamp({0}, {1}, {2})", [a, b, c], rl, rh, err=max(a.err, b.err, c.err), fb=fb)
 
     def op_select(self, t: HType, depth: int, exact: bool) -> Node | None:
+        self.in_selection += 1
+        try:
+            return self.select_node(t, depth, exact)
+        finally:
+            self.in_selection -= 1
+
+    def select_node(self, t: HType, depth: int, exact: bool) -> Node | None:
         c = self.gen(T["bool"], depth, True)
         a = self.gen(t, depth, exact)
         b = self.gen(t, depth, exact) if self.chance(0.8) else self.rand_const(t)
@@ -1083,6 +1101,13 @@ class Gen:
         return mk(t, fmt, kids, lo, hi, amag=max(v.amag for v in vals))
 
     def op_mux(self, t: HType, depth: int, exact: bool) -> Node | None:
+        self.in_selection += 1
+        try:
+            return self.mux_node(t, depth, exact)
+        finally:
+            self.in_selection -= 1
+
+    def mux_node(self, t: HType, depth: int, exact: bool) -> Node | None:
         it = self.rng.choice(INT_TYPES)
         idx = self.gen(it, depth - 1, True)
         if self.chance(0.6):
@@ -1537,7 +1562,18 @@ def interval_shift(left: bool, a: Node, slo: int, shi: int) -> tuple[int, int]:
 # Schedules
 
 
-TAILS = ["TailStrategy::Auto", "TailStrategy::GuardWithIf", "TailStrategy::ShiftInwards", "TailStrategy::RoundUp"]
+# Predicate is always legal (as GuardWithIf); ShiftInwardsAndBlend where
+# ShiftInwards is (pure definitions only here, and the blend is refused
+# with a parallel loop from the same Var: drawn only for outputs, which
+# parallelize before or after, see tail()).
+TAILS = [
+    "TailStrategy::Auto",
+    "TailStrategy::GuardWithIf",
+    "TailStrategy::ShiftInwards",
+    "TailStrategy::RoundUp",
+    "TailStrategy::Predicate",
+    "TailStrategy::ShiftInwardsAndBlend",
+]
 
 
 class Scheduler:
@@ -1552,6 +1588,10 @@ class Scheduler:
         # The loops a Func's compute site is nested in: (func idx, loop name), outermost first.
         self.path: dict[int, list[tuple[int, str]]] = {}
         self.split_product: dict[int, int] = {}
+        # Funcs split with a blending tail (never parallel afterwards), and
+        # Funcs with a parallel loop (never blended afterwards).
+        self.blended: set[int] = set()
+        self.parallel_funcs: set[int] = set()
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -1575,11 +1615,18 @@ class Scheduler:
                 # Auto is ShiftInwards for an output.
                 opts.remove("TailStrategy::ShiftInwards")
                 opts.remove("TailStrategy::Auto")
+                opts.remove("TailStrategy::ShiftInwardsAndBlend")
         elif "si_intermediate" in self.avoid:
             opts.remove("TailStrategy::ShiftInwards")
+        parallel = any(lp.kind == "parallel" for lp in self.loops.get(fi, [])) or fi in self.parallel_funcs
+        if "TailStrategy::ShiftInwardsAndBlend" in opts and (not is_out or parallel or "blend" in self.avoid):
+            opts.remove("TailStrategy::ShiftInwardsAndBlend")
         choice = self.rng.choice(opts) if opts else None
         if choice == "TailStrategy::ShiftInwards" and not is_out:
             self.p.tags.add("si_intermediate")
+        if choice == "TailStrategy::ShiftInwardsAndBlend":
+            self.p.tags.add("blend")
+            self.blended.add(fi)
         return choice
 
     def repeat_ok(self, fi: int, var: str, kind: str) -> bool:
@@ -1659,7 +1706,7 @@ class Scheduler:
         # One tail for both splits: it must be legal for both.
         legal = []
         for t in TAILS:
-            ok = True
+            ok = t != "TailStrategy::ShiftInwardsAndBlend"  # tiles may later go parallel
             for lp, fac in ((lx, fx), (ly, fy)):
                 if lp.extent is not None:
                     if t == "TailStrategy::RoundUp" and lp.extent % fac:
@@ -1744,8 +1791,9 @@ class Scheduler:
 
     def do_parallel(self, fi: int, name: str, loops: list[Loop]) -> None:
         cands = self.serial(loops)
-        if not cands:
+        if not cands or fi in self.blended:
             return
+        self.parallel_funcs.add(fi)
         lp = self.rng.choice(cands[len(cands) // 2 :])
         if self.rng.random() < 0.25:
             fac = self.rng.choice([f for f in (2, 3, 4) if self.split_product[fi] * f <= MAX_SPLIT_PRODUCT] or [0])

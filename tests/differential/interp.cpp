@@ -721,6 +721,10 @@ public:
             return want(2), Val::expr(max(E(0), E(1)));
         if (n == "clamp")
             return want(3), Val::expr(clamp(E(0), E(1), E(2)));
+        if (n == "likely")
+            return want(1), Val::expr(likely(E(0)));
+        if (n == "likely_if_innermost")
+            return want(1), Val::expr(likely_if_innermost(E(0)));
         if (n == "select") {
             if (a.size() == 3)
                 return Val::expr(select(E(0), E(1), E(2)));
@@ -810,6 +814,10 @@ TailStrategy tail_named(const std::string &s) {
         return TailStrategy::ShiftInwards;
     if (s == "TailStrategy::RoundUp")
         return TailStrategy::RoundUp;
+    if (s == "TailStrategy::Predicate")
+        return TailStrategy::Predicate;
+    if (s == "TailStrategy::ShiftInwardsAndBlend")
+        return TailStrategy::ShiftInwardsAndBlend;
     throw ParseError("unknown tail strategy " + s);
 }
 

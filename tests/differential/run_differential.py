@@ -146,10 +146,10 @@ def prune(folder: Path, keep: Path | None = None, max_age_s: float = 86400, keep
             p.unlink(missing_ok=True)
 
 
-def ours_flags(snapshot: bool) -> tuple[list[str], list[str]]:
-    """Flags for our build/dev install (a private copy of it when snapshot is set, so a
+def ours_flags(snapshot: bool, build: str = "dev") -> tuple[list[str], list[str]]:
+    """Flags for our build/<build> install (a private copy of it when snapshot is set, so a
     reinstall during the run can't change the library under a running program)."""
-    install = BUILD / "dev" / "install"
+    install = BUILD / build / "install"
     pcs = sorted(install.glob("**/pkgconfig/halide.pc"))
     if not pcs:
         sys.exit(f"no halide.pc under {install}: build our compiler first (./run test builds build/dev)")
@@ -360,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--avoid", default="", help="features to leave out: " + ", ".join(AVOIDABLE))
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds without output before a run counts as hung")
     ap.add_argument("--no-snapshot", action="store_true", help="use build/dev/install in place")
+    ap.add_argument("--build", default="dev", help="test our compiler installed in build/<BUILD>/install")
     ap.add_argument("--json", help="write every verdict here")
     ap.add_argument("--reduce", type=int, default=0, metavar="K", help="shrink one failure of each of K kinds")
     args = ap.parse_args(argv)
@@ -414,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(len(b.pipelines) for b in batches)
 
     t_build = time.time()
-    flags = {"ours": ours_flags(not args.no_snapshot), "upstream": upstream_flags()}
+    flags = {"ours": ours_flags(not args.no_snapshot, args.build), "upstream": upstream_flags()}
     with ThreadPoolExecutor(max_workers=2) as pool:
         exes = dict(zip(flags, pool.map(lambda side: build_interp(side, flags[side]), flags), strict=True))
     build_s = time.time() - t_build
