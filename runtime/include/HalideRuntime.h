@@ -518,6 +518,130 @@ extern int halide_error_split_factor_not_positive(void *user_context, const char
                                                   int factor);
 
 /* ------------------------------------------------------------------------
+ * Tracing (Func::trace_loads / trace_stores / trace_realizations, and the
+ * trace_* target features). Traced code calls halide_trace once per event;
+ * the id it returns is the parent_id of the events nested in that one:
+ *   begin_pipeline (parent 0)
+ *     tag ...                          all tags, right after begin_pipeline
+ *     begin_realization f  -> produce f -> store f ... , end_produce f
+ *                          -> consume f -> load f ...  , end_consume f
+ *                          -> end_realization f
+ *     end_pipeline
+ * Loads and stores of a Func whose realizations are not traced have parent
+ * 0. The layouts are those of upstream Halide 14 to 21 (56 and 28 bytes).
+ * ---------------------------------------------------------------------- */
+
+enum halide_trace_event_code_t {
+    halide_trace_load = 0,
+    halide_trace_store = 1,
+    halide_trace_begin_realization = 2,
+    halide_trace_end_realization = 3,
+    halide_trace_produce = 4,
+    halide_trace_end_produce = 5,
+    halide_trace_consume = 6,
+    halide_trace_end_consume = 7,
+    halide_trace_begin_pipeline = 8,
+    halide_trace_end_pipeline = 9,
+    halide_trace_tag = 10
+};
+
+struct halide_trace_event_t {
+    /* The Func (or, for pipeline events, the pipeline) the event is about. */
+    const char *func;
+    /* Loads and stores: the value, `type.lanes` elements of `type`. NULL
+     * for the other events. */
+    void *value;
+    /* Loads and stores: the coordinates, one vector of `type.lanes` per
+     * dimension (lanes innermost). Realization, produce and consume events:
+     * min0, extent0, min1, extent1, ... Pipeline and tag events: NULL. */
+    int32_t *coordinates;
+    /* Tag events: the tag text. Other events: an empty string. */
+    const char *trace_tag;
+    /* Loads and stores: the value's type, lanes > 1 for a vector. */
+    struct halide_type_t type;
+    enum halide_trace_event_code_t event;
+    int32_t parent_id;
+    /* Which element of a Tuple-valued Func. */
+    int32_t value_index;
+    /* The number of entries in `coordinates`. */
+    int32_t dimensions;
+};
+
+typedef int32_t (*halide_trace_t)(void *user_context, const struct halide_trace_event_t *);
+
+/* Calls the current handler and returns its id. The default handler prints
+ * one line per event through halide_print, in upstream's text format, or,
+ * when a trace file is set (halide_set_trace_file, or the HL_TRACE_FILE
+ * environment variable naming a file to create), appends binary packets to
+ * it. */
+extern int32_t halide_trace(void *user_context, const struct halide_trace_event_t *event);
+extern int32_t halide_default_trace(void *user_context, const struct halide_trace_event_t *event);
+/* Installs a handler (NULL: the default one) and returns the previous one. */
+extern halide_trace_t halide_set_custom_trace(halide_trace_t trace);
+
+/* What upstream-built kernels call: builds the event from its fields and
+ * calls halide_trace. */
+extern int32_t halide_trace_helper(void *user_context, const char *func, void *value, int32_t *coords, int type_code,
+                                   int type_bits, int type_lanes, int event, int parent_id, int value_index,
+                                   int dimensions, const char *trace_tag);
+
+/* The header of one packet of a binary trace; every field is 32 bits. The
+ * packet continues with the coordinates (dimensions x int32), the value
+ * (type.lanes x type.bytes()), the func name and the trace tag (each
+ * NUL-terminated), padded with zeros to `size`, a multiple of 4. */
+struct halide_trace_packet_t {
+    uint32_t size;
+    int32_t id;
+    struct halide_type_t type;
+    enum halide_trace_event_code_t event;
+    int32_t parent_id;
+    int32_t value_index;
+    int32_t dimensions;
+
+#ifdef __cplusplus
+    HALIDE_ALWAYS_INLINE const int32_t *coordinates() const {
+        return (const int32_t *)(this + 1);
+    }
+    HALIDE_ALWAYS_INLINE int32_t *coordinates() {
+        return (int32_t *)(this + 1);
+    }
+    HALIDE_ALWAYS_INLINE const void *value() const {
+        return coordinates() + dimensions;
+    }
+    HALIDE_ALWAYS_INLINE void *value() {
+        return coordinates() + dimensions;
+    }
+    HALIDE_ALWAYS_INLINE const char *func() const {
+        return (const char *)value() + type.lanes * type.bytes();
+    }
+    HALIDE_ALWAYS_INLINE char *func() {
+        return (char *)value() + type.lanes * type.bytes();
+    }
+    HALIDE_ALWAYS_INLINE const char *trace_tag() const {
+        const char *p = func();
+        while (*p++) {
+        }
+        return p;
+    }
+    HALIDE_ALWAYS_INLINE char *trace_tag() {
+        char *p = func();
+        while (*p++) {
+        }
+        return p;
+    }
+#endif
+};
+
+/* The file descriptor binary trace packets go to; 0 means print text. If
+ * halide_set_trace_file was never called, the first event opens the file
+ * named by HL_TRACE_FILE, if that is set. */
+extern void halide_set_trace_file(int fd);
+extern int halide_get_trace_file(void *user_context);
+/* Closes the trace file this runtime opened from HL_TRACE_FILE, if any.
+ * Returns 0 on success. */
+extern int halide_shutdown_trace(void);
+
+/* ------------------------------------------------------------------------
  * Device operations. This runtime is CPU-only: on a buffer with no device
  * allocation they succeed without doing anything; anything that needs a
  * device fails with the matching error code.

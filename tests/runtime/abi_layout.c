@@ -248,12 +248,48 @@ static void check_parallel(void) {
     EXPECT_FIELD(struct halide_parallel_task_t, serial, 48, 1);
 }
 
+/* ---- Tracing (the same in Halide 14 and 21) --------------------------- */
+static void check_trace(void) {
+    EXPECT_VALUE(halide_trace_load, 0);
+    EXPECT_VALUE(halide_trace_store, 1);
+    EXPECT_VALUE(halide_trace_begin_realization, 2);
+    EXPECT_VALUE(halide_trace_end_realization, 3);
+    EXPECT_VALUE(halide_trace_produce, 4);
+    EXPECT_VALUE(halide_trace_end_produce, 5);
+    EXPECT_VALUE(halide_trace_consume, 6);
+    EXPECT_VALUE(halide_trace_end_consume, 7);
+    EXPECT_VALUE(halide_trace_begin_pipeline, 8);
+    EXPECT_VALUE(halide_trace_end_pipeline, 9);
+    EXPECT_VALUE(halide_trace_tag, 10);
+    EXPECT_SIZE(struct halide_trace_event_t, 56);
+    EXPECT_ALIGN(struct halide_trace_event_t, 8);
+    EXPECT_FIELD(struct halide_trace_event_t, func, 0, 8);
+    EXPECT_FIELD(struct halide_trace_event_t, value, 8, 8);
+    EXPECT_FIELD(struct halide_trace_event_t, coordinates, 16, 8);
+    EXPECT_FIELD(struct halide_trace_event_t, trace_tag, 24, 8);
+    EXPECT_FIELD(struct halide_trace_event_t, type, 32, 4);
+    EXPECT_FIELD(struct halide_trace_event_t, event, 36, 4);
+    EXPECT_FIELD(struct halide_trace_event_t, parent_id, 40, 4);
+    EXPECT_FIELD(struct halide_trace_event_t, value_index, 44, 4);
+    EXPECT_FIELD(struct halide_trace_event_t, dimensions, 48, 4);
+    EXPECT_SIZE(struct halide_trace_packet_t, 28);
+    EXPECT_ALIGN(struct halide_trace_packet_t, 4);
+    EXPECT_FIELD(struct halide_trace_packet_t, size, 0, 4);
+    EXPECT_FIELD(struct halide_trace_packet_t, id, 4, 4);
+    EXPECT_FIELD(struct halide_trace_packet_t, type, 8, 4);
+    EXPECT_FIELD(struct halide_trace_packet_t, event, 12, 4);
+    EXPECT_FIELD(struct halide_trace_packet_t, parent_id, 16, 4);
+    EXPECT_FIELD(struct halide_trace_packet_t, value_index, 20, 4);
+    EXPECT_FIELD(struct halide_trace_packet_t, dimensions, 24, 4);
+}
+
 int main(void) {
     check_types();
     check_buffers();
     check_metadata();
     check_error_codes();
     check_parallel();
+    check_trace();
     printf("abi_layout (%s): %d checks, %d failures\n", ABI_LANGUAGE, abi_checks, abi_failures);
     return abi_failures > 255 ? 255 : abi_failures;
 }
