@@ -17,6 +17,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/InlineReductions.h"
+#include "Halide/JITModule.h"
 #include "Halide/Lambda.h"
 #include "Halide/Param.h"
 #include "Halide/Pipeline.h"

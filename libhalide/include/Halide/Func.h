@@ -33,6 +33,7 @@ enum class ForType;
 class Func;
 class Pipeline;
 struct CustomLoweringPass;
+struct JITHandlers;
 
 // What a split does when the extent is not a multiple of the factor (in
 // upstream's order, so the values match):
@@ -449,12 +450,20 @@ public:
 
     // Debugging: when the pipeline runs, print each value stored into this
     // Func, each value loaded from it, and where its storage is allocated
-    // and computed (upstream's default trace handler's lines, e.g.
-    // "Store f.0(3, 1) = 4.000000"), between "Begin pipeline" and "End
-    // pipeline". Traced loops run scalar (vectorize() is not applied).
+    // and computed, as events passed to the runtime's halide_trace (whose
+    // default handler prints upstream's lines, e.g. "Store f.0(3, 1) =
+    // 4.000000", between "Begin pipeline" and "End pipeline"; see
+    // jit_handlers().custom_trace). A vectorized access is one event of the
+    // whole vector, as upstream's: "Store f.0(<0, 1, 2, 3>, <5, 5, 5, 5>) =
+    // <...>".
     Func &trace_loads();
     Func &trace_stores();
     Func &trace_realizations();
+    // A tag event with this text, after the Func's "func_type_and_dim" tag,
+    // at the start of every traced run of a pipeline that traces this Func.
+    Func &add_trace_tag(const std::string &trace_tag);
+    // The JIT handlers of pipeline() (see Pipeline::jit_handlers).
+    JITHandlers &jit_handlers();
 
     // The buffer this Func writes as a pipeline's output (one per value of
     // a Tuple): its dim(i) fields for expressions, and requirements on them

@@ -14,6 +14,7 @@
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IRMutator.h"
+#include "Halide/JITModule.h"
 #include "Halide/Realization.h"
 #include "Halide/Target.h"
 
@@ -68,6 +69,10 @@ public:
     // The Params and ImageParams (and input Buffers) the pipeline reads:
     // buffers first, then scalars, each sorted by name (as upstream).
     std::vector<Argument> infer_arguments();
+
+    // Hooks for the runs of this pipeline's JIT-compiled code (see
+    // JITModule.h: custom_trace is honoured, the others refused).
+    JITHandlers &jit_handlers();
 
     // Custom passes over the lowered statement, run in the order added after
     // the built-in ones, by every later compile (JIT, Callable, AOT). The

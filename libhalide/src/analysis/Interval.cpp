@@ -325,7 +325,7 @@ public:
 
     void visit(const Call *op) override {
         if (op->call_type == Call::Intrinsic &&
-            (op->name == "likely" || op->name == "print" || op->name == "trace_print") && !op->args.empty()) {
+            (op->name == "likely" || op->name == "print" || op->name == "trace_value") && !op->args.empty()) {
             result = of(op->args[0]); // these return their first argument
         } else if (op->call_type == Call::Intrinsic && op->name == "print_when" && op->args.size() > 1) {
             result = of(op->args[1]);

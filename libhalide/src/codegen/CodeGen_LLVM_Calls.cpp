@@ -9,6 +9,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
+#include "Halide/IROperator.h"
 
 namespace Halide {
 namespace Internal {
@@ -124,9 +125,12 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         emit_print(op->args, 0);
         return value;
     }
-    if (n == "trace_print") {
+    if (n == "trace_event") {
+        return emit_trace(op, nullptr);
+    }
+    if (n == "trace_value") {
         llvm::Value *value = arg(0);
-        emit_print(op->args, 1, "");
+        emit_trace(op, value);
         return value;
     }
     if (n == "print_when") {
@@ -181,10 +185,11 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
     internal_error << "Unknown intrinsic in codegen: " << n;
 }
 
-void CodeGen_LLVM::emit_print(const std::vector<Expr> &args, size_t first, const char *separator) {
+llvm::Value *CodeGen_LLVM::format_text(const std::vector<Expr> &args, size_t first, size_t last, const char *separator,
+                                       const char *end) {
     std::string format;
     std::vector<llvm::Value *> values;
-    for (size_t i = first; i < args.size(); i++) {
+    for (size_t i = first; i < last; i++) {
         const Expr &a = args[i];
         llvm::Value *v = codegen(a);
         Type t = a.type();
@@ -202,7 +207,7 @@ void CodeGen_LLVM::emit_print(const std::vector<Expr> &args, size_t first, const
         }
         values.push_back(v);
     }
-    format += "\n";
+    format += end;
     constexpr int kLineBytes = 1024;
     llvm::Function *fn = current_fn();
     llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
@@ -213,7 +218,70 @@ void CodeGen_LLVM::emit_print(const std::vector<Expr> &args, size_t first, const
                                             b_.CreateGlobalStringPtr(format, "print_format")};
     call_args.insert(call_args.end(), values.begin(), values.end());
     b_.CreateCall(snprintf_fn, call_args);
+    return line;
+}
+
+void CodeGen_LLVM::emit_print(const std::vector<Expr> &args, size_t first, const char *separator) {
+    llvm::Value *line = format_text(args, first, args.size(), separator, "\n");
     b_.CreateCall(runtime_fn("halide_print", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_}), {sym(kUserContext), line});
+}
+
+llvm::Value *CodeGen_LLVM::emit_trace(const Call *op, llvm::Value *value) {
+    const bool with_value = value != nullptr;
+    // Arguments (after the value, if any): func, event, parent id,
+    // value_index, number of tag parts, the tag parts, the coordinates.
+    const size_t o = with_value ? 1 : 0;
+    internal_assert(op->args.size() >= o + 5) << op->name << " needs at least " << o + 5 << " arguments";
+    const StringImm *func = op->args[o].as<StringImm>();
+    internal_assert(func) << op->name << ": the func name must be a string";
+    const int64_t *tag_parts = as_const_int(op->args[o + 4]);
+    internal_assert(tag_parts) << op->name << ": the number of tag parts must be a constant";
+    const size_t coords_at = o + 5 + (size_t)*tag_parts;
+    const size_t dims = op->args.size() - coords_at;
+
+    llvm::Function *fn = current_fn();
+    llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+    // halide_trace_event_t: func, value, coordinates, trace_tag, type
+    // {code, bits, lanes}, event, parent_id, value_index, dimensions.
+    llvm::StructType *event_ty = llvm::StructType::get(
+        ctx_, {ptr_, ptr_, ptr_, ptr_, i8_, i8_, llvm::Type::getInt16Ty(ctx_), i32_, i32_, i32_, i32_});
+    llvm::Value *event = entry.CreateAlloca(event_ty, nullptr, "trace_event");
+    auto field = [&](unsigned i, llvm::Value *v) { b_.CreateStore(v, b_.CreateStructGEP(event_ty, event, i)); };
+
+    Type vt = with_value ? op->args[0].type() : Type();
+    const int lanes = with_value ? vt.lanes() : 1;
+    llvm::Value *value_ptr = llvm::ConstantPointerNull::get(ptr_);
+    if (with_value) {
+        value_ptr = entry.CreateAlloca(mem_type(vt), nullptr, "trace_value");
+        b_.CreateStore(to_memory(value, vt), value_ptr);
+    }
+    llvm::Value *coords_ptr = llvm::ConstantPointerNull::get(ptr_);
+    if (dims > 0) {
+        coords_ptr = entry.CreateAlloca(llvm::ArrayType::get(i32_, dims * (size_t)lanes), nullptr, "trace_coords");
+        for (size_t d = 0; d < dims; d++) {
+            llvm::Value *c = codegen(op->args[coords_at + d]);
+            if (lanes > 1 && !c->getType()->isVectorTy()) {
+                c = b_.CreateVectorSplat((unsigned)lanes, c);
+            }
+            llvm::Value *at = b_.CreateConstInBoundsGEP1_32(i32_, coords_ptr, (unsigned)(d * (size_t)lanes));
+            b_.CreateAlignedStore(c, at, llvm::Align(4));
+        }
+    }
+    llvm::Value *tag =
+        *tag_parts > 0 ? format_text(op->args, o + 5, coords_at, "", "") : b_.CreateGlobalStringPtr("", "trace_no_tag");
+    field(0, b_.CreateGlobalStringPtr(func->value, "trace_func"));
+    field(1, value_ptr);
+    field(2, coords_ptr);
+    field(3, tag);
+    // Events without a value have the type upstream gives them: handle, 0 bits, 0 lanes.
+    field(4, int_const(i8_, with_value ? (int)vt.code() : (int)halide_type_handle));
+    field(5, int_const(i8_, with_value ? vt.bits() : 0));
+    field(6, int_const(llvm::Type::getInt16Ty(ctx_), with_value ? lanes : 0));
+    field(7, b_.CreateIntCast(codegen(op->args[o + 1]), i32_, true));
+    field(8, b_.CreateIntCast(codegen(op->args[o + 2]), i32_, true));
+    field(9, b_.CreateIntCast(codegen(op->args[o + 3]), i32_, true));
+    field(10, int_const(i32_, (int64_t)(dims * (size_t)lanes)));
+    return b_.CreateCall(runtime_fn("halide_trace", i32_, {ptr_, ptr_}), {sym(kUserContext), event});
 }
 } // namespace Internal
 } // namespace Halide

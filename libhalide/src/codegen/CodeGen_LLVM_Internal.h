@@ -193,6 +193,14 @@ private:
     // Formats args[first..] separated by spaces with snprintf into a stack
     // buffer and hands the line to halide_print, as print() promises.
     void emit_print(const std::vector<Expr> &args, size_t first, const char *separator = " ");
+    // The text of args[first, last) (strings and numbers, joined by
+    // `separator`, then `end`) formatted into a stack buffer; its address.
+    llvm::Value *format_text(const std::vector<Expr> &args, size_t first, size_t last, const char *separator,
+                             const char *end);
+    // trace_event / trace_value (lower/AddTracing.cpp): a halide_trace_event_t
+    // built on the stack and passed to halide_trace, whose id it returns.
+    // `value`: trace_value's value, already generated (null for trace_event).
+    llvm::Value *emit_trace(const Call *op, llvm::Value *value);
 
     // ------------------------------------------- buffers (_Buffers.cpp)
 

@@ -1,6 +1,7 @@
-// Func::trace_loads/trace_stores/trace_realizations: flags that lowering
-// (lower/AddTracing.cpp) turns into printed trace events.
+// Func::trace_loads/trace_stores/trace_realizations/add_trace_tag: flags
+// that lowering (lower/AddTracing.cpp) turns into halide_trace events.
 #include "Halide/Func.h"
+#include "Halide/Pipeline.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -21,6 +22,16 @@ Func &Func::trace_realizations() {
     f_->trace_realizations = true;
     mark_changed(*f_);
     return *this;
+}
+
+Func &Func::add_trace_tag(const std::string &trace_tag) {
+    f_->trace_tags.push_back(trace_tag);
+    mark_changed(*f_);
+    return *this;
+}
+
+JITHandlers &Func::jit_handlers() {
+    return pipeline().jit_handlers();
 }
 
 } // namespace Halide

@@ -13,7 +13,8 @@ namespace Internal {
 // Calls `module`'s entry point with `args`; a non-zero result becomes a
 // RuntimeError carrying the messages the runtime reported during the call
 // (collected per call, so concurrent calls keep their messages apart).
-void run_jit(const JITModule &module, const std::string &name, void **args);
+// `handlers` (may be null): the pipeline's JITHandlers for this call.
+void run_jit(const JITModule &module, const std::string &name, void **args, const JITHandlers *handlers = nullptr);
 
 // The JIT makes code for this machine only: a user error for a target of
 // another OS, architecture or bit width. `what` names the caller.

@@ -48,6 +48,7 @@ struct PipelineContents {
     LoweredPipeline lowered;
     std::shared_ptr<JITModule> module;
     CustomPasses custom_passes;
+    JITHandlers handlers;
 };
 
 namespace {
@@ -55,18 +56,28 @@ namespace {
 // Runtime errors of JIT-compiled pipelines: the runtime linked into
 // libhalide reports through this handler, which appends to the log of the
 // call in progress (the call context follows the call onto pool threads).
-struct JITErrorLog {
-    std::mutex mutex;
-    std::string text;
-};
-
 void capture_jit_error(void *, const char *message) {
-    auto *log = static_cast<JITErrorLog *>(hlrt_get_call_context());
-    if (!log) {
+    auto *call = static_cast<JITCallContext *>(hlrt_get_call_context());
+    if (!call) {
         return;
     }
-    std::lock_guard<std::mutex> lock(log->mutex);
-    log->text += (log->text.empty() ? "" : "\n") + std::string(message);
+    std::lock_guard<std::mutex> lock(call->mutex);
+    call->errors += (call->errors.empty() ? "" : "\n") + std::string(message);
+}
+
+// The handlers this JIT does not honour yet: an error rather than silence.
+void check_supported_handlers(const JITHandlers &h) {
+    auto refuse = [](bool set, const char *name) {
+        user_assert(!set) << "JITHandlers::" << name
+                          << " is not supported by this JIT (of the handlers, only custom_trace is)";
+    };
+    refuse(h.custom_print, "custom_print");
+    refuse(h.custom_malloc || h.custom_free, "custom_malloc/custom_free");
+    refuse(h.custom_do_task || h.custom_do_par_for, "custom_do_task/custom_do_par_for");
+    refuse(h.custom_error, "custom_error");
+    refuse(h.custom_get_symbol || h.custom_load_library || h.custom_get_library_symbol,
+           "custom_get_symbol/custom_load_library/custom_get_library_symbol");
+    refuse(h.custom_cuda_acquire_context || h.custom_cuda_release_context || h.custom_cuda_get_stream, "custom_cuda_*");
 }
 
 std::atomic<uint64_t> jit_compilations{0};
@@ -83,16 +94,20 @@ ChangeStamps change_stamps_of(const std::vector<FunctionPtr> &outputs) {
 
 } // namespace
 
-void run_jit(const JITModule &module, const std::string &name, void **args) {
+void run_jit(const JITModule &module, const std::string &name, void **args, const JITHandlers *handlers) {
     static std::once_flag once;
     std::call_once(once, [] { halide_set_error_handler(capture_jit_error); });
-    JITErrorLog log;
-    void *outer = hlrt_set_call_context(&log);
+    JITCallContext call;
+    if (handlers) {
+        check_supported_handlers(*handlers);
+        call.user.handlers = *handlers;
+    }
+    void *outer = hlrt_set_call_context(&call);
     int result = module.argv_function()(args);
     hlrt_set_call_context(outer);
     if (result != 0) {
         throw RuntimeError("Error running pipeline '" + name + "' (code " + std::to_string(result) +
-                               "): " + (log.text.empty() ? "no message" : log.text),
+                               "): " + (call.errors.empty() ? "no message" : call.errors),
                            result);
     }
 }
@@ -147,6 +162,11 @@ LowerOptions Internal::lower_options_with_passes(Pipeline &p) {
         options.custom_passes.push_back(c.pass);
     }
     return options;
+}
+
+JITHandlers &Pipeline::jit_handlers() {
+    user_assert(contents_) << "Can't set the JIT handlers of an empty Pipeline";
+    return contents_->handlers;
 }
 
 std::vector<Func> Pipeline::outputs() const {
@@ -219,7 +239,7 @@ void Pipeline::run(const std::vector<halide_buffer_t *> &outputs) {
             args.push_back(outputs[(size_t)s.output_index]);
         }
     }
-    run_jit(*c.module, c.outputs[0].name(), args.data());
+    run_jit(*c.module, c.outputs[0].name(), args.data(), &c.handlers);
 }
 
 Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) {
@@ -319,7 +339,7 @@ void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs)
     if (queries.empty()) {
         return;
     }
-    run_jit(*c.module, c.outputs[0].name(), args.data());
+    run_jit(*c.module, c.outputs[0].name(), args.data(), &c.handlers);
     for (Query &q : queries) {
         std::vector<int> extents, mins;
         for (const halide_dimension_t &d : q.dims) {

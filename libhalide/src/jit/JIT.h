@@ -6,12 +6,24 @@
 #define HALIDE_INTERNAL_JIT_H
 
 #include <memory>
+#include <mutex>
 #include <string>
+
+#include "Halide/JITModule.h"
 
 namespace Halide {
 namespace Internal {
 
 struct LoweredFunc;
+
+// What a JIT call puts on the runtime's call context (call_context.h), which
+// follows it onto pool threads: the messages the runtime reports, and the
+// handlers of the pipeline being run (passed to them as their context).
+struct JITCallContext {
+    std::mutex mutex;
+    std::string errors;
+    JITUserContext user;
+};
 
 class JITModule {
 public:

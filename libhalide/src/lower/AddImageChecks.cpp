@@ -245,7 +245,12 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     // The lets that open the body (the regions of compute_root Funcs) stay
     // symbolic in the inputs' regions, and the region checks go inside them:
     // substituted, each region would nest its consumers' regions.
-    OpeningLets opening = opening_lets(body);
+    // A traced pipeline opens with its begin_pipeline event (AddTracing.cpp),
+    // which must not run for a bounds query: the lets stop there.
+    OpeningLets opening = opening_lets(body, [](const Expr &value) {
+        const Call *c = value.as<Call>();
+        return c && c->call_type == Call::Intrinsic && c->name == "trace_event";
+    });
     Stmt s = opening.inside;
     auto required = boxes_required(s, opening.symbolic);
     std::vector<Stmt> early_checks, constraint_checks, region_checks;

@@ -1,19 +1,22 @@
-// See Passes.h: Func::trace_loads/trace_stores/trace_realizations as the
-// lines upstream's default trace handler prints, e.g.
-//   Begin pipeline g.0()
-//   Tag f.0() tag = "func_type_and_dim: 1 2 32 1 2 3 3 1 2"
-//   Begin realization f.0(3, 3, 1, 2)      (min, extent per dimension)
-//   Produce f.0(3, 3, 1, 2)
-//   Store f.0(3, 1) = 4.000000
-//   End produce f.0(3, 3, 1, 2)
-//   Consume f.0(3, 3, 1, 2)
-//   Load f.0(3, 1) = 4.000000
-//   End consume f.0(3, 3, 1, 2)
-//   End realization f.0(3, 3, 1, 2)
-//   End pipeline g.0()
-// Each line is a "trace_print" intrinsic (its arguments concatenated, the
-// first one returned). Loops with traced accesses run serially: a line per
-// scalar access, where upstream would print vectors.
+// See Passes.h: Func::trace_loads/trace_stores/trace_realizations (and the
+// trace_* target features) as calls of the runtime's halide_trace, one per
+// event, with upstream's event tree: the id an event returns is the parent
+// of the events nested in it.
+//   pipeline.trace_id = begin_pipeline(parent 0)
+//     tag f (parent pipeline)                 "func_type_and_dim: ...", then
+//                                             the Func's add_trace_tag texts
+//     f.trace_id = begin_realization f(min, extent, ...) (parent pipeline)
+//       f.trace_id = produce f(...)  { store f ... ; end_produce f }
+//       f.trace_id = consume f(...)  { load f ... ; end_consume f }
+//       end_realization f
+//     end_pipeline
+// The name f.trace_id is rebound by produce and consume, so a store's or
+// load's parent is the innermost of them. Loads and stores of a Func whose
+// realizations are not traced have parent 0. Events are "trace_event"
+// intrinsics (their id), loads and stores "trace_value" (their value); see
+// the argument layout below. In a vectorized loop a load or store is one
+// event of the whole vector (VectorizeLoops.cpp widens trace_value), with
+// the coordinates of every lane, as upstream reports it.
 #include <map>
 #include <set>
 #include <string>
@@ -23,6 +26,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/Simplify.h"
+#include "HalideRuntime.h"
 #include "analysis/Interval.h"
 #include "lower/Passes.h"
 
@@ -30,34 +34,26 @@ namespace Halide {
 namespace Internal {
 namespace {
 
-Expr trace_print(Expr value, const std::vector<Expr> &parts) {
-    std::vector<Expr> args = {std::move(value)};
-    args.insert(args.end(), parts.begin(), parts.end());
-    Type t = args[0].type();
-    return Call::make(t, "trace_print", args, Call::Intrinsic);
+// The intrinsics' arguments:
+//   trace_event(func, event, parent_id, value_index, n, tag_part x n, coordinate...)  -> Int(32) id
+//   trace_value(value, func, event, parent_id, value_index, 0, coordinate...)          -> value
+// Tag parts (strings and integers) are concatenated at run time.
+Expr trace_event(const std::string &func, halide_trace_event_code_t event, Expr parent, const std::vector<Expr> &coords,
+                 const std::vector<Expr> &tag = {}) {
+    std::vector<Expr> args = {StringImm::make(func), int32_const((int)event), std::move(parent), int32_const(0),
+                              int32_const((int)tag.size())};
+    args.insert(args.end(), tag.begin(), tag.end());
+    args.insert(args.end(), coords.begin(), coords.end());
+    return Call::make(Int(32), "trace_event", args, Call::Intrinsic);
 }
 
-Stmt trace_line(const std::vector<Expr> &parts) {
-    return Evaluate::make(trace_print(int32_const(0), parts));
+Stmt trace_stmt(const std::string &func, halide_trace_event_code_t event, Expr parent, const std::vector<Expr> &coords,
+                const std::vector<Expr> &tag = {}) {
+    return Evaluate::make(trace_event(func, event, std::move(parent), coords, tag));
 }
 
-// "name.i(a, b, ...)" as the parts of a line.
-std::vector<Expr> call_parts(const std::string &name, int value_index, const std::vector<Expr> &coords) {
-    std::vector<Expr> parts = {StringImm::make(name + "." + std::to_string(value_index) + "(")};
-    for (size_t i = 0; i < coords.size(); i++) {
-        if (i > 0) {
-            parts.push_back(StringImm::make(", "));
-        }
-        parts.push_back(coords[i]);
-    }
-    parts.push_back(StringImm::make(")"));
-    return parts;
-}
-
-std::vector<Expr> event(const char *what, const std::vector<Expr> &call) {
-    std::vector<Expr> parts = {StringImm::make(std::string(what) + " ")};
-    parts.insert(parts.end(), call.begin(), call.end());
-    return parts;
+Expr trace_id(const std::string &func) {
+    return Variable::make(Int(32), func + ".trace_id");
 }
 
 std::vector<Expr> ranges(const std::vector<Range> &bounds) {
@@ -116,15 +112,20 @@ void flatten(const Stmt &s, std::vector<Stmt> &out) {
 
 class AddTraceEvents : public IRMutator {
 public:
-    explicit AddTraceEvents(const Environment &env) : env_(env) {}
+    AddTraceEvents(const Environment &env, const TraceOptions &options) : env_(env), options_(options) {}
+
+    bool traces_loads(const FunctionContents &f) const { return f.trace_loads || options_.loads; }
+    bool traces_stores(const FunctionContents &f) const { return f.trace_stores || options_.stores; }
+    bool traces_realizations(const FunctionContents &f) const { return f.trace_realizations || options_.realizations; }
 
     // Where f's production (and, after it, consumption) starts in s: wraps
-    // the run of its production with Produce events, and with `consume`
-    // what follows it in the same list. Returns s unchanged if not found.
-    Stmt mark_production(const Stmt &s, const std::string &f, const std::vector<Expr> &call, bool consume,
+    // the run of its production in a produce event (f.trace_id rebound to
+    // its id) and, with `consume`, what follows it in the same list in a
+    // consume event. Returns s unchanged if not found.
+    Stmt mark_production(const Stmt &s, const std::string &f, const std::vector<Expr> &coords, bool consume,
                          bool *found) {
         if (const LetStmt *let = s.as<LetStmt>()) {
-            Stmt body = mark_production(let->body, f, call, consume, found);
+            Stmt body = mark_production(let->body, f, coords, consume, found);
             return *found ? LetStmt::make(let->name, let->value, body) : s;
         }
         std::vector<Stmt> list;
@@ -144,84 +145,92 @@ public:
             // Deeper: the one statement holding f's Provides.
             for (Stmt &e : list) {
                 if (contains_provide_to(e, f)) {
-                    e = mark_inside(e, f, call, consume, found);
+                    e = mark_inside(e, f, coords, consume, found);
                     break;
                 }
             }
             return *found ? Block::make(list) : s;
         }
         *found = true;
+        const std::string id = f + ".trace_id";
         std::vector<Stmt> out(list.begin(), list.begin() + first);
-        out.push_back(trace_line(event("Produce", call)));
-        out.insert(out.end(), list.begin() + first, list.begin() + last + 1);
-        out.push_back(trace_line(event("End produce", call)));
+        std::vector<Stmt> produced(list.begin() + first, list.begin() + last + 1);
+        produced.push_back(trace_stmt(f, halide_trace_end_produce, trace_id(f), coords));
+        out.push_back(
+            LetStmt::make(id, trace_event(f, halide_trace_produce, trace_id(f), coords), Block::make(produced)));
+        std::vector<Stmt> rest(list.begin() + last + 1, list.end());
         if (consume) {
-            out.push_back(trace_line(event("Consume", call)));
-        }
-        out.insert(out.end(), list.begin() + last + 1, list.end());
-        if (consume) {
-            out.push_back(trace_line(event("End consume", call)));
+            rest.push_back(trace_stmt(f, halide_trace_end_consume, trace_id(f), coords));
+            out.push_back(
+                LetStmt::make(id, trace_event(f, halide_trace_consume, trace_id(f), coords), Block::make(rest)));
+        } else {
+            out.insert(out.end(), rest.begin(), rest.end());
         }
         return Block::make(out);
     }
 
-    Stmt mark_inside(const Stmt &s, const std::string &f, const std::vector<Expr> &call, bool consume, bool *found) {
+    Stmt mark_inside(const Stmt &s, const std::string &f, const std::vector<Expr> &coords, bool consume, bool *found) {
         if (const For *loop = s.as<For>()) {
-            Stmt body = mark_production(loop->body, f, call, consume, found);
+            Stmt body = mark_production(loop->body, f, coords, consume, found);
             return *found ? For::make(loop->name, loop->min, loop->extent, loop->for_type, body) : s;
         }
         if (const Realize *r = s.as<Realize>()) {
-            Stmt body = mark_production(r->body, f, call, consume, found);
+            Stmt body = mark_production(r->body, f, coords, consume, found);
             return *found ? Realize::make(r->name, r->types, r->bounds, body) : s;
         }
         if (const IfThenElse *i = s.as<IfThenElse>()) {
             bool a = false, b = false;
-            Stmt then_case = mark_production(i->then_case, f, call, consume, &a);
-            Stmt else_case = i->else_case.defined() ? mark_production(i->else_case, f, call, consume, &b) : Stmt();
+            Stmt then_case = mark_production(i->then_case, f, coords, consume, &a);
+            Stmt else_case = i->else_case.defined() ? mark_production(i->else_case, f, coords, consume, &b) : Stmt();
             *found = a || b;
             return *found ? IfThenElse::make(i->condition, then_case, else_case) : s;
         }
-        return mark_production(s, f, call, consume, found);
+        return mark_production(s, f, coords, consume, found);
     }
+
+    // Funcs whose realization events are there (so f.trace_id is bound
+    // around their loads and stores).
+    std::set<std::string> realizations;
+    // Funcs with any event: they get tags.
+    std::set<std::string> touched;
+    // Funcs with traced realizations, outermost first: the order of their
+    // add_trace_tag tags (after all the func_type_and_dim ones).
+    std::vector<std::string> tag_order;
 
     using IRMutator::visit;
     Stmt visit(const Realize *op) override {
-        Stmt s = IRMutator::visit(op);
         auto it = env_.find(op->name);
-        if (it == env_.end() || !it->second->trace_realizations) {
+        bool traced = it != env_.end() && traces_realizations(*it->second);
+        if (traced) {
+            realizations.insert(op->name);
+            tag_order.push_back(op->name);
+        }
+        Stmt s = IRMutator::visit(op);
+        if (!traced) {
             return s;
         }
+        touched.insert(op->name);
         op = s.as<Realize>();
-        std::vector<Expr> call = call_parts(op->name, 0, ranges(op->bounds));
+        std::vector<Expr> coords = ranges(op->bounds);
         bool found = false;
-        Stmt body = mark_production(op->body, op->name, call, true, &found);
-        body = Block::make(
-            {trace_line(event("Begin realization", call)), body, trace_line(event("End realization", call))});
+        Stmt body = mark_production(op->body, op->name, coords, true, &found);
+        body = Block::make(body, trace_stmt(op->name, halide_trace_end_realization, trace_id(op->name), coords));
+        body = LetStmt::make(op->name + ".trace_id",
+                             trace_event(op->name, halide_trace_begin_realization, trace_id("pipeline"), coords), body);
         return Realize::make(op->name, op->types, op->bounds, body);
-    }
-
-    Stmt visit(const For *op) override {
-        size_t before = traced_accesses_;
-        Stmt s = IRMutator::visit(op);
-        op = s.as<For>();
-        if (op && op->for_type == ForType::Vectorized && traced_accesses_ > before) {
-            // A line per lane, as the scalar loop prints them.
-            s = For::make(op->name, op->min, op->extent, ForType::Serial, op->body);
-        }
-        return s;
     }
 
     Stmt visit(const Provide *op) override {
         Stmt s = IRMutator::visit(op);
         auto it = env_.find(op->name);
-        if (it == env_.end() || !it->second->trace_stores) {
+        if (it == env_.end() || !traces_stores(*it->second)) {
             return s;
         }
         op = s.as<Provide>();
-        traced_accesses_++;
+        touched.insert(op->name);
         std::vector<Expr> values;
         for (size_t i = 0; i < op->values.size(); i++) {
-            values.push_back(traced("Store", op->name, (int)i, op->args, op->values[i]));
+            values.push_back(traced(halide_trace_store, op->name, (int)i, op->args, op->values[i]));
         }
         return Provide::make(op->name, values, op->args);
     }
@@ -232,59 +241,53 @@ public:
             return e;
         }
         auto it = env_.find(op->name);
-        if (it == env_.end() || !it->second->trace_loads) {
+        if (it == env_.end() || !traces_loads(*it->second)) {
             return e;
         }
         op = e.as<Call>();
-        traced_accesses_++;
-        loaded.insert(op->name);
-        return traced("Load", op->name, op->value_index, op->args, e);
+        touched.insert(op->name);
+        return traced(halide_trace_load, op->name, op->value_index, op->args, e);
     }
 
-    std::set<std::string> loaded;
-
 private:
-    // value, printed as "<what> name.i(args) = value" when it is computed.
-    Expr traced(const char *what, const std::string &name, int value_index, const std::vector<Expr> &args,
-                const Expr &value) {
-        std::string t = name + ".trace_value." + std::to_string(counter_++);
-        Expr v = Variable::make(value.type(), t);
-        std::vector<Expr> parts = event(what, call_parts(name, value_index, args));
-        parts.push_back(StringImm::make(" = "));
-        parts.push_back(v);
-        return Let::make(t, value, trace_print(v, parts));
+    // value, reported as a load or store of name[value_index](args) when
+    // it is computed.
+    Expr traced(halide_trace_event_code_t event, const std::string &name, int value_index,
+                const std::vector<Expr> &args, const Expr &value) {
+        Expr parent = realizations.count(name) ? trace_id(name) : int32_const(0);
+        std::vector<Expr> call_args = {value,  StringImm::make(name),    int32_const((int)event),
+                                       parent, int32_const(value_index), int32_const(0)};
+        call_args.insert(call_args.end(), args.begin(), args.end());
+        return Call::make(value.type(), "trace_value", call_args, Call::Intrinsic);
     }
 
     const Environment &env_;
-    int counter_ = 0;
-    size_t traced_accesses_ = 0;
+    const TraceOptions &options_;
 };
 
 // The "func_type_and_dim" tag: value types, then min and extent per dimension.
 std::vector<Expr> tag_parts(const FunctionContents &f, const Box &box) {
-    std::vector<Expr> parts = {
-        StringImm::make("Tag " + f.name + ".0() tag = \"func_type_and_dim: " + std::to_string(f.values.size()))};
-    std::string types;
+    std::string head = "func_type_and_dim: " + std::to_string(f.values.size());
     for (const Expr &v : f.values) {
         Type t = v.type();
-        types += " " + std::to_string((int)t.code()) + " " + std::to_string(t.bits()) + " " + std::to_string(t.lanes());
+        head += " " + std::to_string((int)t.code()) + " " + std::to_string(t.bits()) + " " + std::to_string(t.lanes());
     }
-    parts.push_back(StringImm::make(types + " " + std::to_string(f.args.size())));
+    head += " " + std::to_string(f.args.size());
+    std::vector<Expr> parts = {StringImm::make(head)};
     for (const Interval &i : box) {
         parts.push_back(StringImm::make(" "));
         parts.push_back(i.min);
         parts.push_back(StringImm::make(" "));
         parts.push_back(simplify(i.max - i.min + 1));
     }
-    parts.push_back(StringImm::make("\""));
     return parts;
 }
 
 } // namespace
 
 Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::string> &order,
-                 const std::vector<FunctionPtr> &outputs, const std::string &pipeline) {
-    bool any = false;
+                 const std::vector<FunctionPtr> &outputs, const std::string &pipeline, const TraceOptions &options) {
+    bool any = options.loads || options.stores || options.realizations || options.pipeline;
     for (const auto &[name, f] : env) {
         any = any || f->trace_loads || f->trace_stores || f->trace_realizations;
     }
@@ -292,36 +295,41 @@ Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::s
         return s;
     }
     std::map<std::string, Box> touched = boxes_touched(s);
-    AddTraceEvents events(env);
+    AddTraceEvents events(env, options);
+    for (const FunctionPtr &out : outputs) {
+        if (events.traces_realizations(*out)) {
+            events.realizations.insert(out->name);
+            events.tag_order.push_back(out->name);
+        }
+    }
     Stmt body = events.mutate(s);
 
     // Outputs: their realization is the output buffer, around everything.
     for (const FunctionPtr &out : outputs) {
-        if (!out->trace_realizations) {
+        if (!events.traces_realizations(*out)) {
             continue;
         }
+        events.touched.insert(out->name);
         std::vector<Expr> coords;
         for (size_t d = 0; d < out->args.size(); d++) {
             coords.push_back(buffer_field(out->name, "min", (int)d));
             coords.push_back(buffer_field(out->name, "extent", (int)d));
         }
-        std::vector<Expr> call = call_parts(out->name, 0, coords);
         bool found = false;
-        body = events.mark_inside(body, out->name, call, false, &found);
-        body = Block::make(
-            {trace_line(event("Begin realization", call)), body, trace_line(event("End realization", call))});
+        body = events.mark_production(body, out->name, coords, false, &found);
+        body = Block::make(body, trace_stmt(out->name, halide_trace_end_realization, trace_id(out->name), coords));
+        body =
+            LetStmt::make(out->name + ".trace_id",
+                          trace_event(out->name, halide_trace_begin_realization, trace_id("pipeline"), coords), body);
     }
 
-    std::vector<Stmt> tags;
+    std::vector<Stmt> all;
     for (const std::string &name : order) {
         auto it = env.find(name);
-        if (it == env.end()) {
+        if (it == env.end() || !events.touched.count(name)) {
             continue;
         }
         const FunctionContents &f = *it->second;
-        if (!(f.trace_stores || f.trace_realizations || events.loaded.count(name))) {
-            continue;
-        }
         Box box;
         bool is_output = false;
         for (const FunctionPtr &out : outputs) {
@@ -337,15 +345,17 @@ Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::s
                 box.push_back(known ? t->second[d] : Interval{int32_const(0), int32_const(-1)});
             }
         }
-        tags.push_back(trace_line(tag_parts(f, box)));
+        all.push_back(trace_stmt(name, halide_trace_tag, trace_id("pipeline"), {}, tag_parts(f, box)));
     }
-
-    std::vector<Expr> call = call_parts(pipeline, 0, {});
-    std::vector<Stmt> all = {trace_line(event("Begin pipeline", call))};
-    all.insert(all.end(), tags.begin(), tags.end());
+    for (const std::string &name : events.tag_order) {
+        for (const std::string &tag : env.at(name)->trace_tags) {
+            all.push_back(trace_stmt(name, halide_trace_tag, trace_id("pipeline"), {}, {StringImm::make(tag)}));
+        }
+    }
     all.push_back(body);
-    all.push_back(trace_line(event("End pipeline", call)));
-    return Block::make(all);
+    all.push_back(trace_stmt(pipeline, halide_trace_end_pipeline, trace_id("pipeline"), {}));
+    return LetStmt::make("pipeline.trace_id", trace_event(pipeline, halide_trace_begin_pipeline, int32_const(0), {}),
+                         Block::make(all));
 }
 
 } // namespace Internal

@@ -184,6 +184,8 @@ struct FunctionContents {
     // trace_loads()/trace_stores()/trace_realizations(): lowering adds the
     // events upstream's default trace handler prints (AddTracing.cpp).
     bool trace_loads = false, trace_stores = false, trace_realizations = false;
+    // add_trace_tag(): texts reported as tag events after the Func's own tag.
+    std::vector<std::string> trace_tags;
     // gpu_*() / hexagon(): the device the schedule asks for (None: the
     // host). Lowering refuses it: there is no GPU or Hexagon backend.
     DeviceAPI device_api = DeviceAPI::None;

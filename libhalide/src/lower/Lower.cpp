@@ -98,8 +98,14 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 3a. The updates marked atomic() update their points atomically.
     s = add_atomics(s, env);
 
-    // 3b. trace_loads/trace_stores/trace_realizations print their events.
-    s = add_tracing(s, env, order, outputs, name);
+    // 3b. trace_loads/trace_stores/trace_realizations (or the target's
+    // trace_* features) report their events to halide_trace.
+    TraceOptions trace;
+    trace.loads = options.target.has_feature(Target::TraceLoads);
+    trace.stores = options.target.has_feature(Target::TraceStores);
+    trace.realizations = options.target.has_feature(Target::TraceRealizations);
+    trace.pipeline = options.target.has_feature(Target::TracePipeline);
+    s = add_tracing(s, env, order, outputs, name, trace);
 
     // 4. The arguments of the entry point, in ABI order.
     infer_arguments(s, outputs, result);

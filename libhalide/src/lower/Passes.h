@@ -71,12 +71,18 @@ void check_device_schedules(const Environment &env, const Target &target);
 // read-modify-writes.
 Stmt add_atomics(const Stmt &s, const Environment &env);
 
-// AddTracing.cpp: Func::trace_loads/trace_stores/trace_realizations. The
-// lines upstream's default trace handler prints (pipeline begin/end, a tag
-// per traced Func, realizations, produce/consume, each store and load),
-// as "trace_print" intrinsics; loops with traced accesses run serially.
+// AddTracing.cpp: Func::trace_loads/trace_stores/trace_realizations, and the
+// target's trace_* features (which trace every Func). Each event (pipeline
+// begin/end, tags, realizations, produce/consume, each store and load)
+// becomes a call of the runtime's halide_trace, through the "trace_event"
+// and "trace_value" intrinsics, with upstream's parent ids (a vectorized
+// load or store is one event of the vector, as upstream's).
+struct TraceOptions {
+    bool loads = false, stores = false, realizations = false, pipeline = false;
+};
 Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::string> &order,
-                 const std::vector<FunctionPtr> &outputs, const std::string &pipeline);
+                 const std::vector<FunctionPtr> &outputs, const std::string &pipeline,
+                 const TraceOptions &options = {});
 
 // InferArguments.cpp: the pipeline's arguments (input buffers and scalar
 // params it reads, then the outputs), in ABI order.

@@ -232,6 +232,7 @@ void define_func(py::module_ &m) {
         .def("trace_loads", &Func::trace_loads, py::return_value_policy::reference_internal)
         .def("trace_stores", &Func::trace_stores, py::return_value_policy::reference_internal)
         .def("trace_realizations", &Func::trace_realizations, py::return_value_policy::reference_internal)
+        .def("add_trace_tag", &Func::add_trace_tag, py::arg("trace_tag"), py::return_value_policy::reference_internal)
         .def("output_buffer", &Func::output_buffer)
         .def("output_buffers", &Func::output_buffers)
         .def("lowered_stmt", &Func::lowered_stmt);

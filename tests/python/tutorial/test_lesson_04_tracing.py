@@ -6,9 +6,9 @@ begin and end, a "func_type_and_dim" tag per traced Func (number of values,
 then type code, bits and lanes of each, dimensions, then min and extent per
 dimension), where the Func is realized, produced and consumed (min and
 extent per dimension), and every value stored into or loaded from it. The
-expected lines below are written out from that format and NumPy values; all
-but the vectorized case also hold under upstream Halide 21 (which prints a
-vectorized store as one line of vectors; ours traces each lane).
+expected lines below are written out from that format and NumPy values, and
+are what upstream Halide 21 prints too (a vectorized store is one line of
+vectors: the lanes' coordinates, then their values).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def test_parallel_stores_are_all_traced(capfd: pytest.CaptureFixture[str]) -> No
                                          for py in range(8) for px in range(8))
 
 
-def test_vectorized_stores_are_traced_per_point(capfd: pytest.CaptureFixture[str]) -> None:
+def test_vectorized_stores_are_vector_events(capfd: pytest.CaptureFixture[str]) -> None:
     x = hl.Var("x")
     f = hl.Func("vf")
     f[x] = hl.u8(x * 3)
@@ -60,7 +60,8 @@ def test_vectorized_stores_are_traced_per_point(capfd: pytest.CaptureFixture[str
     np.testing.assert_array_equal(out, (np.arange(8) * 3).astype(np.uint8))
     lines = lines_of(capfd)
     assert lines[1] == 'Tag vf.0() tag = "func_type_and_dim: 1 1 8 1 1 0 8"'
-    assert lines[2:-1] == [f"Store vf.0({px}) = {px * 3}" for px in range(8)]
+    # One line per vector: the lanes' coordinates, then their values.
+    assert lines[2:-1] == ["Store vf.0(<0, 1, 2, 3>) = <0, 3, 6, 9>", "Store vf.0(<4, 5, 6, 7>) = <12, 15, 18, 21>"]
 
 
 def test_loads_stores_and_realizations_of_two_stages(capfd: pytest.CaptureFixture[str]) -> None:
@@ -125,3 +126,26 @@ def test_untraced_pipelines_print_nothing(capfd: pytest.CaptureFixture[str]) -> 
     f[x] = x
     f.realize([3])
     assert lines_of(capfd) == []
+
+
+def test_add_trace_tag_lines_follow_the_type_tag(capfd: pytest.CaptureFixture[str]) -> None:
+    # Func.add_trace_tag: a tag event of its own text after the Func's
+    # func_type_and_dim tag (the lines upstream Halide 21 prints).
+    x = hl.Var("x")
+    f = hl.Func("tagged")
+    f[x] = x * 2
+    f.trace_stores().trace_realizations().add_trace_tag("first tag").add_trace_tag("second")
+    np.testing.assert_array_equal(np.asarray(f.realize([2])), [0, 2])
+    assert lines_of(capfd) == [
+        "Begin pipeline tagged.0()",
+        'Tag tagged.0() tag = "func_type_and_dim: 1 0 32 1 1 0 2"',
+        'Tag tagged.0() tag = "first tag"',
+        'Tag tagged.0() tag = "second"',
+        "Begin realization tagged.0(0, 2)",
+        "Produce tagged.0(0, 2)",
+        "Store tagged.0(0) = 0",
+        "Store tagged.0(1) = 2",
+        "End produce tagged.0(0, 2)",
+        "End realization tagged.0(0, 2)",
+        "End pipeline tagged.0()",
+    ]
