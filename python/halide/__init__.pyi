@@ -105,6 +105,7 @@ from halide._compiler import (
     is_nan as is_nan,
     lerp as lerp,
     likely as likely,
+    likely_if_innermost as likely_if_innermost,
     log as log,
     logical_not as logical_not,
     max as max,

@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'MemoryType', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Partition', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'evaluate', 'exp', 'f16', 'f32', 'f64', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'target_feature_for_device_api', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef']
+__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'MemoryType', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Partition', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'evaluate', 'exp', 'f16', 'f32', 'f64', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'likely_if_innermost', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'target_feature_for_device_api', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -1629,18 +1629,33 @@ class TailStrategy:
     """
     Members:
     
-      Auto
+      RoundUp
     
       GuardWithIf
     
+      Predicate
+    
+      PredicateLoads
+    
+      PredicateStores
+    
       ShiftInwards
     
-      RoundUp
+      ShiftInwardsAndBlend
+    
+      RoundUpAndBlend
+    
+      Auto
     """
     Auto: typing.ClassVar[TailStrategy]
     GuardWithIf: typing.ClassVar[TailStrategy]
+    Predicate: typing.ClassVar[TailStrategy]
+    PredicateLoads: typing.ClassVar[TailStrategy]
+    PredicateStores: typing.ClassVar[TailStrategy]
     RoundUp: typing.ClassVar[TailStrategy]
+    RoundUpAndBlend: typing.ClassVar[TailStrategy]
     ShiftInwards: typing.ClassVar[TailStrategy]
+    ShiftInwardsAndBlend: typing.ClassVar[TailStrategy]
     __members__: typing.ClassVar[dict[str, TailStrategy]]
     @typing.overload
     def __eq__(self, other: TailStrategy) -> bool:
@@ -2744,6 +2759,8 @@ def is_nan(x: typing.Any) -> Expr:
 def lerp(zero_val: typing.Any, one_val: typing.Any, weight: typing.Any) -> Expr:
     ...
 def likely(x: typing.Any) -> Expr:
+    ...
+def likely_if_innermost(x: typing.Any) -> Expr:
     ...
 def log(x: typing.Any) -> Expr:
     ...

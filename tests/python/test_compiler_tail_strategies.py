@@ -1,0 +1,124 @@
+"""Tail strategies and likely_if_innermost from Python: every hl.TailStrategy
+value (upstream 21's names and values), results against NumPy at widths that
+are and are not multiples of the vector width, and upstream's errors."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
+import halide as hl  # noqa: E402
+
+ALL = [
+    "RoundUp",
+    "GuardWithIf",
+    "Predicate",
+    "PredicateLoads",
+    "PredicateStores",
+    "ShiftInwards",
+    "ShiftInwardsAndBlend",
+    "RoundUpAndBlend",
+    "Auto",
+]
+
+
+def test_enum_values_are_upstreams():
+    assert [int(getattr(hl.TailStrategy, n)) for n in ALL] == list(range(9))
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("width", [16, 19, 24, 29])
+def test_pure_output(name, width):
+    a = (np.arange(40, dtype=np.int32) * 7 - 50).astype(np.int32)
+    inp = hl.Buffer(a)
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = inp[x] * 3 + 1
+    f.vectorize(x, 8, getattr(hl.TailStrategy, name))
+    out = hl.Buffer(hl.Int(32), [width])
+    if name in ("RoundUp", "RoundUpAndBlend", "PredicateLoads") and width % 8:
+        # The output must be a multiple of the factor wide (an error at run time, as upstream).
+        with pytest.raises(hl.HalideError):
+            f.realize(out)
+        return
+    f.realize(out)
+    np.testing.assert_array_equal(np.asarray(out), a[:width] * 3 + 1)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "GuardWithIf",
+        "Predicate",
+        "PredicateLoads",
+        "PredicateStores",
+        "ShiftInwardsAndBlend",
+        "RoundUpAndBlend",
+        "Auto",
+    ],
+)
+@pytest.mark.parametrize("width", [16, 13])
+def test_update(name, width):
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = x * 5
+    f[x] += 1  # a point updated twice would show
+    f.update(0).vectorize(x, 8, getattr(hl.TailStrategy, name))
+    out = np.asarray(f.realize([width]))
+    np.testing.assert_array_equal(out, np.arange(width) * 5 + 1)
+
+
+def test_where_in_vectorized_update():
+    x = hl.Var("x")
+    r = hl.RDom([(0, 20)])
+    r.where(r.x % 3 != 1)
+    f = hl.Func("f")
+    f[x] = -1
+    f[r.x] = r.x * 10
+    f.update(0).vectorize(r.x, 8, hl.TailStrategy.Predicate)
+    out = np.asarray(f.realize([24]))
+    i = np.arange(24)
+    np.testing.assert_array_equal(out, np.where((i < 20) & (i % 3 != 1), i * 10, -1))
+
+
+def test_likely_if_innermost():
+    a = np.arange(60, dtype=np.int32).reshape(3, 20) * 3 - 7
+    inp = hl.Buffer(a)
+    x, y = hl.Var("x"), hl.Var("y")
+    f = hl.Func("f")
+    f[x, y] = inp[hl.clamp(hl.likely_if_innermost(x - 1), 0, 19), y] + inp[hl.clamp(x + 1, 0, 19), y]
+    f.vectorize(x, 4, hl.TailStrategy.GuardWithIf)
+    out = np.asarray(f.realize([20, 3]))
+    p = np.pad(a, ((0, 0), (1, 1)), mode="edge")
+    np.testing.assert_array_equal(out, p[:, 0:20] + p[:, 2:22])
+
+
+def test_rvar_split_with_predicate_loads_is_upstreams_error():
+    x = hl.Var("x")
+    r = hl.RDom([(0, 10)])
+    f = hl.Func("f")
+    f[x] = 0
+    f[r.x] += r.x
+    f.update(0).split(r.x, hl.RVar("ro"), hl.RVar("ri"), 4, hl.TailStrategy.PredicateLoads)
+    with pytest.raises(hl.HalideError, match="the tail strategy must be GuardWithIf, Predicate, or Auto"):
+        f.realize([12])
+
+
+def test_blend_with_parallel_is_upstreams_error():
+    x, xo, xi = hl.Var("x"), hl.Var("xo"), hl.Var("xi")
+    f = hl.Func("f")
+    f[x] = x
+    f[x] += 1
+    f.update(0).split(x, xo, xi, 4, hl.TailStrategy.ShiftInwardsAndBlend).parallel(xo)
+    with pytest.raises(hl.HalideError, match="may not be used to split .* race condition"):
+        f.realize([16])
+
+
+def test_split_of_predicate_loads_inner_is_upstreams_error():
+    x, xo, xi, xii = hl.Var("x"), hl.Var("xo"), hl.Var("xi"), hl.Var("xii")
+    f = hl.Func("f")
+    f[x] = x
+    f.split(x, xo, xi, 8, hl.TailStrategy.PredicateLoads).split(xi, xi, xii, 2)
+    with pytest.raises(
+        hl.HalideError, match="Cannot split a loop variable resulting from a split using PredicateLoads"
+    ):
+        f.realize([16])
