@@ -97,8 +97,15 @@ LoweredFunc arrange_arguments(const LoweredPipeline &lp, const std::vector<Argum
         f.args.push_back(la);
     }
     std::vector<std::string> missing;
-    for (const LoweredArgument &a : lp.func.args) {
-        if (a.kind != LoweredArgument::OutputBuffer && !listed.count(a.name)) {
+    for (size_t i = 0; i < lp.func.args.size(); i++) {
+        const LoweredArgument &a = lp.func.args[i];
+        if (a.kind == LoweredArgument::OutputBuffer || listed.count(a.name)) {
+            continue;
+        }
+        const InputBufferPtr &b = lp.sources[i].buffer;
+        if (b && b->concrete && b->bound) {
+            f.embedded.push_back({a.name, b->bound, b->keep_alive});
+        } else {
             missing.push_back(a.name);
         }
     }

@@ -2,10 +2,12 @@
 // buffer's fields and answer bounds queries (ABI.md 2 and 9), by byte
 // offset into the C struct, and Allocate, whose heap block comes from
 // halide_malloc and is freed at the end of its scope or at an early return
-// (a Stack or Register one is an alloca).
+// (a Stack or Register one is an alloca);
+// and the constant halide_buffer_t of a Buffer embedded in AOT code.
 #include "codegen/CodeGen_LLVM_Internal.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
@@ -230,6 +232,73 @@ void CodeGen_LLVM::allocate_on_stack(const Allocate *op) {
     codegen(op->body);
     pop(op->name + ".host");
     b_.CreateStackRestore(saved);
+}
+
+llvm::Constant *CodeGen_LLVM::embedded_buffer(const EmbeddedBuffer &e) {
+    const halide_buffer_t &b = *e.buffer;
+    user_assert(b.host || b.dimensions == 0)
+        << "Buffer '" << e.name
+        << "' has no host memory: AOT code can only embed a Buffer whose contents are on the host";
+    // The bytes between the lowest and the highest element addressed.
+    int64_t lo = 0, hi = 0;
+    for (int d = 0; d < b.dimensions; d++) {
+        int64_t span = (int64_t)(b.dim[d].extent - 1) * b.dim[d].stride;
+        (span < 0 ? lo : hi) += span;
+        if (b.dim[d].extent <= 0) {
+            lo = hi = 0;
+            break;
+        }
+    }
+    int64_t elem = (b.type.bits + 7) / 8;
+    std::string bytes((size_t)((hi - lo + 1) * elem), '\0');
+    if (b.host) {
+        std::memcpy(&bytes[0], b.host + lo * elem, bytes.size());
+    }
+    auto *data = new llvm::GlobalVariable(
+        module_, llvm::ArrayType::get(i8_, bytes.size()), true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantDataArray::getString(ctx_, bytes, false), "." + func_name_ + "." + e.name + ".data");
+    data->setAlignment(llvm::Align(128));
+    llvm::Constant *host =
+        llvm::ConstantExpr::getGetElementPtr(i8_, data, llvm::ConstantInt::get(i64_, (uint64_t)(-lo * elem)));
+
+    llvm::StructType *dim_ty = llvm::StructType::get(ctx_, {i32_, i32_, i32_, i32_});
+    std::vector<llvm::Constant *> dims;
+    for (int d = 0; d < b.dimensions; d++) {
+        dims.push_back(
+            llvm::ConstantStruct::get(dim_ty, {llvm::ConstantInt::get(i32_, (uint64_t)(int64_t)b.dim[d].min),
+                                               llvm::ConstantInt::get(i32_, (uint64_t)(int64_t)b.dim[d].extent),
+                                               llvm::ConstantInt::get(i32_, (uint64_t)(int64_t)b.dim[d].stride),
+                                               llvm::ConstantInt::get(i32_, 0)}));
+    }
+    llvm::Constant *dim = llvm::ConstantPointerNull::get(ptr_);
+    if (!dims.empty()) {
+        auto *dims_ty = llvm::ArrayType::get(dim_ty, dims.size());
+        dim =
+            new llvm::GlobalVariable(module_, dims_ty, false, llvm::GlobalValue::PrivateLinkage,
+                                     llvm::ConstantArray::get(dims_ty, dims), "." + func_name_ + "." + e.name + ".dim");
+    }
+    // halide_buffer_t (ABI.md 2): device, device_interface, host, flags,
+    // type {code, bits, lanes}, dimensions, dim, padding. Writable, like any
+    // buffer handed to a pipeline.
+    llvm::Type *i16 = llvm::Type::getInt16Ty(ctx_);
+    llvm::StructType *type_ty = llvm::StructType::get(ctx_, {i8_, i8_, i16});
+    llvm::StructType *buf_ty = llvm::StructType::get(ctx_, {i64_, ptr_, ptr_, i64_, type_ty, i32_, ptr_, ptr_});
+    llvm::Constant *type = llvm::ConstantStruct::get(type_ty, {llvm::ConstantInt::get(i8_, b.type.code),
+                                                               llvm::ConstantInt::get(i8_, b.type.bits),
+                                                               llvm::ConstantInt::get(i16, b.type.lanes)});
+    llvm::Constant *fields[] = {llvm::ConstantInt::get(i64_, 0),
+                                llvm::ConstantPointerNull::get(ptr_),
+                                host,
+                                llvm::ConstantInt::get(i64_, 0),
+                                type,
+                                llvm::ConstantInt::get(i32_, (uint64_t)(int64_t)b.dimensions),
+                                dim,
+                                llvm::ConstantPointerNull::get(ptr_)};
+    auto *buf = new llvm::GlobalVariable(module_, buf_ty, false, llvm::GlobalValue::PrivateLinkage,
+                                         llvm::ConstantStruct::get(buf_ty, fields),
+                                         "." + func_name_ + "." + e.name + ".buffer");
+    buf->setAlignment(llvm::Align(8));
+    return buf;
 }
 
 } // namespace Internal

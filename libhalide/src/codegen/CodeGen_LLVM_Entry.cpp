@@ -43,6 +43,9 @@ void CodeGen_LLVM::compile(const LoweredFunc &f, const std::string *target_strin
     if (!have_uc) {
         push(kUserContext, llvm::ConstantPointerNull::get(ptr_));
     }
+    for (const EmbeddedBuffer &e : f.embedded) {
+        push(e.name + ".buffer", embedded_buffer(e));
+    }
     codegen(f.body);
     b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
     emit_argv_wrapper(f);

@@ -223,6 +223,9 @@ private:
     // store_in(Stack / Register): an alloca (in the entry block when the
     // size is a constant).
     void allocate_on_stack(const Allocate *op);
+    // A halide_buffer_t global holding e's shape, over a constant copy of
+    // its elements (AOT code reading a Buffer that is not an argument).
+    llvm::Constant *embedded_buffer(const EmbeddedBuffer &e);
 
     // ------------------------------------------- loops (_Loops.cpp)
 

@@ -20,6 +20,7 @@ std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &nam
     c->dimensions = dims;
     c->bound = raw;
     c->keep_alive = std::move(owner);
+    c->concrete = true;
     // A Buffer's shape is known: its own innermost stride is required (and
     // assumed), so a dense one gets dense loads and a strided view works.
     c->constraints.resize((size_t)dims);

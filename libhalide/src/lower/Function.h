@@ -138,6 +138,7 @@ struct InputBufferContents {
     std::vector<Range> estimates;                 // set_estimates(), for the metadata
     std::vector<DimensionConstraint> constraints; // one per dimension
     bool output = false;
+    bool concrete = false;            // a Buffer, not an ImageParam: AOT code embeds its contents
     FunctionContents *func = nullptr; // outputs: the Func, to mark it changed
 };
 using InputBufferPtr = std::shared_ptr<InputBufferContents>;

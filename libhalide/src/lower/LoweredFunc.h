@@ -3,10 +3,12 @@
 #ifndef HALIDE_INTERNAL_LOWERED_FUNC_H
 #define HALIDE_INTERNAL_LOWERED_FUNC_H
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "Halide/IR.h"
+#include "HalideRuntime.h"
 
 namespace Halide {
 namespace Internal {
@@ -33,10 +35,20 @@ struct LoweredArgument {
     bool is_buffer() const { return kind != Scalar; }
 };
 
+// A Buffer the pipeline reads that is not an argument (AOT only): its
+// shape and contents as they are at compile time become constants of the
+// object, bound to the Variable `name.buffer` as an argument's would be.
+struct EmbeddedBuffer {
+    std::string name;
+    const halide_buffer_t *buffer = nullptr;
+    std::shared_ptr<void> keep_alive; // owner of `buffer`, while compiling
+};
+
 struct LoweredFunc {
     std::string name;
     std::vector<LoweredArgument> args;
     Stmt body;
+    std::vector<EmbeddedBuffer> embedded;
 };
 
 } // namespace Internal
