@@ -14,6 +14,7 @@
 #include "Halide/IRVisitor.h"
 #include "Halide/Pipeline.h"
 #include "ImplicitVars.h"
+#include "ReductionDomainUse.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -341,6 +342,7 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
         refs.include(e);
     }
     if (u.rdom) {
+        mark_reduction_domain_used(u.rdom);
         f_->referenced.push_back(u.rdom);
         for (const ReductionVariable &r : u.rdom->domain) {
             refs.include(r.min);

@@ -3,10 +3,15 @@
 // domain, which is how a definition finds the loops it needs.
 #include "Halide/RDom.h"
 
+#include <mutex>
+#include <sstream>
+
 #include "Halide/Error.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
+#include "Halide/IRVisitor.h"
 #include "Halide/Param.h"
+#include "ReductionDomainUse.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -123,12 +128,71 @@ RDom RDom::where(const Expr &predicate) {
     user_assert(contents_) << "RDom::where on an undefined RDom";
     user_assert(predicate.defined() && predicate.type().is_bool())
         << "RDom::where of RDom '" << contents_->name << "' needs a boolean condition";
+    // Upstream's words for both refusals.
+    if (reduction_domain_used(contents_.get())) {
+        std::ostringstream dom;
+        dom << "RDom(\n";
+        for (const ReductionVariable &r : contents_->domain) {
+            dom << "  " << r.var << "(" << r.min << ", " << r.extent << ")\n";
+        }
+        dom << ")";
+        user_error << dom.str()
+                   << " cannot be given a new predicate, because it has already been used in the update definition "
+                      "of some function.";
+    }
+    class OtherRVars : public IRVisitor {
+    public:
+        explicit OtherRVars(const ReductionDomainContents *own) : own_(own) {}
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Variable *v) override {
+            ReductionDomainPtr r = find_reduction_domain_of(v->name);
+            found |= r && r.get() != own_;
+        }
+
+    private:
+        const ReductionDomainContents *own_;
+    } other(contents_.get());
+    other.include(predicate);
+    user_assert(!other.found) << "An RDom's predicate may only refer to its own RVars,  not the RVars of some other "
+                                 "RDom. Cannot set the predicate to : "
+                              << predicate;
     contents_->predicates.push_back(predicate);
     mark_everything_changed();
     return *this;
 }
 
 namespace Internal {
+
+namespace {
+
+std::mutex used_domains_mutex;
+std::vector<std::weak_ptr<ReductionDomainContents>> used_domains; // expired entries are dropped
+
+} // namespace
+
+void mark_reduction_domain_used(const ReductionDomainPtr &r) {
+    std::lock_guard<std::mutex> lock(used_domains_mutex);
+    for (auto it = used_domains.begin(); it != used_domains.end();) {
+        ReductionDomainPtr d = it->lock();
+        if (d == r) {
+            return;
+        }
+        it = d ? it + 1 : used_domains.erase(it);
+    }
+    used_domains.push_back(r);
+}
+
+bool reduction_domain_used(const ReductionDomainContents *r) {
+    std::lock_guard<std::mutex> lock(used_domains_mutex);
+    for (const auto &w : used_domains) {
+        ReductionDomainPtr d = w.lock();
+        if (d.get() == r) {
+            return true;
+        }
+    }
+    return false;
+}
 
 namespace {
 

@@ -220,8 +220,8 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     for (size_t a = 0; a < positions.size(); a++) {
         for (size_t b = a + 1; b < positions.size(); b++) {
             user_assert(!(s.dims[positions[a]].is_rvar && s.dims[positions[b]].is_rvar && positions[a] > positions[b]))
-                << "In schedule for " << s.label << ": Can't reorder RVars " << s.dims[positions[b]].name << " and "
-                << s.dims[positions[a]].name << " because it may change the meaning of the algorithm";
+                << "In schedule for " << s.label << ", can't reorder RVars " << s.dims[positions[a]].name << " and "
+                << s.dims[positions[b]].name << " because it may change the meaning of the algorithm.";
         }
     }
     for (size_t k = 0; k < sorted.size(); k++) {

@@ -494,11 +494,13 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
             // Exactly the bound() region; consumers needing more fail at run time.
             Expr min = b->second.first, max = Sub::make(Add::make(min, b->second.second), int32_const(1));
             if (box[d].is_bounded()) {
+                // The Var first, then the Func, as upstream 21 passes them:
+                // the runtime prints "Bounds given for <func> in <var>".
                 checks.push_back(
                     AssertStmt::make(And::make(LE::make(min, box[d].min), LE::make(box[d].max, max)),
                                      Call::make(Int(32), "halide_error_explicit_bounds_too_small",
-                                                {Variable::make(Handle(), "__user_context"), StringImm::make(g.name),
-                                                 StringImm::make(g.args[d]), min, max, box[d].min, box[d].max},
+                                                {Variable::make(Handle(), "__user_context"), StringImm::make(g.args[d]),
+                                                 StringImm::make(g.name), min, max, box[d].min, box[d].max},
                                                 Call::Extern)));
             }
             box[d] = {min, max};
