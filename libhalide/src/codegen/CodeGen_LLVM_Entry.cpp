@@ -28,6 +28,18 @@ void bind_locally(llvm::Function *fn) {
 
 void CodeGen_LLVM::compile(const LoweredFunc &f, const std::string *target_string) {
     func_name_ = f.name;
+    // As upstream: a floating-point multiply feeding an add or subtract may
+    // be contracted into one FMA (one rounding instead of two), unless the
+    // target has strict_float. Every float op the builder makes carries
+    // LLVM's `contract` flag; the backend fuses the pairs it can.
+    bool strict_float = false;
+    if (target_string) {
+        std::string features = "-" + *target_string + "-";
+        strict_float = features.find("-strict_float-") != std::string::npos;
+    }
+    llvm::FastMathFlags fmf;
+    fmf.setAllowContract(!strict_float);
+    b_.setFastMathFlags(fmf);
     fn_ = declare_entry(f, f.name);
     bind_locally(fn_);
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
