@@ -69,3 +69,52 @@ def test_level_in_the_pure_stage_only():
     expected = data * 2
     expected[0] += 1
     np.testing.assert_array_equal(np.asarray(out.realize([8, 3])), expected)
+
+
+# --- producers inside the loops of an update's RVars ------------------------
+
+
+def test_producer_at_the_rvar_loop_of_an_update():
+    data = ((np.arange(6 * 16, dtype=np.int32).reshape(6, 16) * 7) % 19) - 9
+    inp = hl.Buffer(data)
+    r = hl.RDom([(0, 16)], "r")
+    p, f = hl.Func("p"), hl.Func("f")
+    p[x, y] = inp[x, y] * 3 - 1
+    f[y] = 0
+    f[y] += p[r.x, y]
+    p.compute_at(f, r.x)  # one point of p per iteration of the reduction
+    np.testing.assert_array_equal(np.asarray(f.realize([6])), (data * 3 - 1).sum(axis=1))
+
+
+def test_producers_at_the_loops_of_a_split_rvar():
+    data = ((np.arange(6 * 16, dtype=np.int32).reshape(6, 16) * 5) % 23) - 11
+    inp = hl.Buffer(data)
+    r = hl.RDom([(0, 16)], "r")
+    ro, ri = hl.RVar("ro"), hl.RVar("ri")
+    p, q, f = hl.Func("p"), hl.Func("q"), hl.Func("f")
+    p[x, y] = inp[x, y] * 3 - 1
+    q[x, y] = inp[x, y] + y
+    f[y] = 0
+    f[y] += p[r.x, y] * q[r.x, y]
+    f.update(0).split(r.x, ro, ri, 4).reorder(ri, ro, y)
+    p.compute_at(f, ro)  # four points of p per iteration of ro
+    q.store_at(f, y).compute_at(f, ri)
+    rows = np.arange(6, dtype=np.int32)[:, None]
+    np.testing.assert_array_equal(np.asarray(f.realize([6])), ((data * 3 - 1) * (data + rows)).sum(axis=1))
+
+
+def test_producer_at_the_pure_var_loop_of_an_update_with_a_tuple():
+    # An argmax-style Tuple update per row, its producer computed per row
+    # of the update (the update's pure Var y).
+    data = ((np.arange(5 * 12, dtype=np.int32).reshape(5, 12) * 11) % 17)
+    inp = hl.Buffer(data)
+    r = hl.RDom([(0, 12)], "r")
+    p, best = hl.Func("p"), hl.Func("best")
+    p[x, y] = inp[x, y] * 2
+    best[y] = (hl.i32(-1), hl.i32(-1))
+    take = p[r.x, y] > best[y][1]
+    best[y] = (hl.select(take, r.x, best[y][0]), hl.select(take, p[r.x, y], best[y][1]))
+    p.compute_at(best, y)
+    idx, val = best.realize([5])
+    np.testing.assert_array_equal(np.asarray(idx), np.argmax(data, axis=1))
+    np.testing.assert_array_equal(np.asarray(val), data.max(axis=1) * 2)
