@@ -76,8 +76,8 @@ def upstream21() -> Path:
     return headers[0].parents[1]
 
 
-def compile_commands(ours_prefix: Path, out_dir: Path) -> dict[str, list[str]]:
-    """The g++ command line of each build."""
+def compile_commands(ours_prefix: Path, out_dir: Path, source: Path = SOURCE) -> dict[str, list[str]]:
+    """The g++ command line of each build of `source` (benchmarks/matmul reuses this)."""
     pcs = sorted(ours_prefix.rglob("halide.pc"))
     if not pcs:
         raise SystemExit(f"no halide.pc under {ours_prefix} (build and install ours first)")
@@ -92,7 +92,7 @@ def compile_commands(ours_prefix: Path, out_dir: Path) -> dict[str, list[str]]:
     up = upstream21()
     up_lib = up / "lib64" if (up / "lib64" / "libHalide.so").exists() else up / "lib"
     cxx = shlex.split(os.environ.get("CXX", "g++"))
-    base = [*cxx, *CXXFLAGS, str(SOURCE)]
+    base = [*cxx, *CXXFLAGS, str(source)]
     return {
         "ours": [*base, *flags, *(f"-Wl,-rpath,{d}" for d in ours_libdirs), "-o", str(out_dir / "ours")],
         "h21": [
@@ -120,9 +120,9 @@ def compile_commands(ours_prefix: Path, out_dir: Path) -> dict[str, list[str]]:
     }
 
 
-def build(ours_prefix: Path, out_dir: Path) -> dict[str, Path]:
+def build(ours_prefix: Path, out_dir: Path, source: Path = SOURCE) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, cmd in compile_commands(ours_prefix, out_dir).items():
+    for name, cmd in compile_commands(ours_prefix, out_dir, source).items():
         log(f"compiling {name}")
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
