@@ -69,6 +69,19 @@ def test_bound_of_an_output_with_an_update():
     np.testing.assert_array_equal(np.asarray(f.realize([8, 3])), xx + yy + 6 * yy)
 
 
+def test_set_estimates_on_funcs_with_updates_change_nothing_computed():
+    r = hl.RDom([(0, 4)], "r")
+    g, f = hl.Func("g"), hl.Func("f")
+    g[x, y] = x + y
+    g[x, y] += r.x * y
+    g.compute_root().set_estimates([hl.Range(0, 1000), hl.Range(0, 1000)])
+    f[x, y] = g[x, y]
+    f[x, y] += 1
+    assert f.set_estimates([hl.Range(0, 1000), hl.Range(0, 1000)]) is f
+    yy, xx = np.mgrid[0:3, 0:8]
+    np.testing.assert_array_equal(np.asarray(f.realize([8, 3])), xx + yy + 6 * yy + 1)
+
+
 # --- RDom.where ----------------------------------------------------------------
 
 

@@ -205,6 +205,26 @@ void define_func(py::module_ &m) {
             },
             py::arg("var"), py::arg("min"), py::arg("extent"), py::return_value_policy::reference_internal)
         .def(
+            "set_estimates",
+            [](Func &f, const py::sequence &estimates) -> Func & {
+                // Upstream's takes a list of Ranges; (min, extent) pairs are taken too.
+                Halide::Region region;
+                for (const py::handle item : estimates) {
+                    if (py::isinstance<Halide::Range>(item)) {
+                        region.push_back(item.cast<Halide::Range>());
+                        continue;
+                    }
+                    if (!py::isinstance<py::sequence>(item) || py::len(item) != 2) {
+                        throw py::type_error("Func.set_estimates: each estimate must be a halide.Range or a (min, "
+                                             "extent) pair");
+                    }
+                    py::sequence pair = item.cast<py::sequence>();
+                    region.push_back(Halide::Range{to_expr(pair[0], "min"), to_expr(pair[1], "extent")});
+                }
+                return f.set_estimates(region);
+            },
+            py::arg("estimates"), py::return_value_policy::reference_internal)
+        .def(
             "align_bounds",
             [](Func &f, const Var &v, const py::object &modulus, const py::object &remainder) -> Func & {
                 return f.align_bounds(v, to_expr(modulus, "modulus"), to_expr(remainder, "remainder"));
