@@ -642,6 +642,35 @@ extern int halide_get_trace_file(void *user_context);
 extern int halide_shutdown_trace(void);
 
 /* ------------------------------------------------------------------------
+ * The memoization cache (Func::memoize): results of memoized Funcs kept
+ * across calls, keyed by an opaque byte string the kernel builds, the
+ * region computed and the shape of each value's buffer. Least recently used
+ * entries not in use go first once the cache holds more than its size.
+ * ---------------------------------------------------------------------- */
+
+/* The most bytes of results kept (default 1 MiB; 0 restores the default). */
+extern void halide_memoization_cache_set_size(int64_t size);
+/* 0: found, each tuple_buffers[i]->host now points at the cached values;
+ * 1: not found, each host points at new memory the kernel computes into and
+ * then passes to halide_memoization_cache_store; -1: out of memory. Every
+ * host pointer set here goes back through halide_memoization_cache_release. */
+extern int halide_memoization_cache_lookup(void *user_context, const uint8_t *cache_key, int32_t size,
+                                           struct halide_buffer_t *realized_bounds, int32_t tuple_count,
+                                           struct halide_buffer_t **tuple_buffers);
+/* Keeps the values computed after a miss (the memory from the lookup, not a
+ * copy), tagged with eviction_key when has_eviction_key. Returns 0. */
+extern int halide_memoization_cache_store(void *user_context, const uint8_t *cache_key, int32_t size,
+                                          struct halide_buffer_t *realized_bounds, int32_t tuple_count,
+                                          struct halide_buffer_t **tuple_buffers, bool has_eviction_key,
+                                          uint64_t eviction_key);
+/* Drops every entry stored with this eviction key. */
+extern void halide_memoization_cache_evict(void *user_context, uint64_t eviction_key);
+/* The kernel is done with a host pointer the lookup gave it. */
+extern void halide_memoization_cache_release(void *user_context, void *host);
+/* Frees every entry; no kernel may be using the cache. */
+extern void halide_memoization_cache_cleanup(void);
+
+/* ------------------------------------------------------------------------
  * Device operations. This runtime is CPU-only: on a buffer with no device
  * allocation they succeed without doing anything; anything that needs a
  * device fails with the matching error code.
