@@ -214,7 +214,10 @@ struct Store : BaseStmtNode {
 };
 
 // A flat buffer of `type` elements, the product of `extents` long, in
-// `memory_type` memory (see MemoryType).
+// `memory_type` memory (see MemoryType). With `new_expr`, the memory is
+// that pointer instead (allocated by someone else, e.g. the memoization
+// cache) and `free_function` (called with the user context and the pointer)
+// gives it back at the end of the scope or at an early return.
 struct Allocate : BaseStmtNode {
     HALIDE_STMT_KIND(Allocate)
     std::string name;
@@ -222,8 +225,12 @@ struct Allocate : BaseStmtNode {
     MemoryType memory_type = MemoryType::Auto;
     std::vector<Expr> extents;
     Stmt body;
+    Expr new_expr;
+    std::string free_function;
     static Stmt make(const std::string &name, Type type, std::vector<Expr> extents, Stmt body);
     static Stmt make(const std::string &name, Type type, MemoryType memory_type, std::vector<Expr> extents, Stmt body);
+    static Stmt make(const std::string &name, Type type, MemoryType memory_type, std::vector<Expr> extents, Stmt body,
+                     Expr new_expr, const std::string &free_function);
 };
 
 struct Block : BaseStmtNode {

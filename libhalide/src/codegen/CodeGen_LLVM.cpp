@@ -128,9 +128,9 @@ void CodeGen_LLVM::branch_likely(llvm::Value *cond, llvm::BasicBlock *likely_bb,
 }
 
 void CodeGen_LLVM::emit_return(llvm::Value *code) {
-    llvm::FunctionCallee free_fn = runtime_fn("halide_free", llvm::Type::getVoidTy(ctx_), {ptr_, ptr_});
     for (auto it = live_allocations_.rbegin(); it != live_allocations_.rend(); ++it) {
-        b_.CreateCall(free_fn, {sym(kUserContext), *it});
+        llvm::FunctionCallee free_fn = runtime_fn(it->second, llvm::Type::getVoidTy(ctx_), {ptr_, ptr_});
+        b_.CreateCall(free_fn, {sym(kUserContext), it->first});
     }
     b_.CreateRet(code);
 }

@@ -163,6 +163,19 @@ llvm::Value *CodeGen_LLVM::dim_field(const Call *op, int field_offset) {
 }
 
 void CodeGen_LLVM::allocate(const Allocate *op) {
+    if (op->new_expr.defined()) {
+        // Memory someone else allocated (the memoization cache), given back
+        // through free_function.
+        llvm::Value *p = codegen(op->new_expr);
+        push(op->name + ".host", p);
+        live_allocations_.emplace_back(p, op->free_function);
+        codegen(op->body);
+        live_allocations_.pop_back();
+        pop(op->name + ".host");
+        llvm::FunctionCallee free_fn = runtime_fn(op->free_function, llvm::Type::getVoidTy(ctx_), {ptr_, ptr_});
+        b_.CreateCall(free_fn, {sym(kUserContext), p});
+        return;
+    }
     if (op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register) {
         allocate_on_stack(op);
         return;
@@ -189,7 +202,7 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
     b_.SetInsertPoint(ok);
 
     push(op->name + ".host", p);
-    live_allocations_.push_back(p);
+    live_allocations_.emplace_back(p, "halide_free");
     codegen(op->body);
     live_allocations_.pop_back();
     pop(op->name + ".host");

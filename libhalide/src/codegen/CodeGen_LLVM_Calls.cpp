@@ -147,6 +147,24 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
     if (n.compare(0, 7, "buffer_") == 0) {
         return buffer_intrinsic(op);
     }
+    if (n == "make_struct") {
+        // The values packed one after the other (no padding) in the
+        // function's stack frame; a pointer to them (memoization keys,
+        // arrays of buffer pointers).
+        std::vector<llvm::Value *> values;
+        std::vector<llvm::Type *> types;
+        for (const Expr &a : op->args) {
+            values.push_back(codegen(a));
+            types.push_back(values.back()->getType());
+        }
+        llvm::StructType *st = llvm::StructType::get(ctx_, types, true);
+        llvm::IRBuilder<> entry(&current_fn()->getEntryBlock(), current_fn()->getEntryBlock().begin());
+        llvm::Value *p = entry.CreateAlloca(st, nullptr, "struct");
+        for (size_t i = 0; i < values.size(); i++) {
+            b_.CreateAlignedStore(values[i], b_.CreateStructGEP(st, p, (unsigned)i), llvm::Align(1));
+        }
+        return p;
+    }
     if (n == "bitwise_and" || n == "bitwise_or" || n == "bitwise_xor") {
         llvm::Value *a = arg(0);
         llvm::Value *b = arg(1);

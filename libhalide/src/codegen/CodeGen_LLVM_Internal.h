@@ -257,8 +257,9 @@ private:
     std::string func_name_;
     llvm::Function *fn_ = nullptr;
     std::map<std::string, std::vector<llvm::Value *>> symbols_;
-    // Heap blocks of the current function that an early return must free.
-    std::vector<llvm::Value *> live_allocations_;
+    // Heap blocks of the current function that an early return must free,
+    // with the function that frees each (halide_free, or an Allocate's free_function).
+    std::vector<std::pair<llvm::Value *, std::string>> live_allocations_;
     std::map<std::string, llvm::Constant *> strings_;
     int task_counter_ = 0;
     llvm::MDNode *tbaa_root_ = nullptr;

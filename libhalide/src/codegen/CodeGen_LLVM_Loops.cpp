@@ -116,7 +116,7 @@ void CodeGen_LLVM::parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ex
     llvm::IRBuilderBase::InsertPoint saved_ip = b_.saveIP();
     std::map<std::string, std::vector<llvm::Value *>> saved_symbols;
     saved_symbols.swap(symbols_);
-    std::vector<llvm::Value *> saved_allocations;
+    std::vector<std::pair<llvm::Value *, std::string>> saved_allocations;
     saved_allocations.swap(live_allocations_);
 
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", task));

@@ -379,6 +379,17 @@ Stmt Allocate::make(const std::string &name, Type type, MemoryType memory_type, 
     return Stmt(std::move(n));
 }
 
+Stmt Allocate::make(const std::string &name, Type type, MemoryType memory_type, std::vector<Expr> extents, Stmt body,
+                    Expr new_expr, const std::string &free_function) {
+    internal_assert(!new_expr.defined() || (new_expr.type().is_handle() && !free_function.empty()))
+        << "Allocate of " << name << " with new memory needs a handle and a free function";
+    Stmt s = make(name, type, memory_type, std::move(extents), std::move(body));
+    auto n = std::make_shared<Allocate>(*s.as<Allocate>());
+    n->new_expr = std::move(new_expr);
+    n->free_function = free_function;
+    return Stmt(std::move(n));
+}
+
 Stmt Block::make(Stmt first, Stmt rest) {
     if (!first.defined()) {
         return rest;

@@ -286,6 +286,17 @@ int Comparer::cmp_stmt_node(const BaseStmtNode *a, const BaseStmtNode *b) {
         if (int c = cmp_exprs(x->extents, y->extents)) {
             return c;
         }
+        if (x->new_expr.defined() != y->new_expr.defined()) {
+            return x->new_expr.defined() ? 1 : -1;
+        }
+        if (x->new_expr.defined()) {
+            if (int c = cmp(x->new_expr, y->new_expr)) {
+                return c;
+            }
+        }
+        if (int c = cmp_string(x->free_function, y->free_function)) {
+            return c;
+        }
         return cmp(x->body, y->body);
     }
     case IRNodeType::Block: {

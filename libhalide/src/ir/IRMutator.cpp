@@ -294,14 +294,16 @@ Stmt IRMutator::visit(const Store *op) {
 Stmt IRMutator::visit(const Allocate *op) {
     bool changed = false;
     std::vector<Expr> extents = mutate_exprs(op->extents, &changed);
+    Expr new_expr = op->new_expr.defined() ? mutate(op->new_expr) : Expr();
     Stmt body = mutate(op->body);
     if (!body.defined()) {
         return Stmt();
     }
-    if (!changed && body.same_as(op->body)) {
+    if (!changed && body.same_as(op->body) && new_expr.same_as(op->new_expr)) {
         return self_stmt(op);
     }
-    return Allocate::make(op->name, op->type, op->memory_type, std::move(extents), std::move(body));
+    return Allocate::make(op->name, op->type, op->memory_type, std::move(extents), std::move(body), std::move(new_expr),
+                          op->free_function);
 }
 
 Stmt IRMutator::visit(const Block *op) {

@@ -390,6 +390,16 @@ void IRPrinter::visit(const Allocate *op) {
     if (op->memory_type != MemoryType::Auto) {
         stream << " in " << op->memory_type;
     }
+    if (op->new_expr.defined()) {
+        // As upstream prints them.
+        stream << "\n";
+        do_indent();
+        stream << " custom_new { ";
+        print(op->new_expr);
+        stream << " }\n";
+        do_indent();
+        stream << " custom_delete { " << op->free_function << "(" << op->name << "); }";
+    }
     stream << ' ';
     print_braced_body(op->body);
     stream << '\n';

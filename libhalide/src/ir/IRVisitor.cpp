@@ -143,6 +143,9 @@ void IRVisitor::visit(const Allocate *op) {
     for (const Expr &e : op->extents) {
         include(e);
     }
+    if (op->new_expr.defined()) {
+        include(op->new_expr);
+    }
     include(op->body);
 }
 
