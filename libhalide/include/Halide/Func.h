@@ -194,6 +194,18 @@ private:
     std::vector<size_t> path_;
 };
 
+// The eviction key of a memoized Func (Func::memoize): an integer or
+// handle Expr, widened to uint64, that tags the cache entries the Func
+// stores so that halide_memoization_cache_evict(key) can drop them.
+class EvictionKey {
+protected:
+    Expr key;
+    friend class Func;
+
+public:
+    explicit EvictionKey(const Expr &expr = Expr()) : key(expr) {}
+};
+
 // f(x, y): the left side of a definition, or a call inside an expression.
 class FuncRef {
 public:
@@ -271,6 +283,14 @@ public:
     // changes results. Vars name the Func's current loops.
     Func &compute_root();
     Func &compute_inline();
+    // Keeps the results of this (non-output, not inlined) Func in the
+    // runtime's memoization cache across calls of the pipeline, keyed by
+    // the region computed and the Params its definition (and the Funcs it
+    // calls) reads: a later call needing the same region with the same
+    // values reuses them instead of computing again. With an eviction key,
+    // halide_memoization_cache_evict(key) drops the entries it stored. The
+    // cache size is halide_memoization_cache_set_size (1 MiB by default).
+    Func &memoize(const EvictionKey &eviction_key = EvictionKey());
     // Computed (and stored) inside `f`'s loop over `var`, over the region
     // one iteration of that loop needs.
     Func &compute_at(const Func &f, const Var &var);

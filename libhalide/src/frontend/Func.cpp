@@ -531,6 +531,13 @@ Func &Func::compute_root() {
     return *this;
 }
 
+Func &Func::memoize(const EvictionKey &eviction_key) {
+    f_->memoized = true;
+    f_->memoize_eviction_key = eviction_key.key;
+    mark_changed(*f_);
+    return *this;
+}
+
 Func &Func::compute_inline() {
     f_->compute = ComputeLevel::Inlined;
     mark_changed(*f_);

@@ -60,6 +60,9 @@ llvm::orc::SymbolMap runtime_symbols(llvm::orc::LLJIT &jit) {
     HALIDE_RT(halide_semaphore_release);
     HALIDE_RT(halide_semaphore_try_acquire);
     HALIDE_RT(halide_copy_to_host);
+    HALIDE_RT(halide_memoization_cache_lookup);
+    HALIDE_RT(halide_memoization_cache_store);
+    HALIDE_RT(halide_memoization_cache_release);
     HALIDE_RT(halide_error_bounds_inference_call_failed);
     HALIDE_RT(halide_error_extern_stage_failed);
     HALIDE_RT(halide_error_explicit_bounds_too_small);

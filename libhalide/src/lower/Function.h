@@ -182,6 +182,10 @@ struct FunctionContents {
     // the user's Func it copies (whose change stamp counts).
     const FunctionContents *original = nullptr;
     bool async = false; // Func::async(): accepted; computed synchronously
+    // memoize(): results kept in the runtime's cache (lower/Memoize.cpp),
+    // with the eviction key given (or undefined).
+    bool memoized = false;
+    Expr memoize_eviction_key;
     // trace_loads()/trace_stores()/trace_realizations(): lowering adds the
     // events upstream's default trace handler prints (AddTracing.cpp).
     bool trace_loads = false, trace_stores = false, trace_realizations = false;

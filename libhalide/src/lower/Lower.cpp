@@ -85,6 +85,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
         check_update_races(*f);
         check_specialized_update_races(*f);
         check_device_schedules(env, options.target);
+        check_memoization(*f, outputs);
         f->frozen = true;
     }
 
@@ -140,7 +141,8 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 7. Multi-dimensional storage to flat buffers.
     s = storage_flattening(s, env);
-    s = hoist_storage(s, env); // hoist_storage(): allocated once, outside its loops
+    s = inject_memoization(s, env, result); // memoize(): storage from the cache, computed on a miss
+    s = hoist_storage(s, env);              // hoist_storage(): allocated once, outside its loops
 
     // 8. Fold constants and clean up the index math: constants first, then
     // each index as a sum of distinct terms (so (x + m) - m is x).

@@ -135,6 +135,15 @@ Stmt storage_folding(const Stmt &s, const Environment &env);
 // StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
 Stmt storage_flattening(const Stmt &s, const Environment &env);
 
+// Memoize.cpp: Func::memoize. check_memoization refuses what upstream
+// refuses (a memoized output, inline Func, or storage at another level than
+// the computation); inject_memoization (after storage flattening) makes each
+// memoized Func's storage come from the runtime's memoization cache and its
+// production run only on a miss (see the file for the statement); a Param
+// only an eviction key reads is added to p's arguments.
+void check_memoization(const FunctionContents &f, const std::vector<FunctionPtr> &outputs);
+Stmt inject_memoization(const Stmt &s, const Environment &env, LoweredPipeline &p);
+
 // HoistStorage.cpp: the Allocates of Funcs with hoist_storage() move out to
 // that loop (hoist_storage_root: around the outermost loop), sized for the
 // largest region of the loops they leave.
