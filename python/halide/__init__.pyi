@@ -15,6 +15,7 @@ from halide._compiler import (
     Callable as Callable,
     DeviceAPI as DeviceAPI,
     Dimension as Dimension,
+    EvictionKey as EvictionKey,
     Expr as Expr,
     ExternFuncArgument as ExternFuncArgument,
     Float as Float,

@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'MemoryType', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Partition', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'evaluate', 'exp', 'f16', 'f32', 'f64', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'likely_if_innermost', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'target_feature_for_device_api', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef']
+__all__: list[str] = ['Argument', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'MemoryType', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Partition', 'Pipeline', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'cos', 'cosh', 'evaluate', 'exp', 'f16', 'f32', 'f64', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'floor', 'fract', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lerp', 'likely', 'likely_if_innermost', 'log', 'logical_not', 'max', 'maximum', 'min', 'minimum', 'mux', 'pow', 'print', 'print_when', 'product', 'reinterpret', 'round', 'saturating_cast', 'select', 'sin', 'sinh', 'sqrt', 'sum', 'tan', 'tanh', 'target_feature_for_device_api', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -636,6 +636,8 @@ class Func:
     def is_extern(self) -> bool:
         ...
     def lowered_stmt(self) -> str:
+        ...
+    def memoize(self, eviction_key: EvictionKey = ...) -> Func:
         ...
     def name(self) -> str:
         ...
@@ -2643,6 +2645,13 @@ class MemoryType:
         ...
     @property
     def value(self) -> int:
+        ...
+class EvictionKey:
+    @typing.overload
+    def __init__(self) -> None:
+        ...
+    @typing.overload
+    def __init__(self, expr: typing.Any) -> None:
         ...
 def BFloat(bits: typing.SupportsInt | typing.SupportsIndex, lanes: typing.SupportsInt | typing.SupportsIndex = 1) -> Type:
     ...

@@ -28,4 +28,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_evaluate(m);
     halide_py::define_extern(m);
     halide_py::define_storage(m);
+    halide_py::define_memoize(m);
 }

@@ -1,0 +1,22 @@
+// hl.EvictionKey and Func.memoize: results kept in the runtime's
+// memoization cache across realizations (docs/language.md, "memoize").
+#include "py_compiler.h"
+
+namespace halide_py {
+
+using Halide::EvictionKey;
+using Halide::Func;
+
+void define_memoize(py::module_ &m) {
+    // EvictionKey() (no key) is what memoize() defaults to.
+    py::class_<EvictionKey>(m, "EvictionKey")
+        .def(py::init<>())
+        .def(py::init([](const py::object &key) { return EvictionKey(to_expr(key, "eviction key")); }),
+             py::arg("expr"));
+
+    bound_class<Func>(m, "Func").def("memoize", &Func::memoize,
+                                     py::arg_v("eviction_key", EvictionKey(), "EvictionKey()"),
+                                     py::return_value_policy::reference_internal);
+}
+
+} // namespace halide_py
