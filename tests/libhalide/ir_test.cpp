@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 
@@ -54,6 +55,11 @@ double float_value(const Expr &e) {
 } // namespace
 
 // ---------------------------------------------------------------- IR.cpp
+
+// A node pointer (or a C string) does not quietly become Expr(bool) true.
+static_assert(!std::is_convertible_v<const Call *, Expr>);
+static_assert(!std::is_convertible_v<const char *, Expr>);
+static_assert(std::is_convertible_v<bool, Expr>);
 
 TEST(IRMake, IntImmWrapsIntoItsWidth) {
     EXPECT_EQ(int_value(IntImm::make(Int(8), 200)), -56);

@@ -6,6 +6,7 @@
 // assembly of a predicated tail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -236,6 +237,32 @@ TEST(TailStrategies, WhereConditionInVectorizedUpdateMatchesCpp) {
     Buffer<int32_t> out = f.realize({24});
     for (int i = 0; i < 24; i++) {
         ASSERT_EQ(out(i), i < 20 && i % 3 != 1 ? i * 10 : -1) << i;
+    }
+}
+
+// A per-lane where condition inside a GuardWithIf tail: the loads under
+// both conditions carry one mask, the two conditions and-ed (a Call node
+// taken for an Expr once made the inner mask a second, nested masked_load).
+TEST(TailStrategies, WhereInsideGuardedVectorTailMatchesCpp) {
+    Var x("x");
+    RDom r(-2, 4);
+    r.where(r.x != x % 3);
+    Func g("g"), f("f");
+    g(x) = cast<int8_t>(x * 7 - 20);
+    f(x) = cast<uint8_t>(x + 100);
+    f(x) = min(f(x), cast<uint8_t>(clamp(cast<double>(g(x + r.x)), 0.0, 128.0)));
+    f.update(0).vectorize(x, 8, TailStrategy::GuardWithIf);
+    g.compute_root();
+    const int n = 21;
+    Buffer<uint8_t> out = f.realize({n});
+    for (int i = 0; i < n; i++) {
+        int v = i + 100;
+        for (int k = -2; k < 2; k++) {
+            if (k != i % 3) {
+                v = std::min(v, std::max(0, std::min(128, (int)(int8_t)((i + k) * 7 - 20))));
+            }
+        }
+        ASSERT_EQ(out(i), v) << i;
     }
 }
 

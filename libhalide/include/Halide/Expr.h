@@ -74,6 +74,9 @@ public:
     Expr(float v);
     Expr(double v);
     Expr(bool v);
+    // A pointer (an IR node, a C string) would otherwise convert to bool
+    // and become the constant `true` without a word.
+    template <typename T> Expr(const T *) = delete;
     explicit Expr(const std::string &s);
     // Float(16) / BFloat(16) constants (Float16.h).
     explicit Expr(float16_t v);

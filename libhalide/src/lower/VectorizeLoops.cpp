@@ -42,8 +42,9 @@ bool is_vector(const Expr &e) {
     return e.type().is_vector();
 }
 
-bool is_masked_load(const Expr &e) {
-    const Call *c = e.as<Call>();
+// Takes the node, not an Expr: a `const Call *` would silently convert to
+// Expr(bool) and never match.
+bool is_masked_load(const Call *c) {
     return c && c->call_type == Call::Intrinsic && c->name == "masked_load";
 }
 
