@@ -67,6 +67,48 @@ public:
     int number_of_elements() const { return (int)buf_->number_of_elements(); }
     auto data() const { return buf_->data(); }
 
+    // The shape and element helpers of Runtime::Buffer, as upstream's
+    // Halide::Buffer forwards them (they act on the shared elements).
+    int min(int i) const { return buf_->dim(i).min(); }
+    int extent(int i) const { return buf_->dim(i).extent(); }
+    int stride(int i) const { return buf_->dim(i).stride(); }
+    int left() const { return buf_->left(); }
+    int right() const { return buf_->right(); }
+    int top() const { return buf_->top(); }
+    int bottom() const { return buf_->bottom(); }
+    size_t size_in_bytes() const { return buf_->size_in_bytes(); }
+    template <typename... Args> void set_min(Args... mins) { buf_->set_min(mins...); }
+    void set_min(const std::vector<int> &mins) { buf_->set_min(mins); }
+    void translate(int d, int delta) { buf_->translate(d, delta); }
+    void translate(const std::vector<int> &deltas) { buf_->translate(deltas); }
+    template <typename... Args> bool contains(Args... pos) const { return buf_->contains(pos...); }
+    template <typename V> Buffer &fill(V value) {
+        buf_->fill(value);
+        return *this;
+    }
+    template <typename F> const Buffer &for_each_element(F &&f) const {
+        buf_->for_each_element(std::forward<F>(f));
+        return *this;
+    }
+    template <typename F, typename... Others> const Buffer &for_each_value(F &&f, Others &&...others) const {
+        buf_->for_each_value(std::forward<F>(f), (*others.get())...);
+        return *this;
+    }
+    template <typename V> bool all_equal(V value) const { return buf_->all_equal(value); }
+    // A new Buffer with its own copy of the elements (dense, same mins).
+    Buffer copy() const { return Buffer(buf_->copy()); }
+    template <typename T2, int D2> void copy_from(const Buffer<T2, D2> &other) { buf_->copy_from(*other.get()); }
+    template <typename T2, int D2 = Dims> Buffer<T2, D2> as() const { return Buffer<T2, D2>(*this); }
+    // Channels innermost (stride 1), then x, then y: the layout of
+    // interleaved images.
+    template <typename U = T, typename = std::enable_if_t<!std::is_void<U>::value>>
+    static Buffer make_interleaved(int width, int height, int channels, const std::string &name = "") {
+        return Buffer(RuntimeBuffer::make_interleaved(width, height, channels), name);
+    }
+    static Buffer make_interleaved(Type t, int width, int height, int channels, const std::string &name = "") {
+        return Buffer(RuntimeBuffer::make_interleaved(halide_type_t(t), width, height, channels), name);
+    }
+
     // Device state, as upstream's. Buffers live on the host here: the dirty
     // bits and copy_to_host() work as for a buffer that was never on a
     // device; copy_to_device() and device_malloc() throw (no GPU backend).

@@ -220,6 +220,8 @@ public:
     operator Expr() const;
     // Value i of a Func defined with a Tuple.
     Expr operator[](int i) const;
+    // How many values the Func has (1 unless defined with a Tuple).
+    size_t size() const;
 
     // Update definitions: f(x) = f(x) + e, written f(x) += e. On a Func not
     // yet defined, these first define it as 0 (+=, -=) or 1 (*=, /=).
@@ -464,6 +466,13 @@ public:
     Func in(const Func &consumer);
     Func in(const std::vector<Func> &consumers);
     Func in();
+    // A copy of this Func's definitions (pure and updates) and schedule,
+    // called `<f>_clone_in_<consumer>`, that replaces it in the consumers
+    // given; unlike a wrapper it does not call this Func, so the two are
+    // computed independently. Asking again for the same consumers returns
+    // the same clone.
+    Func clone_in(const Func &consumer);
+    Func clone_in(const std::vector<Func> &consumers);
     // Accepted as upstream's schedule directive; this compiler still
     // computes the Func synchronously (same results, no extra thread).
     Func &async();

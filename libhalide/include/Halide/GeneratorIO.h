@@ -105,6 +105,9 @@ public:
     Expr operator()(const std::vector<Expr> &pos) const { return param()(pos); }
     Dimension dim(int i) const { return param().dim(i); }
     int dimensions() const { return param().dimensions(); }
+    Expr width() const { return param().dim(0).extent(); }
+    Expr height() const { return param().dim(1).extent(); }
+    Expr channels() const { return param().dim(2).extent(); }
     // The expected region, for the metadata (call it in generate()).
     void set_estimates(const Region &estimates) { ImageParam(param()).set_estimates(estimates); }
     operator ImageParam() const { return param(); }

@@ -10,8 +10,12 @@
 
 namespace Halide {
 
+class FuncRef;
+
 class Tuple {
 public:
+    // Every value of a call of a Func (f(x, y)[0], f(x, y)[1], ...).
+    explicit Tuple(const FuncRef &f);
     template <typename... Args>
     Tuple(const Expr &a, const Expr &b, const Args &...rest) : exprs_{a, b, Expr(rest)...} {}
     explicit Tuple(const std::vector<Expr> &exprs) : exprs_(exprs) {

@@ -417,6 +417,17 @@ Expr FuncRef::operator[](int i) const {
     return call(i);
 }
 
+size_t FuncRef::size() const {
+    user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
+    return f_->values.size();
+}
+
+Tuple::Tuple(const FuncRef &f) {
+    for (size_t i = 0; i < f.size(); i++) {
+        exprs_.push_back(f[(int)i]);
+    }
+}
+
 Expr FuncRef::call(int value_index) const {
     user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
     user_assert(args_.size() == f_->args.size())

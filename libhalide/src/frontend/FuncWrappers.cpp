@@ -1,9 +1,11 @@
-// Func::in (wrappers) and Func::async. A wrapper is an ordinary Func
-// w(args) = f(args); lowering (RealizationOrder.cpp) redirects the calls to
-// f in the consumers it serves to w.
+// Func::in (wrappers), Func::clone_in and Func::async. A wrapper is an
+// ordinary Func w(args) = f(args); a clone is a copy of f's definitions and
+// schedule under another name. Lowering (RealizationOrder.cpp) redirects
+// the calls to f in the consumers they serve to them.
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IR.h"
+#include "Halide/IRMutator.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -40,7 +42,83 @@ Func make_wrapper(const FunctionPtr &f, const std::string &name, const std::vect
     return w;
 }
 
+// Renames the calls of one Func (a clone's calls of itself).
+class RenameSelfCalls : public IRMutator {
+public:
+    RenameSelfCalls(const std::string &from, const std::string &to) : from_(from), to_(to) {}
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        if (!c || c->call_type != Call::Halide || c->name != from_) {
+            return e;
+        }
+        // No callee: the clone must not keep itself alive.
+        return Call::make(c->type, to_, c->args, Call::Halide, c->value_index);
+    }
+
+private:
+    std::string from_, to_;
+};
+
 } // namespace
+
+Func Func::clone_in(const Func &consumer) {
+    return clone_in(std::vector<Func>{consumer});
+}
+
+Func Func::clone_in(const std::vector<Func> &consumers) {
+    user_assert(f_->defined()) << "Can't clone Func '" << name() << "' before it is defined";
+    user_assert(!consumers.empty()) << "Func '" << name() << "'.clone_in() was given an empty list of consumers";
+    FunctionPtr existing;
+    std::vector<std::string> names;
+    for (const Func &c : consumers) {
+        user_assert(c.function() != f_) << "Func '" << name() << "' can't be cloned for itself";
+        names.push_back(c.name());
+        auto it = f_->wrappers.find(c.name());
+        if (it == f_->wrappers.end()) {
+            continue;
+        }
+        user_assert(!existing || existing == it->second)
+            << "Func '" << name() << "'.clone_in(): the consumers given already use different wrappers or clones ('"
+            << existing->name << "' and '" << it->second->name << "')";
+        existing = it->second;
+    }
+    for (const Func &c : consumers) {
+        mark_changed(*c.function());
+    }
+    if (existing) {
+        for (const std::string &n : names) {
+            f_->wrappers[n] = existing;
+        }
+        return Func(existing);
+    }
+    auto clone = std::make_shared<FunctionContents>(*f_);
+    clone->name = unique_name(name() + "_clone_in_" + names[0]);
+    clone->wrappers.clear();
+    clone->wraps.clear();
+    clone->original = nullptr;
+    clone->frozen = false;
+    clone->output_buffers.clear();
+    RenameSelfCalls rename(f_->name, clone->name);
+    for (Expr &v : clone->values) {
+        v = rename.mutate(v);
+    }
+    for (UpdateDefinition &u : clone->updates) {
+        for (Expr &e : u.args) {
+            e = rename.mutate(e);
+        }
+        for (Expr &e : u.values) {
+            e = rename.mutate(e);
+        }
+    }
+    register_function(clone);
+    mark_changed(*clone);
+    for (const std::string &n : names) {
+        f_->wrappers[n] = clone;
+    }
+    return Func(clone);
+}
 
 Func Func::in(const Func &consumer) {
     return in(std::vector<Func>{consumer});
