@@ -164,3 +164,51 @@ TEST(ScheduleFunctions, ChainOfSplitFuncsComputesEachStep) {
         }
     }
 }
+
+// Pipeline::add_requirement: each (condition, message parts) is an assertion
+// before the body, reporting the condition's text and the parts' values.
+TEST(AddRequirements, ConditionsBecomeAssertionsBeforeTheBody) {
+    Expr p = Variable::make(Int(32), "p"), q = Variable::make(Float(32), "q");
+    Stmt before = Provide::make("out", {p}, {IntImm::make(Int(32), 0)});
+    EXPECT_EQ(printed(add_requirements(before, {})), "out(0) = p\n");
+    Stmt after = add_requirements(before, {{GT::make(p, IntImm::make(Int(32), 5)), {StringImm::make("too small:"), p}},
+                                           {LT::make(q, FloatImm::make(Float(32), 1.0)), {}}});
+    EXPECT_EQ(printed(after),
+              "assert((p > 5), halide_error_requirement_failed(__user_context, \"(p > 5)\", stringify(\"too small:\", "
+              "p)))\n"
+              "assert((q < 1.000000f), halide_error_requirement_failed(__user_context, \"(q < 1.000000f)\", \"\"))\n"
+              "out(0) = p\n");
+}
+
+// Pipeline::print_loop_nest: loops named as upstream names them, produce and
+// consume blocks, loops of extent 1 left out. The texts are upstream 21's
+// print_loop_nest of the same pipelines.
+TEST(PrintLoopNest, AsUpstreamPrintsIt) {
+    const char *expected[] = {"produce lnf:\n"
+                              "  produce lng:\n"
+                              "    for x in [0, 16]:\n"
+                              "      lng(...) = ...\n"
+                              "  consume lng:\n"
+                              "    for x.xo.t in [0, 3]:\n"
+                              "      for x.xi in [0, 3]:\n"
+                              "        lnf(...) = ...\n",
+                              "produce lnf:\n"
+                              "  parallel y in [0, 1]:\n"
+                              "    produce lng:\n"
+                              "      for x in [0, 16]:\n"
+                              "        lng(...) = ...\n"
+                              "    consume lng:\n"
+                              "      for x.xo.t in [0, 3]:\n"
+                              "        for x.xi in [0, 3]:\n"
+                              "          lnf(...) = ...\n"};
+    for (int ny : {1, 2}) {
+        Var x("x"), y("y"), xo("xo"), xi("xi");
+        Func g("lng"), f("lnf");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y) + g(x + 1, y);
+        g.compute_at(f, y);
+        f.split(x, xo, xi, 4).rename(xo, Var("t")).parallel(y);
+        f.bound(x, 0, 16).bound(y, 0, ny);
+        EXPECT_EQ(Pipeline(f).loop_nest(), expected[ny - 1]) << "y extent " << ny;
+    }
+}

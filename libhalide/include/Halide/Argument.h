@@ -17,6 +17,15 @@ namespace Halide {
 using Range = Internal::Range;
 using Region = std::vector<Range>;
 
+// What is known of an argument's values, for tools such as autoschedulers
+// and for ahead-of-time metadata: a scalar's default (its current value in
+// infer_arguments), range and estimate, a buffer's expected region per
+// dimension. Undefined Exprs and an empty region mean unknown.
+struct ArgumentEstimates {
+    Expr scalar_def, scalar_min, scalar_max, scalar_estimate;
+    Region buffer_estimates;
+};
+
 struct Argument {
     // Values as in halide_argument_kind_t (ABI.md section 3).
     enum Kind { InputScalar = 0, InputBuffer = 1, OutputBuffer = 2 };
@@ -25,10 +34,12 @@ struct Argument {
     Kind kind = InputScalar;
     int dimensions = 0;
     Type type;
+    ArgumentEstimates argument_estimates;
 
     Argument() = default;
-    Argument(const std::string &name, Kind kind, const Type &type, int dimensions)
-        : name(name), kind(kind), dimensions(dimensions), type(type) {}
+    Argument(const std::string &name, Kind kind, const Type &type, int dimensions,
+             const ArgumentEstimates &estimates = ArgumentEstimates())
+        : name(name), kind(kind), dimensions(dimensions), type(type), argument_estimates(estimates) {}
 
     bool is_buffer() const { return kind != InputScalar; }
     bool is_scalar() const { return kind == InputScalar; }
@@ -48,6 +59,10 @@ enum class OutputFileType {
     python_extension, // .py.cpp
     shared_library,   // .so, linked by the compiler itself (not in upstream)
 };
+
+// How compile_to_lowered_stmt / compile_to_conceptual_stmt write the
+// statement: plain text, or an HTML page of it.
+enum class StmtOutputFormat { Text, HTML };
 
 } // namespace Halide
 

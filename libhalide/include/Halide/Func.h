@@ -107,6 +107,9 @@ public:
     Stage &unroll(const VarOrRVar &v);
     Stage &unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
     Stage &serial(const VarOrRVar &v);
+    // The loop `old_name` is called `new_name` from now on (a Var stays a
+    // Var and an RVar an RVar; the new name must not name another loop).
+    Stage &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
     // Loop partitioning of this stage's loops (see Partition).
     Stage &partition(const VarOrRVar &v, Partition policy);
     Stage &never_partition(const std::vector<VarOrRVar> &vars);
@@ -273,6 +276,8 @@ public:
     Tuple update_values(int idx = 0) const;
     // The schedule of update `idx`.
     Stage update(int idx = 0);
+    // The RVars of update `idx`'s reduction domain (none if it has none).
+    std::vector<RVar> rvars(int idx = 0) const;
     operator Stage() const { return Stage(f_, 0); }
 
     template <typename... Args> FuncRef operator()(const Args &...args) const {
@@ -309,6 +314,8 @@ public:
     // The region this output is expected to cover (constants), reported in
     // ahead-of-time metadata (buffer_estimates) for tools such as autoschedulers.
     Func &set_estimates(const Region &estimates);
+    // The same for the one dimension `var` (the others stay unknown).
+    Func &set_estimate(const Var &var, const Expr &min, const Expr &extent);
     // Rounds the region computed over `var` out to multiples of `modulus`
     // (offset by `remainder`).
     Func &align_bounds(const Var &var, const Expr &modulus, const Expr &remainder = 0);
@@ -362,6 +369,8 @@ public:
     Func &vectorize(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
     Func &unroll(const Var &v);
     Func &unroll(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
+    // See Stage::rename (of the pure definition).
+    Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
     Func &partition(const VarOrRVar &v, Partition policy);
     Func &never_partition(const std::vector<VarOrRVar> &vars);
     Func &always_partition(const std::vector<VarOrRVar> &vars);
@@ -447,6 +456,16 @@ public:
                          const std::string &fn_name = "", const Target &target = get_target_from_environment());
     void compile_to_multitarget_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                                const std::vector<Target> &targets);
+    void compile_to_multitarget_object_files(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                             const std::vector<Target> &targets,
+                                             const std::vector<std::string> &suffixes);
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args, StmtOutputFormat fmt,
+                                 const Target &target = get_target_from_environment());
+    void compile_to_conceptual_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                    StmtOutputFormat fmt = StmtOutputFormat::Text,
+                                    const Target &target = get_target_from_environment());
+    // See Pipeline::print_loop_nest.
+    void print_loop_nest();
     std::string llvm_ir();
     std::string assembly();
 

@@ -69,6 +69,11 @@ template <typename V> Expr exact_constant_of(Type t, V v) {
 }
 Expr param_min_value(const ParamContents &p);
 Expr param_max_value(const ParamContents &p);
+// The Param as an argument, with its range and estimate (no default: as
+// upstream, only infer_arguments reports the value).
+Argument param_argument(const ParamContents &p);
+// The Param's current value as a constant of its type.
+Expr param_value(const ParamContents &p);
 } // namespace Internal
 
 template <typename T = void> class Param {
@@ -85,7 +90,7 @@ public:
     const std::string &name() const { return Internal::param_name(*p_); }
     Type type() const { return type_of<T>(); }
     operator Expr() const { return Internal::param_expr(*p_); }
-    operator Argument() const { return Argument(name(), Argument::InputScalar, type(), 0); }
+    operator Argument() const { return Internal::param_argument(*p_); }
 
 private:
     std::shared_ptr<Internal::ParamContents> p_;
@@ -122,7 +127,7 @@ public:
     const std::string &name() const { return Internal::param_name(*p_); }
     Type type() const { return Internal::param_type(*p_); }
     operator Expr() const { return Internal::param_expr(*p_); }
-    operator Argument() const { return Argument(name(), Argument::InputScalar, type(), 0); }
+    operator Argument() const { return Internal::param_argument(*p_); }
 
 private:
     std::shared_ptr<Internal::ParamContents> p_;
@@ -178,6 +183,13 @@ public:
     // The region this buffer is expected to cover (constants), reported in
     // ahead-of-time metadata (buffer_estimates).
     OutputImageParam &set_estimates(const Region &estimates);
+    // The alignment in bytes the buffer's host pointer is required to have
+    // (checked when the pipeline runs); by default the type's size, unchecked.
+    int host_alignment() const;
+    OutputImageParam &set_host_alignment(int bytes);
+    // The kind of memory the buffer is in: recorded, as upstream's (on a
+    // CPU target every kind is host memory).
+    OutputImageParam &store_in(MemoryType memory_type);
     // Shorthands: left/right/width over dim(0), top/bottom/height over
     // dim(1), channels is dim(2).extent().
     Expr left() const { return dim(0).min(); }
@@ -187,7 +199,8 @@ public:
     Expr width() const { return dim(0).extent(); }
     Expr height() const { return dim(1).extent(); }
     Expr channels() const { return dim(2).extent(); }
-    operator Argument() const { return Argument(name(), kind_, type(), dimensions()); }
+    // With the estimates of set_estimates() as argument_estimates.
+    operator Argument() const;
 
 protected:
     friend class Func;
@@ -227,6 +240,13 @@ public:
     void reset();
     template <typename... Args> Expr operator()(const Args &...pos) const { return call({Expr(pos)...}); }
     Expr operator()(const std::vector<Expr> &pos) const { return call(pos); }
+    // Wrappers, as Func::in: a Func w(x, ...) = this(x, ...) that
+    // `consumer` (each of `consumers`; with no argument, every Func) reads
+    // instead of the buffer, to be scheduled on its own. Asking again for
+    // the same consumers returns the same wrapper.
+    Func in(const Func &consumer);
+    Func in(const std::vector<Func> &consumers);
+    Func in();
 
 private:
     friend void Internal::bind_image_param(ImageParam &p, const Buffer<> &b, std::shared_ptr<void> owner);

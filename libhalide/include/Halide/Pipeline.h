@@ -20,9 +20,12 @@
 
 namespace Halide {
 
+class Pipeline;
 namespace Internal {
 struct PipelineContents;
-}
+struct LowerOptions;
+LowerOptions lower_options_with_passes(Pipeline &p);
+} // namespace Internal
 
 // A custom lowering pass (Pipeline::add_custom_lowering_pass): run over the
 // lowered statement after the built-in passes; `deleter` (if set) is called
@@ -85,6 +88,23 @@ public:
     void clear_custom_lowering_passes();
     const std::vector<CustomLoweringPass> &custom_lowering_passes();
 
+    // Every later run (JIT or ahead-of-time) first checks `condition` (of
+    // Params and buffer fields) and, where it is false, fails with
+    // "Requirement Failed: (condition) " and the values of `error_args`
+    // separated by spaces.
+    void add_requirement(const Expr &condition, const std::vector<Expr> &error_args = {});
+    template <typename... Args> void add_requirement(const Expr &condition, const Expr &arg, const Args &...rest) {
+        add_requirement(condition, std::vector<Expr>{arg, Expr(rest)...});
+    }
+    // Forgets the JIT-compiled code: the next run compiles afresh.
+    void invalidate_cache();
+    // The loop nest of the lowered pipeline as upstream's print_loop_nest
+    // shows it: produce/consume blocks and loops (named without their
+    // Func and stage prefix, with constant bounds as [min, max]), each
+    // stage's body as "f(...) = ...". print_loop_nest() writes it to stderr.
+    std::string loop_nest();
+    void print_loop_nest();
+
     // For people: the lowered loop nest, LLVM IR and assembly.
     std::string lowered_stmt();
     std::string llvm_ir();
@@ -108,6 +128,21 @@ public:
                                   const std::string &fn_name, const Target &target = get_target_from_environment());
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  const Target &target = get_target_from_environment());
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args, StmtOutputFormat fmt,
+                                 const Target &target = get_target_from_environment());
+    // Upstream's statement before its backend-specific passes; here the
+    // same lowered statement compile_to_lowered_stmt writes.
+    void compile_to_conceptual_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                    StmtOutputFormat fmt = StmtOutputFormat::Text,
+                                    const Target &target = get_target_from_environment());
+    // One object per target, PREFIX-SUFFIX.o (SUFFIX: suffixes[i], or the
+    // target's string when `suffixes` is empty), PREFIX_wrapper.o running
+    // the first variant the CPU supports (the last is the fallback),
+    // PREFIX_runtime.o and PREFIX.h, as upstream. A single target gives
+    // PREFIX.o (with the runtime) and PREFIX.h, as compile_to_file.
+    void compile_to_multitarget_object_files(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                             const std::vector<Target> &targets,
+                                             const std::vector<std::string> &suffixes);
     // PREFIX.a and PREFIX.h.
     void compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                    const std::string &fn_name = "",
@@ -122,6 +157,7 @@ public:
 
 private:
     friend class Func;
+    friend Internal::LowerOptions Internal::lower_options_with_passes(Pipeline &p);
     // Runs into raw buffers, one per output. With `query_inputs`, unbound
     // ImageParams are passed as bounds queries and their buffers returned.
     void run(const std::vector<halide_buffer_t *> &outputs);

@@ -15,6 +15,7 @@
 #include "aot/Compile.h"
 #include "aot/Mangle.h"
 #include "aot/PythonExtension.h"
+#include "aot/StmtHTML.h"
 #include "codegen/EmitModule.h"
 #include "codegen/Linker.h"
 #include "frontend/CustomPasses.h"
@@ -190,6 +191,13 @@ std::string with_cplusplus_names(const std::string &object, const LoweredFunc &f
     return rename_symbols(object, mangled_entry_points(f, namespaces));
 }
 
+// What compile_to_lowered_stmt writes.
+std::string stmt_text(const LoweredFunc &f, const Target &target) {
+    std::ostringstream s;
+    s << "// " << f.name << " for " << target.to_string() << "\n" << f.body;
+    return s.str();
+}
+
 } // namespace
 
 namespace Internal {
@@ -237,10 +245,21 @@ FunctionName split_function_name(const std::string &qualified, const Target &tar
     return r;
 }
 
-void compile_multitarget(const std::map<OutputFileType, std::string> &output_files, const std::string &name,
-                         const std::vector<Target> &targets,
-                         const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant,
-                         const std::vector<std::string> &namespaces) {
+namespace {
+
+// The parts of a multitarget build: one object per target, the wrapper
+// object, and the signature and target string the header describes.
+struct MultitargetParts {
+    std::vector<std::pair<std::string, std::string>> variants; // (function name, object)
+    std::string wrapper;
+    LoweredFunc signature;
+    Target described;
+};
+
+MultitargetParts build_multitarget(const std::string &name, const std::vector<Target> &targets,
+                                   const std::vector<std::string> &variant_names,
+                                   const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant,
+                                   const std::vector<std::string> &namespaces) {
     user_assert(!targets.empty()) << "A multitarget build needs at least one target";
     const Target &base = targets.back();
     for (const Target &t : targets) {
@@ -248,34 +267,53 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
             << "The targets of a multitarget library must share architecture and OS: " << t.to_string() << " vs "
             << base.to_string();
     }
+    MultitargetParts parts;
+    std::vector<std::string> functions;
+    for (size_t i = 0; i < targets.size(); i++) {
+        const std::string &variant = variant_names[i];
+        Target vt = targets[i].with_feature(Target::NoRuntime);
+        LoweredFunc f = lower_variant(vt, variant);
+        EmitRequest object;
+        object.object = true;
+        object.hidden_entry = true; // the wrapper calls it directly
+        parts.variants.emplace_back(variant, emit_module(f, vt, object).object);
+        functions.push_back(variant);
+        parts.signature = f;
+    }
+    // The wrapper: the base target's code, described as upstream describes it.
+    parts.signature.name = name;
+    parts.described = base.with_feature(Target::NoRuntime).with_feature(Target::NoBoundsQuery);
+    parts.wrapper = with_cplusplus_names(
+        emit_multitarget_wrapper(parts.signature, functions, targets, base, parts.described.to_string()),
+        parts.signature, base, namespaces);
+    return parts;
+}
+
+} // namespace
+
+void compile_multitarget(const std::map<OutputFileType, std::string> &output_files, const std::string &name,
+                         const std::vector<Target> &targets,
+                         const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant,
+                         const std::vector<std::string> &namespaces) {
     for (const auto &[kind, path] : output_files) {
         user_assert(kind == OutputFileType::static_library || kind == OutputFileType::c_header)
             << "A multitarget build writes a static_library and a c_header only, not " << path;
     }
-    std::vector<std::pair<std::string, std::string>> members;
-    std::vector<std::string> functions;
-    LoweredFunc signature;
     std::string qualifier; // keeps the (C-named) variants of ns::f and f apart
     for (const std::string &ns : namespaces) {
         qualifier += ns + "_";
     }
+    std::vector<std::string> variant_names;
     for (const Target &t : targets) {
-        std::string variant = qualifier + name + "_" + c_identifier(t.to_string());
-        Target vt = t.with_feature(Target::NoRuntime);
-        LoweredFunc f = lower_variant(vt, variant);
-        EmitRequest object;
-        object.object = true;
-        object.hidden_entry = true; // the wrapper below calls it directly
-        members.emplace_back(variant + ".o", emit_module(f, vt, object).object);
-        functions.push_back(variant);
-        signature = f;
+        variant_names.push_back(qualifier + name + "_" + c_identifier(t.to_string()));
     }
-    // The wrapper: the base target's code, described as upstream describes it.
-    signature.name = name;
-    Target described = base.with_feature(Target::NoRuntime).with_feature(Target::NoBoundsQuery);
-    std::string wrapper = emit_multitarget_wrapper(signature, functions, targets, base, described.to_string());
-    members.emplace_back(name + ".o", with_cplusplus_names(wrapper, signature, base, namespaces));
-    if (embeds_runtime(base)) {
+    MultitargetParts parts = build_multitarget(name, targets, variant_names, lower_variant, namespaces);
+    std::vector<std::pair<std::string, std::string>> members;
+    for (const auto &[variant, object] : parts.variants) {
+        members.emplace_back(variant + ".o", object);
+    }
+    members.emplace_back(name + ".o", parts.wrapper);
+    if (embeds_runtime(targets.back())) {
         for (const auto &member : runtime_objects()) {
             members.push_back(member);
         }
@@ -284,7 +322,7 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
         if (kind == OutputFileType::static_library) {
             write_file(path, make_archive(members));
         } else {
-            write_file(path, header(signature, described, namespaces));
+            write_file(path, header(parts.signature, parts.described, namespaces));
         }
     }
 }
@@ -337,12 +375,7 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
             write_file(path, make_archive(members));
             break;
         }
-        case OutputFileType::stmt: {
-            std::ostringstream s;
-            s << "// " << f.name << " for " << target.to_string() << "\n" << f.body;
-            write_file(path, s.str());
-            break;
-        }
+        case OutputFileType::stmt: write_file(path, stmt_text(f, target)); break;
         default: break;
         }
     }
@@ -358,6 +391,43 @@ void Pipeline::compile_to_multitarget_static_library(const std::string &filename
         {{OutputFileType::static_library, filename_prefix + ".a"}, {OutputFileType::c_header, filename_prefix + ".h"}},
         name, targets,
         [&](const Target &t, const std::string &variant) { return lower_for_aot(*this, args, variant, t); });
+}
+
+void Pipeline::compile_to_multitarget_object_files(const std::string &filename_prefix,
+                                                   const std::vector<Argument> &args,
+                                                   const std::vector<Target> &targets,
+                                                   const std::vector<std::string> &suffixes) {
+    user_assert(suffixes.empty() || suffixes.size() == targets.size())
+        << "The suffixes list must be empty or the same length as the targets list.";
+    user_assert(!targets.empty()) << "A multitarget build needs at least one target";
+    std::string name = base_name(filename_prefix);
+    if (targets.size() == 1) {
+        compile_to_file(filename_prefix, args, name, targets[0]);
+        return;
+    }
+    std::vector<std::string> variant_names, files;
+    for (size_t i = 0; i < targets.size(); i++) {
+        std::string suffix = suffixes.empty() ? targets[i].to_string() : suffixes[i];
+        files.push_back(filename_prefix + "-" + suffix + ".o");
+        // A C identifier, unlike upstream's NAME-SUFFIX: the AOT path names
+        // entry points with C identifiers only.
+        variant_names.push_back(name + "_" + c_identifier(suffix));
+    }
+    MultitargetParts parts = build_multitarget(
+        name, targets, variant_names,
+        [&](const Target &t, const std::string &variant) { return lower_for_aot(*this, args, variant, t); }, {});
+    for (size_t i = 0; i < files.size(); i++) {
+        write_file(files[i], parts.variants[i].second);
+    }
+    write_file(filename_prefix + "_wrapper.o", parts.wrapper);
+    if (embeds_runtime(targets.back())) {
+        std::vector<std::string> objects;
+        for (const auto &member : runtime_objects()) {
+            objects.push_back(member.second);
+        }
+        write_file(filename_prefix + "_runtime.o", link_relocatable(objects));
+    }
+    write_file(filename_prefix + ".h", header(parts.signature, parts.described, {}));
 }
 
 void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,
@@ -389,6 +459,19 @@ void Pipeline::compile_to_llvm_assembly(const std::string &filename, const std::
 void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                        const Target &target) {
     compile_to({{OutputFileType::stmt, filename}}, args, "", target);
+}
+void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                       StmtOutputFormat fmt, const Target &target) {
+    if (fmt == StmtOutputFormat::Text) {
+        compile_to_lowered_stmt(filename, args, target);
+        return;
+    }
+    std::string name = c_identifier(outputs().at(0).name());
+    write_file(filename, stmt_html(name, stmt_text(lower_for_aot(*this, args, name, target), target)));
+}
+void Pipeline::compile_to_conceptual_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                          StmtOutputFormat fmt, const Target &target) {
+    compile_to_lowered_stmt(filename, args, fmt, target);
 }
 void Pipeline::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                          const std::string &fn_name, const Target &target) {
@@ -446,6 +529,19 @@ void Func::compile_to_llvm_assembly(const std::string &filename, const std::vect
 void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                    const Target &target) {
     Pipeline(*this).compile_to_lowered_stmt(filename, args, target);
+}
+void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args, StmtOutputFormat fmt,
+                                   const Target &target) {
+    Pipeline(*this).compile_to_lowered_stmt(filename, args, fmt, target);
+}
+void Func::compile_to_conceptual_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                      StmtOutputFormat fmt, const Target &target) {
+    Pipeline(*this).compile_to_conceptual_stmt(filename, args, fmt, target);
+}
+void Func::compile_to_multitarget_object_files(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                               const std::vector<Target> &targets,
+                                               const std::vector<std::string> &suffixes) {
+    Pipeline(*this).compile_to_multitarget_object_files(filename_prefix, args, targets, suffixes);
 }
 void Func::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                      const std::string &fn_name, const Target &target) {

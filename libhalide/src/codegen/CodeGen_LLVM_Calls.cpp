@@ -125,6 +125,9 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         emit_print(op->args, 0);
         return value;
     }
+    if (n == "stringify") { // the values as text, separated by spaces (a char *)
+        return format_text(op->args, 0, op->args.size(), " ", "");
+    }
     if (n == "trace_event") {
         return emit_trace(op, nullptr);
     }

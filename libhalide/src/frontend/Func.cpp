@@ -512,6 +512,17 @@ const std::vector<Expr> &Func::update_args(int idx) const {
     return update_at(*f_, idx).args;
 }
 
+std::vector<RVar> Func::rvars(int idx) const {
+    const UpdateDefinition &u = update_at(*f_, idx);
+    std::vector<RVar> result;
+    if (u.rdom) {
+        for (size_t i = 0; i < u.rdom->domain.size(); i++) {
+            result.emplace_back(u.rdom, (int)i);
+        }
+    }
+    return result;
+}
+
 Expr Func::update_value(int idx) const {
     const UpdateDefinition &u = update_at(*f_, idx);
     user_assert(u.values.size() == 1) << "Func '" << name() << "' has a Tuple update: use update_values()";
@@ -728,6 +739,21 @@ Func &Func::set_estimates(const Region &estimates) {
     return *this;
 }
 
+Func &Func::set_estimate(const Var &var, const Expr &min, const Expr &extent) {
+    user_assert(f_->defined()) << "set_estimate of Func '" << name() << "' before it is defined";
+    auto it = std::find(f_->args.begin(), f_->args.end(), var.name());
+    user_assert(it != f_->args.end()) << "set_estimate of Func '" << name() << "': it has no Var named '" << var.name()
+                                      << "'";
+    f_->estimates.resize(f_->args.size());
+    f_->estimates[(size_t)(it - f_->args.begin())] = Range{min, extent};
+    return *this;
+}
+
+Func &Func::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
+    Stage(f_, 0).rename(old_name, new_name);
+    return *this;
+}
+
 Func &Func::store_root() {
     f_->store = ComputeLevel::Root;
     mark_changed(*f_);
@@ -863,6 +889,10 @@ Realization Func::realize(std::vector<int32_t> sizes) {
 
 std::string Func::lowered_stmt() {
     return pipeline().lowered_stmt();
+}
+
+void Func::print_loop_nest() {
+    pipeline().print_loop_nest();
 }
 
 std::string Func::llvm_ir() {

@@ -1,11 +1,13 @@
-// Func::in (wrappers), Func::clone_in and Func::async. A wrapper is an
-// ordinary Func w(args) = f(args); a clone is a copy of f's definitions and
-// schedule under another name. Lowering (RealizationOrder.cpp) redirects
-// the calls to f in the consumers they serve to them.
+// Func::in and ImageParam::in (wrappers), Func::clone_in and Func::async.
+// A wrapper is an ordinary Func w(args) = f(args) (or im(args)); a clone is
+// a copy of f's definitions and schedule under another name. Lowering
+// (RealizationOrder.cpp) redirects the calls to f (or loads of im) in the
+// consumers they serve to them.
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IR.h"
 #include "Halide/IRMutator.h"
+#include "Halide/Param.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -160,6 +162,70 @@ Func Func::in() {
     // Its consumers are not known here: every compiled pipeline is stale.
     mark_everything_changed();
     return make_wrapper(f_, name() + "_global_wrapper", {""});
+}
+
+namespace {
+
+// A new wrapper w(_0, _1, ...) = im(_0, _1, ...) of input buffer `b`,
+// registered for `consumers` (lowering redirects their calls of the buffer).
+Func make_image_wrapper(const InputBufferPtr &b, const std::string &name, const std::vector<std::string> &consumers) {
+    std::vector<Var> vars;
+    std::vector<Expr> args;
+    for (int d = 0; d < b->dimensions; d++) {
+        vars.emplace_back("_" + std::to_string(d));
+        args.push_back(Variable::make(Int(32), vars.back().name()));
+    }
+    Func w(name);
+    w(vars) = Call::make(b->type, b->name, args, Call::Image);
+    w.function()->wraps = b->name;
+    for (const std::string &c : consumers) {
+        b->wrappers[c] = w.function();
+    }
+    return w;
+}
+
+} // namespace
+
+Func ImageParam::in(const Func &consumer) {
+    return in(std::vector<Func>{consumer});
+}
+
+Func ImageParam::in(const std::vector<Func> &consumers) {
+    check_defined();
+    user_assert(!consumers.empty()) << "ImageParam '" << name() << "'.in() was given an empty list of consumers";
+    FunctionPtr existing;
+    std::vector<std::string> names;
+    for (const Func &c : consumers) {
+        names.push_back(c.name());
+        auto it = contents_->wrappers.find(c.name());
+        if (it == contents_->wrappers.end()) {
+            continue;
+        }
+        user_assert(!existing || existing == it->second)
+            << "ImageParam '" << name() << "'.in(): the consumers given already use different wrappers ('"
+            << existing->name << "' and '" << it->second->name << "')";
+        existing = it->second;
+    }
+    for (const Func &c : consumers) {
+        mark_changed(*c.function());
+    }
+    if (existing) {
+        for (const std::string &n : names) {
+            contents_->wrappers[n] = existing;
+        }
+        return Func(existing);
+    }
+    return make_image_wrapper(contents_, name() + "_in_" + names[0], names);
+}
+
+Func ImageParam::in() {
+    check_defined();
+    auto it = contents_->wrappers.find("");
+    if (it != contents_->wrappers.end()) {
+        return Func(it->second);
+    }
+    mark_everything_changed(); // its consumers are not known here
+    return make_image_wrapper(contents_, name() + "_global_wrapper", {""});
 }
 
 Func &Func::async() {

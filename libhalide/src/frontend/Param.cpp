@@ -97,6 +97,42 @@ Expr param_max_value(const ParamContents &p) {
     return p.max_value;
 }
 
+Argument param_argument(const ParamContents &p) {
+    ArgumentEstimates e;
+    e.scalar_min = p.min_value;
+    e.scalar_max = p.max_value;
+    e.scalar_estimate = p.estimate;
+    return Argument(p.user_name, Argument::InputScalar, p.type, 0, e);
+}
+
+Expr param_value(const ParamContents &p) {
+    const halide_scalar_value_t &v = p.value;
+    const Type &t = p.type;
+    if (t.is_bool()) {
+        return make_const(t, (int64_t)v.u.b);
+    }
+    if (t.is_float()) {
+        return make_const(t, t.bits() == 32 ? (double)v.u.f32 : v.u.f64);
+    }
+    if (t.is_int()) {
+        switch (t.bits()) {
+        case 8: return make_const(t, (int64_t)v.u.i8);
+        case 16: return make_const(t, (int64_t)v.u.i16);
+        case 32: return make_const(t, (int64_t)v.u.i32);
+        default: return make_const(t, v.u.i64);
+        }
+    }
+    if (t.is_uint()) {
+        switch (t.bits()) {
+        case 8: return make_const(t, (uint64_t)v.u.u8);
+        case 16: return make_const(t, (uint64_t)v.u.u16);
+        case 32: return make_const(t, (uint64_t)v.u.u32);
+        default: return make_const(t, v.u.u64);
+        }
+    }
+    return Expr(); // a handle: no constant
+}
+
 Expr exact_constant(Type t, int64_t v) {
     if (t.is_bool()) {
         return (v == 0 || v == 1) ? make_const(t, v) : Expr();
@@ -217,6 +253,35 @@ OutputImageParam &OutputImageParam::set_estimates(const Region &estimates) {
         << estimates.size();
     contents_->estimates = estimates;
     return *this;
+}
+
+int OutputImageParam::host_alignment() const {
+    check_defined();
+    return contents_->host_alignment > 0 ? contents_->host_alignment : contents_->type.bytes();
+}
+
+OutputImageParam &OutputImageParam::set_host_alignment(int bytes) {
+    check_defined();
+    user_assert(bytes > 0) << "set_host_alignment of '" << name() << "': the alignment must be positive, not " << bytes;
+    contents_->host_alignment = bytes;
+    if (contents_->func) {
+        Internal::mark_changed(*contents_->func);
+    } else {
+        Internal::mark_everything_changed(); // the check is compiled in
+    }
+    return *this;
+}
+
+OutputImageParam &OutputImageParam::store_in(MemoryType memory_type) {
+    check_defined();
+    contents_->memory_type = memory_type;
+    return *this;
+}
+
+OutputImageParam::operator Argument() const {
+    ArgumentEstimates e;
+    e.buffer_estimates = contents_ ? contents_->estimates : Region();
+    return Argument(name(), kind_, type(), dimensions(), e);
 }
 
 Internal::Dimension OutputImageParam::dim(int i) const {

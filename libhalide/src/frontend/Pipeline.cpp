@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <iostream>
 #include <mutex>
 #include <sstream>
 
@@ -49,6 +50,7 @@ struct PipelineContents {
     std::shared_ptr<JITModule> module;
     CustomPasses custom_passes;
     JITHandlers handlers;
+    std::vector<std::pair<Expr, std::vector<Expr>>> requirements; // add_requirement()
 };
 
 namespace {
@@ -161,7 +163,45 @@ LowerOptions Internal::lower_options_with_passes(Pipeline &p) {
     for (const CustomLoweringPass &c : p.custom_lowering_passes()) {
         options.custom_passes.push_back(c.pass);
     }
+    if (p.contents_) {
+        options.requirements = p.contents_->requirements;
+    }
     return options;
+}
+
+void Pipeline::add_requirement(const Expr &condition, const std::vector<Expr> &error_args) {
+    user_assert(contents_) << "Can't add a requirement to an empty Pipeline";
+    user_assert(condition.defined() && condition.type().is_bool() && condition.type().is_scalar())
+        << "add_requirement: the condition must be a boolean Expr";
+    for (const Expr &e : error_args) {
+        user_assert(e.defined()) << "add_requirement: an argument of the message is undefined";
+    }
+    contents_->requirements.emplace_back(condition, error_args);
+    contents_->module.reset(); // the next compile checks it
+}
+
+std::string Pipeline::loop_nest() {
+    user_assert(contents_) << "Can't print the loop nest of an empty Pipeline";
+    std::vector<FunctionPtr> outputs;
+    for (const Func &f : contents_->outputs) {
+        user_assert(f.defined()) << "Can't lower Func '" << f.name() << "' because it has not been defined";
+        outputs.push_back(f.function());
+    }
+    LowerOptions options = lower_options_with_passes(*this);
+    std::string nest;
+    options.loop_nest = &nest;
+    lower(outputs, contents_->outputs[0].name(), options);
+    return nest;
+}
+
+void Pipeline::print_loop_nest() {
+    std::cerr << loop_nest();
+}
+
+void Pipeline::invalidate_cache() {
+    if (contents_) {
+        contents_->module.reset();
+    }
 }
 
 JITHandlers &Pipeline::jit_handlers() {
@@ -400,11 +440,20 @@ void Pipeline::infer_input_bounds(const Realization &dst, const Target &target) 
 std::vector<Argument> Pipeline::infer_arguments() {
     compile_jit();
     std::vector<Argument> buffers, scalars;
-    for (const LoweredArgument &a : contents_->lowered.func.args) {
+    const LoweredPipeline &lp = contents_->lowered;
+    for (size_t i = 0; i < lp.func.args.size(); i++) {
+        const LoweredArgument &a = lp.func.args[i];
+        ArgumentEstimates e;
         if (a.kind == LoweredArgument::InputBuffer) {
-            buffers.emplace_back(a.name, Argument::InputBuffer, a.type, a.dimensions);
+            e.buffer_estimates = a.buffer_estimates;
+            buffers.emplace_back(a.name, Argument::InputBuffer, a.type, a.dimensions, e);
         } else if (a.kind == LoweredArgument::Scalar) {
-            scalars.emplace_back(a.name, Argument::InputScalar, a.type, 0);
+            if (const ParamPtr &p = lp.sources[i].param) {
+                // As upstream: the default reported is the current value.
+                e = param_argument(*p).argument_estimates;
+                e.scalar_def = param_value(*p);
+            }
+            scalars.emplace_back(a.name, Argument::InputScalar, a.type, 0, e);
         }
     }
     auto by_name = [](const Argument &a, const Argument &b) { return a.name < b.name; };

@@ -324,6 +324,26 @@ Stage &Stage::serial(const VarOrRVar &v) {
     return set_loop_type(v, ForType::Serial, "serial");
 }
 
+Stage &Stage::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
+    StageParts s = parts_of(*f_, stage_, path_);
+    size_t i = dim_index(s, old_name.name(), "rename");
+    user_assert(new_name.is_rvar == s.dims[i].is_rvar)
+        << "In schedule for " << s.label << ", can't rename " << (s.dims[i].is_rvar ? "RVar " : "Var ")
+        << old_name.name() << " to " << (new_name.is_rvar ? "RVar " : "Var ") << new_name.name();
+    if (new_name.name() == old_name.name()) {
+        return *this;
+    }
+    for (const Dim &d : s.dims) {
+        user_assert(d.name != new_name.name())
+            << "In schedule for " << s.label << ", can't rename " << old_name.name() << " to " << new_name.name()
+            << ": a loop named '" << new_name.name() << "' already exists";
+    }
+    // Loops are found by the user's name; the internal one stays.
+    s.dims[i].name = new_name.name();
+    mark_changed(*f_);
+    return *this;
+}
+
 // parallel(v, n), vectorize(v, n), unroll(v, n): split v by n, keep the
 // name v for the outer loop, and mark the inner (or, for parallel, outer) one.
 Stage &Stage::parallel(const VarOrRVar &v, const Expr &task_size, TailStrategy tail) {

@@ -319,6 +319,30 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         }
     }
 
+    // set_host_alignment(): the buffer's host pointer is a multiple of it.
+    for (size_t i = 0; i < p.sources.size() && i < p.func.args.size(); i++) {
+        const std::string &arg_name = p.func.args[i].name;
+        InputBufferPtr b = p.sources[i].buffer;
+        if (p.func.args[i].kind == LoweredArgument::OutputBuffer) {
+            const FunctionContents *f = output_func(outputs, arg_name);
+            for (const auto &o : f ? f->output_buffers : std::vector<InputBufferPtr>{}) {
+                if (o->name == arg_name) {
+                    b = o;
+                }
+            }
+        }
+        if (!b || b->host_alignment <= 1) {
+            continue;
+        }
+        Expr host = Cast::make(
+            UInt(64), intrinsic(Handle(), "buffer_get_host", {Variable::make(Handle(), arg_name + ".buffer")}));
+        Expr aligned = EQ::make(Mod::make(host, UIntImm::make(UInt(64), (uint64_t)b->host_alignment)),
+                                UIntImm::make(UInt(64), (uint64_t)0));
+        constraint_checks.push_back(
+            AssertStmt::make(aligned, error_call("halide_error_unaligned_host_ptr",
+                                                 {StringImm::make(arg_name), int32_const(b->host_alignment)})));
+    }
+
     for (size_t i = 0; i < p.sources.size(); i++) {
         const ArgumentSource &src = p.sources[i];
         if (!src.param || !(src.param->min_value.defined() || src.param->max_value.defined())) {

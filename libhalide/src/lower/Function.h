@@ -138,7 +138,11 @@ struct InputBufferContents {
     std::vector<Range> estimates;                 // set_estimates(), for the metadata
     std::vector<DimensionConstraint> constraints; // one per dimension
     bool output = false;
-    bool concrete = false;            // a Buffer, not an ImageParam: AOT code embeds its contents
+    bool concrete = false;                     // a Buffer, not an ImageParam: AOT code embeds its contents
+    int host_alignment = 0;                    // set_host_alignment() (0: the type's size, not checked)
+    MemoryType memory_type = MemoryType::Auto; // store_in(): recorded (a CPU has one kind of memory)
+    // ImageParam::in(): wrapper Funcs by consumer ("" for the global one), as FunctionContents::wrappers.
+    std::map<std::string, std::shared_ptr<FunctionContents>> wrappers;
     FunctionContents *func = nullptr; // outputs: the Func, to mark it changed
 };
 using InputBufferPtr = std::shared_ptr<InputBufferContents>;

@@ -108,6 +108,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     trace.pipeline = options.target.has_feature(Target::TracePipeline);
     s = add_tracing(s, env, order, outputs, name, trace);
 
+    // 3c. Pipeline::add_requirement(): checked before anything is computed.
+    s = add_requirements(s, options.requirements);
+
     // 4. The arguments of the entry point, in ABI order.
     infer_arguments(s, outputs, result);
     s = use_given_argument_names(s, result);
@@ -148,6 +151,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // each index as a sum of distinct terms (so (x + m) - m is x).
     s = simplify(s);
     s = canonicalize_indices(s);
+    if (options.loop_nest) {
+        *options.loop_nest = loop_nest_text(s, env);
+    }
 
     // 9. Unroll the loops scheduled with unroll() (their extents are constants now).
     s = unroll_loops(s);

@@ -37,6 +37,10 @@ struct LowerOptions {
     Target target = get_jit_target_from_environment();
     // Pipeline::add_custom_lowering_pass(): run last, in order.
     std::vector<IRMutator *> custom_passes;
+    // Pipeline::add_requirement(): conditions checked first, with their messages' parts.
+    std::vector<std::pair<Expr, std::vector<Expr>>> requirements;
+    // If set, receives the loop nest (Pipeline::print_loop_nest) once bounds are simplified.
+    std::string *loop_nest = nullptr;
 };
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,

@@ -84,6 +84,13 @@ Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::s
                  const std::vector<FunctionPtr> &outputs, const std::string &pipeline,
                  const TraceOptions &options = {});
 
+// AddRequirements.cpp: Pipeline::add_requirement()'s (condition, message
+// parts) as assertions before `s`.
+Stmt add_requirements(const Stmt &s, const std::vector<std::pair<Expr, std::vector<Expr>>> &requirements);
+
+// PrintLoopNest.cpp: the loops of `s` as upstream's print_loop_nest shows them.
+std::string loop_nest_text(const Stmt &s, const Environment &env);
+
 // InferArguments.cpp: the pipeline's arguments (input buffers and scalar
 // params it reads, then the outputs), in ABI order.
 void infer_arguments(const Stmt &s, const std::vector<FunctionPtr> &outputs, LoweredPipeline &result);

@@ -13,16 +13,20 @@ namespace {
 class FindCalls : public IRVisitor {
 public:
     std::vector<std::string> calls;
+    std::vector<std::string> images; // input buffers loaded from
     using IRVisitor::visit;
     void visit(const Call *op) override {
         IRVisitor::visit(op);
         if (op->call_type == Call::Halide) {
             calls.push_back(op->name);
+        } else if (op->call_type == Call::Image) {
+            images.push_back(op->name);
         }
     }
 };
 
-// Calls of the Funcs in `to` (by name) made calls of their wrappers.
+// Calls of the Funcs (and loads of the buffers) in `to` (by name) made
+// calls of their wrappers.
 class RedirectCalls : public IRMutator {
 public:
     explicit RedirectCalls(const std::map<std::string, FunctionPtr> &to) : to_(to) {}
@@ -30,7 +34,8 @@ public:
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
-        auto it = c && c->call_type == Call::Halide ? to_.find(c->name) : to_.end();
+        bool redirectable = c && (c->call_type == Call::Halide || c->call_type == Call::Image);
+        auto it = redirectable ? to_.find(c->name) : to_.end();
         if (it == to_.end()) {
             return e;
         }
@@ -74,6 +79,20 @@ FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
         }
         if (it != g->wrappers.end() && it->second != f) {
             redirect[callee] = it->second;
+        }
+    }
+    // ImageParam::in(): loads of a wrapped input buffer.
+    for (const std::string &image : calls.images) {
+        InputBufferPtr b = f->wraps == image ? nullptr : find_input_buffer(image);
+        if (!b || b->wrappers.empty()) {
+            continue;
+        }
+        auto it = b->wrappers.find(f->name);
+        if (it == b->wrappers.end()) {
+            it = b->wrappers.find("");
+        }
+        if (it != b->wrappers.end() && it->second != f) {
+            redirect[image] = it->second;
         }
     }
     if (redirect.empty()) {
