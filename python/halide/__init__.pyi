@@ -6,6 +6,7 @@ from halide import imageio as imageio
 from halide import runtime as runtime
 from halide._compiler import (
     Argument as Argument,
+    ArgumentEstimates as ArgumentEstimates,
     ArgumentKind as ArgumentKind,
     BFloat as BFloat,
     Bool as Bool,

@@ -74,7 +74,7 @@ def test_param_lossy_values_raise_halide_error():
     with pytest.raises(TypeError):
         p.set("three")
     with pytest.raises(TypeError):
-        hl.Param(hl.Int(32), "p", 1, 2, 3)
+        hl.Param(hl.Int(32), "p", 1, 2, 3, 4)
 
 
 def test_python_floats_round_to_float32_params():

@@ -29,6 +29,7 @@ void declare_classes(py::module_ &m) {
     py::class_<Buffer<>>(m, "Buffer", py::buffer_protocol(),
                          "An image: b[x, y] reads it in a definition, realize() writes into it. Shares memory with "
                          "NumPy both ways; by default NumPy's last axis is dimension 0.");
+    py::class_<ArgumentEstimates>(m, "ArgumentEstimates");
     py::class_<Argument>(m, "Argument");
     py::class_<Pipeline>(m, "Pipeline");
     py::class_<Callable>(m, "Callable");

@@ -1,7 +1,7 @@
 // The methods Func and Pipeline share in Python, as upstream spells them:
 // realize (sizes, a Buffer or a list of Buffers; target=), compile_jit,
-// compile_to_callable, infer_input_bounds, infer_arguments and every
-// compile_to_* of the C++ API.
+// compile_to_callable, infer_input_bounds, infer_arguments, print_loop_nest
+// and every compile_to_* of the C++ API.
 #ifndef HALIDE_PY_COMPILE_METHODS_H
 #define HALIDE_PY_COMPILE_METHODS_H
 
@@ -13,8 +13,7 @@
 
 namespace halide_py {
 
-// compile_to_lowered_stmt's format (upstream's enum); only Text exists here.
-enum class StmtOutputFormat { Text, HTML };
+using Halide::StmtOutputFormat;
 
 // Upstream's default Target() means "from the environment": the JIT target
 // for running, HL_TARGET's for ahead-of-time files.
@@ -102,14 +101,29 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
         .def(
             "compile_to_lowered_stmt",
             [](T &self, const std::string &filename, const Args &arguments, StmtOutputFormat fmt,
-               const Target &target) {
-                if (fmt != StmtOutputFormat::Text) {
-                    throw Halide::CompileError("compile_to_lowered_stmt: only StmtOutputFormat.Text is supported");
-                }
-                self.compile_to_lowered_stmt(filename, arguments, aot_target(target));
-            },
+               const Target &target) { self.compile_to_lowered_stmt(filename, arguments, fmt, aot_target(target)); },
             py::arg("filename"), py::arg("arguments"),
             py::arg_v("fmt", StmtOutputFormat::Text, "StmtOutputFormat.Text"), target_arg())
+        .def(
+            "compile_to_conceptual_stmt",
+            [](T &self, const std::string &filename, const Args &arguments, StmtOutputFormat fmt,
+               const Target &target) { self.compile_to_conceptual_stmt(filename, arguments, fmt, aot_target(target)); },
+            py::arg("filename"), py::arg("arguments"),
+            py::arg_v("fmt", StmtOutputFormat::Text, "StmtOutputFormat.Text"), target_arg())
+        .def(
+            "compile_to_multitarget_object_files",
+            [](T &self, const std::string &prefix, const Args &arguments, const std::vector<Target> &targets,
+               const std::vector<std::string> &suffixes) {
+                self.compile_to_multitarget_object_files(prefix, arguments, targets, suffixes);
+            },
+            py::arg("filename_prefix"), py::arg("arguments"), py::arg("targets"), py::arg("suffixes"))
+        .def("print_loop_nest",
+             [](T &self) {
+                 // Written by C++ to stderr: Python's own buffered output first.
+                 py::module_::import("sys").attr("stdout").attr("flush")();
+                 py::module_::import("sys").attr("stderr").attr("flush")();
+                 self.print_loop_nest();
+             })
         .def(
             "compile_to_static_library",
             [](T &self, const std::string &prefix, const Args &arguments, const std::string &fn_name,

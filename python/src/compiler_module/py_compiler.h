@@ -41,6 +41,7 @@ void define_evaluate(py::module_ &m);
 void define_extern(py::module_ &m);
 void define_storage(py::module_ &m);
 void define_memoize(py::module_ &m);
+void define_estimates(py::module_ &m);
 
 // The class object declare_classes() registered under `name`, to add members to.
 template <typename T, typename... Options> py::class_<T, Options...> bound_class(py::module_ &m, const char *name) {
@@ -101,6 +102,8 @@ std::vector<Halide::VarOrRVar> var_or_rvar_list(const py::tuple &args, const cha
 
 // "<halide.Expr of type int32: (x + 1)>"-style text of an Expr.
 std::string expr_repr(const Halide::Expr &e);
+// A list of halide.Range or (min, extent) pairs, as set_estimates takes.
+Halide::Region estimates_region(const py::sequence &estimates, const char *what);
 std::string type_name(const Halide::Type &t);
 
 } // namespace halide_py

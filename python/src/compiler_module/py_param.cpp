@@ -119,6 +119,15 @@ void define_param(py::module_ &m) {
              py::arg("type"), py::arg("name"), py::arg("value"))
         .def(py::init([](const Type &t, const py::object &value) { return make_param(t, "", &value); }),
              py::arg("type"), py::arg("value"))
+        // With a range, as C++'s Param(name, value, min, max); None: no bound.
+        .def(py::init([](const Type &t, const std::string &name, const py::object &value, const py::object &min,
+                         const py::object &max) {
+                 Param p = make_param(t, name, &value);
+                 p.set_range(min.is_none() ? Expr() : to_expr(min, "min"),
+                             max.is_none() ? Expr() : to_expr(max, "max"));
+                 return p;
+             }),
+             py::arg("type"), py::arg("name"), py::arg("value"), py::arg("min"), py::arg("max"))
         .def("name", &Param::name)
         .def("type", &Param::type)
         .def("set", &set_value, py::arg("value"))
@@ -204,13 +213,8 @@ void define_param(py::module_ &m) {
         .def("channels", &OutputImageParam::channels)
         .def(
             "set_estimates",
-            [](OutputImageParam &p,
-               const std::vector<std::pair<py::object, py::object>> &estimates) -> OutputImageParam & {
-                Halide::Region region;
-                for (const auto &[min, extent] : estimates) {
-                    region.push_back(Halide::Range{to_expr(min, "min"), to_expr(extent, "extent")});
-                }
-                return p.set_estimates(region);
+            [](OutputImageParam &p, const py::sequence &estimates) -> OutputImageParam & {
+                return p.set_estimates(estimates_region(estimates, "set_estimates()"));
             },
             py::arg("estimates"), py::return_value_policy::reference_internal)
         .def("__repr__", [](const OutputImageParam &p) {
@@ -236,6 +240,9 @@ void define_param(py::module_ &m) {
             py::arg("buffer"))
         .def("get", &ImageParam::get)
         .def("reset", &ImageParam::reset)
+        .def("in_", py::overload_cast<const Halide::Func &>(&ImageParam::in), py::arg("f"))
+        .def("in_", py::overload_cast<const std::vector<Halide::Func> &>(&ImageParam::in), py::arg("fs"))
+        .def("in_", py::overload_cast<>(&ImageParam::in))
         .def(
             "__getitem__", [](const ImageParam &p, const py::object &index) { return p(coordinates(index)); },
             py::arg("index"))

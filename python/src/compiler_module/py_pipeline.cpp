@@ -109,6 +109,18 @@ void define_pipeline(py::module_ &m) {
                 return funcs[(size_t)index];
             },
             py::arg("index"))
+        .def(
+            "add_requirement",
+            [](Pipeline &p, const py::object &condition, const py::args &error_args) {
+                std::vector<Halide::Expr> parts;
+                for (const auto &a : error_args) {
+                    parts.push_back(py::isinstance<py::str>(a) ? Halide::Expr(a.cast<std::string>())
+                                                               : to_expr(a, "add_requirement argument"));
+                }
+                p.add_requirement(to_expr(condition, "add_requirement condition"), parts);
+            },
+            py::arg("condition"))
+        .def("invalidate_cache", &Pipeline::invalidate_cache)
         .def("__repr__", [](const Pipeline &p) {
             std::string s = "<halide.Pipeline [";
             std::vector<Func> funcs = p.outputs();

@@ -1,6 +1,7 @@
 // hl.VarOrRVar, hl.Stage (Func.update(i)), the update accessors of Func,
 // and the loop scheduling methods Func and Stage share (split, fuse,
-// reorder, tile, parallel, vectorize, unroll, serial over Vars and RVars).
+// reorder, tile, parallel, vectorize, unroll, serial, rename over Vars and
+// RVars).
 #include "py_compiler.h"
 
 namespace halide_py {
@@ -195,6 +196,13 @@ template <typename T> void add_loop_schedule(py::class_<T> &cls) {
             },
             py::arg("var"), self_ref)
         .def(
+            "rename",
+            [](T &self, O old_name, O new_name) -> T & {
+                stage_of(self).rename(to_var_or_rvar(old_name, "rename"), to_var_or_rvar(new_name, "rename"));
+                return self;
+            },
+            py::arg("old_name"), py::arg("new_name"), self_ref)
+        .def(
             "partition",
             [](T &self, O v, Partition policy) -> T & {
                 stage_of(self).partition(to_var_or_rvar(v, "partition"), policy);
@@ -282,7 +290,8 @@ void define_stage(py::module_ &m) {
             "update_values",
             [](const Func &f, int idx) { return py::tuple(py::cast(f.update_values(idx).as_vector())); },
             py::arg("idx") = 0)
-        .def("update", &Func::update, py::arg("idx") = 0);
+        .def("update", &Func::update, py::arg("idx") = 0)
+        .def("rvars", &Func::rvars, py::arg("idx") = 0);
 }
 
 } // namespace halide_py

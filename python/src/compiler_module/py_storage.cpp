@@ -1,5 +1,6 @@
 // hl.MemoryType and where a Func's storage lives: Func.store_in,
-// hoist_storage / hoist_storage_root and bound_storage.
+// hoist_storage / hoist_storage_root and bound_storage; a buffer
+// argument's OutputImageParam.store_in and host alignment.
 #include "py_compiler.h"
 
 namespace halide_py {
@@ -35,6 +36,11 @@ void define_storage(py::module_ &m) {
                 return f.bound_storage(dim, to_expr(bound, "bound"));
             },
             py::arg("dim"), py::arg("bound"), self_ref);
+    // A buffer argument's memory and host pointer alignment, as upstream's.
+    bound_class<Halide::OutputImageParam>(m, "OutputImageParam")
+        .def("store_in", &Halide::OutputImageParam::store_in, py::arg("memory_type"), self_ref)
+        .def("host_alignment", &Halide::OutputImageParam::host_alignment)
+        .def("set_host_alignment", &Halide::OutputImageParam::set_host_alignment, py::arg("bytes"), self_ref);
 }
 
 } // namespace halide_py

@@ -1,6 +1,6 @@
 // hl.Tuple: the several values of a Func defined with a Tuple, as
-// upstream's hl.Tuple([a, b]); a Python tuple or list is accepted wherever
-// a Tuple is.
+// upstream's hl.Tuple([a, b]) or hl.Tuple(f[x, y]) (the values of a call);
+// a Python tuple or list is accepted wherever a Tuple is.
 #include "py_compiler.h"
 
 namespace halide_py {
@@ -9,6 +9,8 @@ void define_tuple(py::module_ &m) {
     using Halide::Expr;
     using Halide::Tuple;
     bound_class<Tuple>(m, "Tuple")
+        // Tuple(f[x, y]): the values of the call, as upstream.
+        .def(py::init([](const Halide::FuncRef &call) { return Tuple(call); }), py::arg("f"))
         .def(py::init([](const py::iterable &values) {
                  std::vector<Expr> exprs;
                  for (const auto &v : values) {
