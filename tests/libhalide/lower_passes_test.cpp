@@ -176,7 +176,7 @@ TEST(AddRequirements, ConditionsBecomeAssertionsBeforeTheBody) {
     EXPECT_EQ(printed(after),
               "assert((p > 5), halide_error_requirement_failed(__user_context, \"(p > 5)\", stringify(\"too small:\", "
               "p)))\n"
-              "assert((q < 1.000000f), halide_error_requirement_failed(__user_context, \"(q < 1.000000f)\", \"\"))\n"
+              "assert((q < 1.0f), halide_error_requirement_failed(__user_context, \"(q < 1.0f)\", \"\"))\n"
               "out(0) = p\n");
 }
 
