@@ -120,6 +120,9 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
     if (n == "masked_load") {
         return masked_load(op);
     }
+    if (n == "interleave_vectors") {
+        return interleave_vectors(op);
+    }
     if (n == "print") {
         llvm::Value *value = arg(0);
         emit_print(op->args, 0);

@@ -171,8 +171,15 @@ private:
     void masked_store(const Store *op, const Call *masked);
     // A load through a clamped ramp (an image read with a clamped edge):
     // when every lane is inside the clamp, which is almost always, the
-    // clamp changes nothing and one dense load does; otherwise gather.
+    // clamp changes nothing and one dense (or strided) load does; otherwise gather.
     llvm::Value *clamped_ramp_load(const Load *op, const Ramp *dense, const Expr &in_range);
+    // A load at ramp(base, s, n) for a small constant stride s > 1: dense
+    // loads of n lanes, each inside the elements the ramp spans (so none
+    // reads past its last element), and shuffles picking every s-th lane.
+    llvm::Value *strided_load(const Load *op, const Ramp *r, int stride);
+    // interleave_vectors(v0, ..., vm-1) (DeinterleaveStores.cpp): lane i of
+    // the result is lane i / m of v(i % m); one shuffle.
+    llvm::Value *interleave_vectors(const Call *op);
     // A scalar store, a dense vector store or one store per lane.
     void store(const Store *op);
     // Distinct buffers never overlap (as in upstream Halide): each buffer's

@@ -47,6 +47,13 @@ Expr ramp_sum(const Expr &a, const Expr &b, int sign) {
     return Ramp::make(base, IntImm::make(as.type(), stride), lanes);
 }
 
+// The constant stride of a ramp if it is 2 to 4 (loaded as dense vectors
+// and shuffles), else 0.
+int small_stride(const Ramp *r) {
+    const IntImm *stride = r->stride.as<IntImm>();
+    return stride && stride->value > 1 && stride->value <= 4 ? (int)stride->value : 0;
+}
+
 // `index` with every min/max that clamps a ramp removed, and in
 // `in_range` the (scalar) condition under which that changes nothing.
 // Undefined if the index has another shape. Only sums, differences and
@@ -161,9 +168,12 @@ llvm::Value *CodeGen_LLVM::load(const Load *op) {
     } else {
         Expr in_range;
         Expr dense = unclamp(op->index, in_range);
-        const Ramp *r = dense.defined() ? dense_ramp(dense) : nullptr;
-        if (r && in_range.defined()) {
+        const Ramp *r = dense.defined() ? dense.as<Ramp>() : nullptr;
+        if (r && in_range.defined() && (dense_ramp(dense) || small_stride(r))) {
             return clamped_ramp_load(op, r, in_range);
+        }
+        if (const Ramp *strided = op->index.as<Ramp>(); strided && small_stride(strided)) {
+            return strided_load(op, strided, small_stride(strided));
         }
         v = gather(op);
     }
@@ -185,9 +195,15 @@ llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, 
     branch_likely(cond, fast, slow);
     b_.SetInsertPoint(fast);
     llvm::Type *et = mem_type(t.element_of());
-    llvm::LoadInst *a =
-        b_.CreateAlignedLoad(mem_type(t), element_address(op->name, dense->base, et), llvm::Align(t.bytes()));
-    a->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+    llvm::Value *a;
+    if (int stride = small_stride(dense)) {
+        a = to_memory(strided_load(op, dense, stride), t);
+    } else {
+        llvm::LoadInst *l =
+            b_.CreateAlignedLoad(mem_type(t), element_address(op->name, dense->base, et), llvm::Align(t.bytes()));
+        l->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        a = l;
+    }
     llvm::BasicBlock *fast_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(slow);
@@ -200,6 +216,70 @@ llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, 
     phi->addIncoming(a, fast_end);
     phi->addIncoming(g, slow_end);
     return from_memory(phi, t);
+}
+
+llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *r, int stride) {
+    Type t = op->type;
+    int lanes = t.lanes();
+    llvm::Type *mt = mem_type(t), *et = mem_type(t.element_of());
+    llvm::Align align(t.bytes());
+    // The ramp spans `span` elements from its base; chunk j covers
+    // [offset_j, offset_j + lanes), the last one ending at the span's end.
+    int span = stride * (lanes - 1) + 1;
+    llvm::Value *result = llvm::PoisonValue::get(mt);
+    std::vector<bool> filled(lanes, false);
+    for (int offset = 0;; offset += lanes) {
+        int at = std::min(offset, span - lanes);
+        llvm::Value *addr = element_address(op->name, Add::make(r->base, IntImm::make(Int(32), at)), et);
+        llvm::LoadInst *chunk = b_.CreateAlignedLoad(mt, addr, align);
+        chunk->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        // Lanes of the result from this chunk come from the second operand.
+        std::vector<int> mask(lanes);
+        for (int i = 0; i < lanes; i++) {
+            int e = i * stride - at;
+            if (!filled[i] && e >= 0 && e < lanes) {
+                mask[i] = lanes + e;
+                filled[i] = true;
+            } else {
+                mask[i] = i;
+            }
+        }
+        result = b_.CreateShuffleVector(result, chunk, mask);
+        if (at == span - lanes) {
+            break;
+        }
+    }
+    return from_memory(result, t);
+}
+
+llvm::Value *CodeGen_LLVM::interleave_vectors(const Call *op) {
+    int m = (int)op->args.size();
+    int part = op->args[0].type().lanes();
+    // Concatenate the parts (each widened to the total's lanes), then pick.
+    std::vector<llvm::Value *> parts;
+    for (const Expr &a : op->args) {
+        parts.push_back(codegen(a));
+    }
+    llvm::Value *all = parts[0];
+    for (int j = 1; j < m; j++) {
+        int have = j * part;
+        // Both operands of a shuffle must be alike: pad the next part to `have` lanes.
+        std::vector<int> pad(have, -1);
+        for (int i = 0; i < part; i++) {
+            pad[i] = i;
+        }
+        llvm::Value *next = have == part ? parts[j] : b_.CreateShuffleVector(parts[j], pad);
+        std::vector<int> cat(have + part);
+        for (int i = 0; i < have + part; i++) {
+            cat[i] = i < have ? i : have + (i - have);
+        }
+        all = b_.CreateShuffleVector(all, next, cat);
+    }
+    std::vector<int> pick(m * part);
+    for (int i = 0; i < m * part; i++) {
+        pick[i] = (i % m) * part + i / m;
+    }
+    return b_.CreateShuffleVector(all, pick);
 }
 
 llvm::Value *CodeGen_LLVM::masked_load(const Call *op) {

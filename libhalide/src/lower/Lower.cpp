@@ -166,6 +166,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);
+    s = deinterleave_stores(s); // select(x % 2 == 0, a(x / 2), ...): interleaved slices, strided loads
 
     // 11. The user's passes (Pipeline::add_custom_lowering_pass), in order.
     for (IRMutator *pass : options.custom_passes) {

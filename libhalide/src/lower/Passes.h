@@ -128,6 +128,13 @@ Stmt partition_loops(const Stmt &s, const std::map<std::string, Partition> &poli
 // code (Ramp, Broadcast, vector Load/Store); loops it cannot widen stay serial.
 Stmt vectorize_loops(const Stmt &s);
 
+// DeinterleaveStores.cpp: a vector store whose value takes x % m or x / m
+// of its lanes' ramp (a demosaic's select(x % 2 == 0, a(x / 2), b(x / 2)))
+// stores interleave_vectors of the m slices of lanes k, k + m, ...; in
+// each, the selects have scalar conditions and the reads are dense or
+// strided instead of gathers.
+Stmt deinterleave_stores(const Stmt &s);
+
 // SlidingWindow.cpp: a Func stored outside a serial loop and computed
 // inside it computes, after the loop's first iteration, only the part of its
 // region the previous iterations did not (line buffers).
