@@ -15,7 +15,8 @@
 //   ramp(b, s, n)      ->  ramp(b + k*s, s*m, n/m)
 //   broadcast(v, n)    ->  broadcast(v, n/m)
 // and the slice of a ramp whose stride m divides folds further (floor
-// division and Euclidean remainder, positive m):
+// division and Euclidean remainder, positive m; 32- and 64-bit lanes only,
+// which do not wrap around):
 //   ramp(b, s*m, j) / m  ->  ramp(b / m, s, j)
 //   ramp(b, s*m, j) % m  ->  broadcast(b % m, j)
 // Binary operations on ramps and broadcasts are folded back into ramps
@@ -240,7 +241,7 @@ private:
                 }
             } else if constexpr (std::is_same_v<N, Div> || std::is_same_v<N, Mod>) {
                 int64_t m = bb ? vector_divisor(b) : 0, s = 0;
-                if (m && const_int(astride, s) && s % m == 0) {
+                if (m && const_int(astride, s) && s % m == 0 && a.type().bits() >= 32) {
                     if constexpr (std::is_same_v<N, Div>) {
                         return ramp_or_broadcast(Div::make(abase, bbase), make_const(astride.type(), s / m), lanes);
                     } else {
