@@ -190,6 +190,20 @@ public:
                     DeviceAPI device_api = DeviceAPI::Default_GPU);
     Stage &hexagon(const VarOrRVar &x = Var::outermost());
 
+    // Fuses this stage's loops, from the outermost down to `var`, with the
+    // same number of outermost loops of stage `s` (the parent), which must
+    // have a loop named `var`: one loop nest runs both, the parent's body
+    // first in each fused iteration. Both Funcs must be computed at the
+    // same level and neither may depend on the other. Where the loop ranges
+    // differ, `align` says how they line up (per fused loop, or one
+    // strategy for all; see LoopAlignStrategy). The results do not change.
+    Stage &compute_with(const Stage &s, const VarOrRVar &var,
+                        const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Stage &compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    // The same, at a LoopLevel (resolved when the pipeline is compiled).
+    Stage &compute_with(const LoopLevel &loop_level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Stage &compute_with(const LoopLevel &loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+
 private:
     Stage &set_loop_type(const VarOrRVar &v, Internal::ForType type, const char *what);
     std::shared_ptr<Internal::FunctionContents> f_;
@@ -307,6 +321,17 @@ public:
     Func &store_root();
     Func &store_at(const Func &f, const Var &var);
     Func &store_at(const Func &f, const RVar &var) { return store_at(f, Var(var.name())); }
+    // At a LoopLevel: root, inlined, or a loop. The level is read when the
+    // pipeline is compiled, so a later level.set(...) counts.
+    Func &compute_at(const LoopLevel &loop_level);
+    Func &store_at(const LoopLevel &loop_level);
+    Func &hoist_storage(const LoopLevel &loop_level);
+    // See Stage::compute_with (of the pure definition).
+    Func &compute_with(const Stage &s, const VarOrRVar &var,
+                       const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Func &compute_with(const Stage &s, const VarOrRVar &var, LoopAlignStrategy align = LoopAlignStrategy::Auto);
+    Func &compute_with(const LoopLevel &loop_level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
+    Func &compute_with(const LoopLevel &loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
 
     // The region of `var` this Func is computed over is exactly
     // [min, min + extent): a consumer needing more is a runtime error.

@@ -549,6 +549,7 @@ FuncRef Func::operator()(const std::vector<Var> &args) const {
 
 Func &Func::compute_root() {
     f_->compute = ComputeLevel::Root;
+    f_->compute_level.reset();
     mark_changed(*f_);
     return *this;
 }
@@ -562,6 +563,7 @@ Func &Func::memoize(const EvictionKey &eviction_key) {
 
 Func &Func::compute_inline() {
     f_->compute = ComputeLevel::Inlined;
+    f_->compute_level.reset();
     mark_changed(*f_);
     return *this;
 }
@@ -606,6 +608,8 @@ Func &Func::compute_at(const Func &f, const Var &var) {
     f_->compute = ComputeLevel::At;
     f_->compute_at_func = f.name();
     f_->compute_at_var = var.name();
+    f_->compute_at_stage = -1;
+    f_->compute_level.reset();
     mark_changed(*f_);
     return *this;
 }
@@ -668,12 +672,15 @@ Func &Func::hoist_storage(const Func &f, const Var &var) {
     f_->hoist = ComputeLevel::At;
     f_->hoist_at_func = f.name();
     f_->hoist_at_var = var.name();
+    f_->hoist_at_stage = -1;
+    f_->hoist_level.reset();
     mark_changed(*f_);
     return *this;
 }
 
 Func &Func::hoist_storage_root() {
     f_->hoist = ComputeLevel::Root;
+    f_->hoist_level.reset();
     mark_changed(*f_);
     return *this;
 }
@@ -756,6 +763,7 @@ Func &Func::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
 
 Func &Func::store_root() {
     f_->store = ComputeLevel::Root;
+    f_->store_level.reset();
     mark_changed(*f_);
     return *this;
 }
@@ -766,6 +774,8 @@ Func &Func::store_at(const Func &f, const Var &var) {
     f_->store = ComputeLevel::At;
     f_->store_at_func = f.name();
     f_->store_at_var = var.name();
+    f_->store_at_stage = -1;
+    f_->store_level.reset();
     mark_changed(*f_);
     return *this;
 }

@@ -2,6 +2,8 @@
 // from them when its last handle is destroyed.
 #include "Function.h"
 
+#include "Halide/Error.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -164,6 +166,64 @@ void mark_everything_changed() {
 
 uint64_t everything_changed_stamp() {
     return global_change.load();
+}
+
+} // namespace Internal
+} // namespace Halide
+
+namespace Halide {
+namespace Internal {
+namespace {
+
+// A LoopLevel's contents as the schedule fields say it: Inlined, Root or
+// At (func, var, stage). Locks it, as upstream's lowering does.
+void resolve_level(const std::shared_ptr<LoopLevelContents> &level, ComputeLevel &kind, std::string &func,
+                   std::string &var, int &stage) {
+    if (!level) {
+        return;
+    }
+    user_assert(level->var_name != "__undefined_loop_level_var_name")
+        << "There should be no undefined LoopLevels at the start of lowering. (Did you mean to use "
+           "LoopLevel::inlined() instead of LoopLevel() ?)";
+    level->locked = true;
+    if (level->var_name == "__root") {
+        kind = ComputeLevel::Root;
+    } else if (level->var_name == "__inlined") {
+        kind = ComputeLevel::Inlined;
+    } else {
+        kind = ComputeLevel::At;
+        func = level->func_name;
+        var = level->var_name;
+        stage = level->stage_index;
+    }
+}
+
+void resolve_fuse(FuseLevel &fuse) {
+    if (!fuse.level) {
+        return;
+    }
+    ComputeLevel kind = ComputeLevel::Inlined;
+    std::string func, var;
+    int stage = -1;
+    resolve_level(fuse.level, kind, func, var, stage);
+    user_assert(kind == ComputeLevel::At)
+        << "Invalid compute_with: the LoopLevel given is " << (kind == ComputeLevel::Root ? "root" : "inlined")
+        << "; it must name a loop of another stage";
+    fuse.parent_func = func;
+    fuse.var = var;
+    fuse.parent_stage = stage >= 0 ? stage : 0; // no stage given: the pure definition, as Func's Stage is
+}
+
+} // namespace
+
+void resolve_loop_levels(FunctionContents &f) {
+    resolve_level(f.compute_level, f.compute, f.compute_at_func, f.compute_at_var, f.compute_at_stage);
+    resolve_level(f.store_level, f.store, f.store_at_func, f.store_at_var, f.store_at_stage);
+    resolve_level(f.hoist_level, f.hoist, f.hoist_at_func, f.hoist_at_var, f.hoist_at_stage);
+    resolve_fuse(f.fuse);
+    for (UpdateDefinition &u : f.updates) {
+        resolve_fuse(u.fuse);
+    }
 }
 
 } // namespace Internal

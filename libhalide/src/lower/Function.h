@@ -93,6 +93,19 @@ inline void for_each_specialization(const std::vector<Specialization> &specs,
     }
 }
 
+// Stage::compute_with: this stage's loops, from the outermost down to the
+// parent's loop named `var`, are fused with the parent stage's (ComputeWith.cpp).
+// Given as a LoopLevel, `level` is resolved when lowering starts.
+struct FuseLevel {
+    std::string parent_func; // empty: not fused
+    int parent_stage = 0;
+    std::string var;
+    std::vector<std::pair<std::string, LoopAlignStrategy>> align; // by loop name; the others `all`
+    LoopAlignStrategy all = LoopAlignStrategy::Auto;
+    std::shared_ptr<LoopLevelContents> level;
+    bool defined() const { return !parent_func.empty() || level; }
+};
+
 // An update definition f(args) = values, run after the pure definition and
 // the updates before it. Each argument is a pure Var of the update (looped
 // over the region of that dimension), or any Expr of RVars and those Vars.
@@ -105,6 +118,7 @@ struct UpdateDefinition {
     bool allow_race_conditions = false;          // Stage::allow_race_conditions()
     bool atomic = false;                         // Stage::atomic()
     std::vector<Specialization> specializations; // Stage::specialize()
+    FuseLevel fuse;                              // Stage::compute_with()
 };
 
 struct FunctionContents;
@@ -155,12 +169,20 @@ struct FunctionContents {
     std::vector<Expr> values;      // empty until defined
     ComputeLevel compute = ComputeLevel::Inlined;
     std::string compute_at_func, compute_at_var; // with ComputeLevel::At: a Func and its Dim name
+    // With ComputeLevel::At, store and hoist: the stage of that Func whose
+    // loop it is (-1: every stage that has a loop of that name).
+    int compute_at_stage = -1, store_at_stage = -1, hoist_at_stage = -1;
+    // Given as LoopLevels (compute_at(LoopLevel) ...): resolved into the
+    // fields above when lowering starts (resolve_loop_levels), so a level
+    // set() after the schedule call counts.
+    std::shared_ptr<LoopLevelContents> compute_level, store_level, hoist_level;
     // store_root()/store_at(): Inlined (unset) stores where g is computed.
     ComputeLevel store = ComputeLevel::Inlined;
     std::string store_at_func, store_at_var;
     std::vector<SplitStep> splits; // the pure definition's schedule
     std::vector<Dim> dims;
     std::vector<Specialization> specializations; // the pure definition's
+    FuseLevel fuse;                              // the pure definition's compute_with()
     std::vector<UpdateDefinition> updates;
     // Realized, or called by another Func's definition: no more updates
     // (they would change what that already means), as upstream.
@@ -252,6 +274,9 @@ uint64_t latest_change_stamp();
 void mark_changed(FunctionContents &f);
 void mark_everything_changed();
 uint64_t everything_changed_stamp();
+// Locks the LoopLevels f's schedule was given (compute_at/store_at/
+// hoist_storage/compute_with) and records what they name in f's fields.
+void resolve_loop_levels(FunctionContents &f);
 // How many names the registry holds (live ones, and destroyed ones not yet swept).
 size_t registered_name_count();
 

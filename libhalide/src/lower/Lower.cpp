@@ -74,6 +74,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // calls go to wrappers is a copy: the passes below use that one).
     Environment env;
     std::vector<std::string> order = realization_order(given_outputs, env);
+    for (const auto &[name, f] : env) {
+        resolve_loop_levels(*f); // LoopLevels given to schedules are read (and locked) now
+    }
     std::vector<FunctionPtr> outputs;
     for (const FunctionPtr &f : given_outputs) {
         outputs.push_back(env.at(f->name));
@@ -89,12 +92,18 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
         f->frozen = true;
     }
 
+    // 1b. compute_with: legal fusions only; fused Funcs next to each other.
+    order = check_compute_with(env, order, outputs);
+
     // 2. Inline everything scheduled inline (the default).
     inline_functions(env, order, outputs);
     choose_extern_symbols(env, options.target);
 
     // 3. Loop nests and realizations, with bounds inference.
     Stmt s = schedule_functions(env, order, outputs);
+    // 3'. compute_with: the fused stages' loop nests made one (the marks
+    // schedule_functions left on their stages taken off).
+    s = fuse_compute_with(s, env);
 
     // 3a. The updates marked atomic() update their points atomically.
     s = add_atomics(s, env);

@@ -32,6 +32,19 @@ void inline_functions(Environment &env, const std::vector<std::string> &order, c
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::vector<FunctionPtr> &outputs);
 
+// ComputeWith.cpp: Stage::compute_with. check_compute_with refuses what
+// upstream refuses (inline or differently computed Funcs, dependencies, a
+// loop the parent lacks, fused depths that differ, specializations) and
+// returns the realization order with each fused group's Funcs next to each
+// other. schedule_functions marks each stage of the Funcs in
+// compute_with_funcs (mark_compute_with_stage); fuse_compute_with then
+// fuses the marked loop nests and removes the marks.
+std::vector<std::string> check_compute_with(const Environment &env, const std::vector<std::string> &order,
+                                            const std::vector<FunctionPtr> &outputs);
+std::set<std::string> compute_with_funcs(const Environment &env);
+Stmt mark_compute_with_stage(const FunctionContents &f, int stage, const Stmt &s);
+Stmt fuse_compute_with(const Stmt &s, const Environment &env);
+
 // ExternStages.cpp: Func::define_extern. The statement computing extern
 // stage f over <region>.min.d/.extent.d: its bounds query (lets opening the
 // statement: the region each Func input must cover), then place(call),

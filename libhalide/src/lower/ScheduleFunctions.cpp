@@ -405,6 +405,9 @@ Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const s
 // scan's f(s - 1) reads points the earlier stages must have computed), as
 // upstream's bounds inference grows them; an output's stages loop over its
 // buffer (reads beyond it are checked where the output is made).
+// The Funcs whose stages schedule_functions marks for fuse_compute_with.
+thread_local const std::set<std::string> *compute_with_marked = nullptr;
+
 Stmt produce(const FunctionContents &f, bool is_output, const std::string &region) {
     int last = (int)f.updates.size();
     std::vector<Stmt> stages((size_t)last + 1);
@@ -439,6 +442,9 @@ Stmt produce(const FunctionContents &f, bool is_output, const std::string &regio
             }
         }
         stages[(size_t)k] = s;
+        if (compute_with_marked && compute_with_marked->count(f.name)) {
+            stages[(size_t)k] = mark_compute_with_stage(f, k, s);
+        }
         if (k > 0) {
             auto reads = boxes_required(s, region_max);
             auto it = reads.find(f.name);
@@ -649,7 +655,7 @@ std::string invalid_location(const FunctionContents &g) {
 // stage of the Func that has it, so g is computed (or stored) in each, for
 // the uses of g in that stage.
 std::vector<std::string> level_loops(const Environment &env, const FunctionContents &g, const std::string &func,
-                                     const std::string &dim, const char *what) {
+                                     const std::string &dim, const char *what, int only_stage = -1) {
     auto consumer = env.find(func);
     user_assert(consumer != env.end()) << invalid_location(g) << "Func '" << g.name << "' is " << what << " Func '"
                                        << func
@@ -657,7 +663,13 @@ std::vector<std::string> level_loops(const Environment &env, const FunctionConte
                                           "pipeline)";
     const FunctionContents &c = *consumer->second;
     std::vector<std::string> loops;
+    user_assert(only_stage <= (int)c.updates.size())
+        << invalid_location(g) << "Func '" << g.name << "' is " << what << " stage " << only_stage << " of Func '"
+        << func << "', which has " << c.updates.size() + 1 << " stages";
     for (int stage = 0; stage <= (int)c.updates.size(); stage++) {
+        if (only_stage >= 0 && stage != only_stage) {
+            continue; // a LoopLevel with a stage index names that stage's loop only
+        }
         auto add = [&](const std::vector<Dim> &dims) {
             for (const Dim &d : dims) {
                 if (d.name == dim) {
@@ -879,6 +891,11 @@ bool stored_apart(const FunctionContents &g) {
 
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::vector<FunctionPtr> &outputs) {
+    std::set<std::string> marked = compute_with_funcs(env);
+    compute_with_marked = &marked;
+    struct Unmark {
+        ~Unmark() { compute_with_marked = nullptr; }
+    } unmark;
     std::set<std::string> output_names;
     std::vector<Stmt> output_nests;
     for (const FunctionPtr &f : outputs) {
@@ -900,8 +917,9 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         const FunctionContents &g = *env.at(*it);
         if (!stored_apart(g)) {
             if (g.compute == ComputeLevel::At) {
-                InjectAt inject(level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
-                                [&](const Stmt &body) { return realize_around(g, body); });
+                InjectAt inject(
+                    level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at", g.compute_at_stage),
+                    [&](const Stmt &body) { return realize_around(g, body); });
                 s = inject.mutate(s);
                 internal_assert(inject.found);
             } else if (g.compute == ComputeLevel::Inlined) {
@@ -921,14 +939,14 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             continue;
         }
         // Computed at one loop, stored at an outer one (or at the root).
-        InjectAt compute(level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at"),
+        InjectAt compute(level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at", g.compute_at_stage),
                          [&](const Stmt &body) { return compute_around(g, body); });
         s = compute.mutate(s);
         internal_assert(compute.found);
         if (g.store == ComputeLevel::Root) {
             s = store_around(g, s);
         } else {
-            InjectAt store(level_loops(env, g, g.store_at_func, g.store_at_var, "stored at"),
+            InjectAt store(level_loops(env, g, g.store_at_func, g.store_at_var, "stored at", g.store_at_stage),
                            [&](const Stmt &body) { return store_around(g, body); });
             s = store.mutate(s);
             internal_assert(store.found);
