@@ -331,6 +331,34 @@ TEST(ComputeWith, UpstreamsErrors) {
         std::string got = error(which);
         EXPECT_NE(got.find(want[which]), std::string::npos) << got;
     }
+    std::string names = message_of([&] {
+        Func f("nf"), g("ng"), h("nh");
+        Var yo("yo"), yi("yi"), ya("ya"), yb("yb");
+        f(x, y) = x + y;
+        g(x, y) = x - y;
+        h(x, y) = f(x, y) + g(x, y);
+        f.compute_root().split(y, yo, yi, 2);
+        g.compute_root().split(y, ya, yb, 2);
+        g.compute_with(f, x);
+        h.realize({4, 4});
+    });
+    EXPECT_NE(names.find("Invalid compute_with: names of dim 1 of nf.s0(y.yi) and ng.s0(y.yb) do not match."),
+              std::string::npos)
+        << names;
+    std::string unused = message_of([&] {
+        Func f("uf"), g("ug"), h("uh");
+        f(x, y) = x + y;
+        g(x, y) = x - y;
+        h(x, y) = g(x, y) + 1;
+        f.compute_root();
+        g.compute_root();
+        g.compute_with(f, y);
+        h.realize({4, 4});
+    });
+    EXPECT_NE(unused.find("Illegal compute_with: \"ug\" is scheduled to be computed with \"uf\" which is not used "
+                          "anywhere."),
+              std::string::npos)
+        << unused;
     std::string self = message_of([&] {
         Func ff("eff");
         ff(x, y) = x + y;

@@ -43,6 +43,18 @@ const FuseLevel &fuse_of(const FunctionContents &f, int stage) {
 const std::vector<Dim> &dims_of(const FunctionContents &f, int stage) {
     return stage == 0 ? f.dims : f.updates[(size_t)stage - 1].dims;
 }
+const std::vector<SplitStep> &stage_splits(const FunctionContents &f, int stage) {
+    return stage == 0 ? f.splits : f.updates[(size_t)stage - 1].splits;
+}
+// A loop's name with the variables it was split from, as upstream names it: "y.yi".
+std::string dim_path(const std::vector<SplitStep> &splits, const std::string &var) {
+    for (const SplitStep &s : splits) {
+        if (s.kind == SplitStep::Split && (s.outer == var || s.inner == var)) {
+            return dim_path(splits, s.old_var) + "." + var;
+        }
+    }
+    return var;
+}
 std::string stage_name(const std::string &f, int stage) {
     return f + ".s" + std::to_string(stage);
 }
@@ -433,8 +445,9 @@ std::vector<std::string> check_compute_with(const Environment &env, const std::v
     for (const Pair &p : pairs) {
         std::string child = stage_name(p.child, p.child_stage);
         auto it = env.find(p.parent);
-        user_assert(it != env.end()) << "Invalid compute_with: " << child << " is computed with " << p.parent
-                                     << ", which is not part of this pipeline";
+        user_assert(it != env.end()) << "Illegal compute_with: \"" << p.child
+                                     << "\" is scheduled to be computed with \"" << p.parent
+                                     << "\" which is not used anywhere.";
         const FunctionContents &cf = *env.at(p.child), &pf = *it->second;
         user_assert(p.parent_stage <= (int)pf.updates.size())
             << "Invalid compute_with: " << p.parent << " has no stage " << p.parent_stage;
@@ -468,6 +481,14 @@ std::vector<std::string> check_compute_with(const Environment &env, const std::v
                             << child;
         user_assert(pd == cd) << "Invalid compute_with: # of fused dims of " << parent << " and " << child
                               << " do not match.";
+        const std::vector<Dim> &pdims = dims_of(pf, p.parent_stage), &cdims = dims_of(cf, p.child_stage);
+        for (size_t i = pd; i-- > 0;) { // innermost fused loop first, as upstream checks
+            const Dim &a = pdims[pdims.size() - 1 - i], &b = cdims[cdims.size() - 1 - i];
+            user_assert(a.name == b.name)
+                << "Invalid compute_with: names of dim " << pdims.size() - 1 - i << " of " << parent << "("
+                << dim_path(stage_splits(pf, p.parent_stage), a.var) << ") and " << child << "("
+                << dim_path(stage_splits(cf, p.child_stage), b.var) << ") do not match.";
+        }
         user_assert(!depends_on(calls, cf.name, pf.name) && !depends_on(calls, pf.name, cf.name))
             << "Invalid compute_with: there is dependency between " << pf.name << " and " << cf.name;
     }
