@@ -26,6 +26,8 @@ from halide._compiler import (
     Handle as Handle,
     ImageParam as ImageParam,
     Int as Int,
+    LoopAlignStrategy as LoopAlignStrategy,
+    LoopLevel as LoopLevel,
     MemoryType as MemoryType,
     NameMangling as NameMangling,
     OutputFileType as OutputFileType,

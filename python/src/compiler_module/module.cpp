@@ -30,4 +30,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_storage(m);
     halide_py::define_memoize(m);
     halide_py::define_estimates(m);
+    halide_py::define_loop_level(m);
 }

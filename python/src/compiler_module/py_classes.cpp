@@ -20,6 +20,7 @@ void declare_classes(py::module_ &m) {
     py::class_<Tuple>(m, "Tuple");
     py::class_<VarOrRVar>(m, "VarOrRVar");
     py::class_<Stage>(m, "Stage");
+    py::class_<LoopLevel>(m, "LoopLevel");
     py::class_<Param<>>(m, "Param");
     py::class_<Internal::Dimension>(m, "Dimension");
     py::class_<OutputImageParam>(m, "OutputImageParam");
