@@ -229,6 +229,7 @@ AVOIDABLE = {
     "nested_vectorize": "two vectorized loops in one Func",
     "blend": "TailStrategy::ShiftInwardsAndBlend on outputs",
     "likely": "likely()/likely_if_innermost() around clamped coordinates",
+    "compute_with": "a copy of a compute_root Func computed with it (compute_with)",
 }
 
 
@@ -425,6 +426,9 @@ class Pipeline:
     family: str = ""
     decls: list[str] = field(default_factory=list)
     sched_rvars: list[str] = field(default_factory=list)
+    # compute_with: (twin, of, consumer): Func `twin` has the definition of
+    # `of` and takes the place of `of` in consumer's first call of it.
+    twins: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def out(self) -> FuncInfo:
@@ -1937,8 +1941,58 @@ def generate_pipeline(seed: int, k: int, avoid: set[str] | None = None) -> Pipel
     mode = rng.random()
     if mode < 0.3:
         p.unsched = [f"{f.name}.compute_root();" for f in funcs[:-1]]
-    Scheduler(rng, p, avoid).run()
+    scheduler = Scheduler(rng, p, avoid)
+    scheduler.run()
+    if "compute_with" not in avoid:
+        add_compute_with(p, scheduler, random.Random(f"{seed}:{k}:compute_with"))
     return p
+
+
+ALIGNS = [
+    "",
+    "LoopAlignStrategy::Auto",
+    "LoopAlignStrategy::NoAlign",
+    "LoopAlignStrategy::AlignStart",
+    "LoopAlignStrategy::AlignEnd",
+]
+
+
+def add_compute_with(p: Pipeline, s: Scheduler, rng: random.Random) -> None:
+    """Sometimes: a copy ("twin") of a compute_root Func, with the same definition and loop schedule, read by
+    one consumer in place of its first call of the original, computed with the original down to one of its
+    loops. Neither depends on the other, so the fusion is legal; the values do not change. From a generator
+    of its own, so each seed keeps its pipelines and schedules."""
+    if rng.random() >= 0.3:
+        return
+    candidates = []
+    for fi, f in enumerate(p.funcs[:-1]):
+        if f"{f.name}.compute_root();" not in p.sched or fi not in s.loops:
+            continue
+        if any(f".compute_at({f.name}," in ln for ln in p.sched):
+            continue  # a producer computed inside its loops: the copy could not read it
+        calls = {c: len(re.findall(rf"\b{f.name}\(", p.funcs[c].expr.render())) for c in f.consumers}
+        # The original must stay in use once the copy takes one of its calls.
+        candidates += [(fi, c) for c, n in calls.items() if n >= 1 and sum(calls.values()) >= 2]
+    if not candidates:
+        return
+    fi, c = rng.choice(candidates)
+    f = p.funcs[fi]
+    # Fused down to a named loop outside any vectorized or unrolled one (outermost first), and outside any
+    # loop no Var names (upstream names those apart in the two Funcs, and refuses to fuse them).
+    levels = []
+    for lp in reversed(s.loops[fi]):
+        if lp.kind in ("vectorized", "unrolled") or lp.anon:
+            break
+        levels.append(lp.name)
+    if not levels:
+        return
+    twin = f"{f.name}w"
+    p.twins.append((twin, f.name, p.funcs[c].name))
+    own = [ln for ln in p.sched if ln.startswith(f"{f.name}.")]
+    p.sched += [twin + ln[len(f.name) :] for ln in own]
+    align = rng.choice(ALIGNS)
+    p.sched.append(f"{twin}.compute_with({f.name}, {rng.choice(levels)}{', ' + align if align else ''});")
+    p.tags.add("compute_with")
 
 
 # --------------------------------------------------------------------------
@@ -2118,6 +2172,8 @@ def render_pipeline(p: Pipeline) -> str:
     ]
     for f in p.funcs:
         lines.append(f'    Func {f.name}("{f.name}");')
+    for twin, _, _ in p.twins:
+        lines.append(f'    Func {twin}("{twin}");')
     lines += [f"    {d}" for d in p.decls]
     lines += [f"    {d}" for d in definitions(p)]
     lines.append("    if (sched) {")
@@ -2143,8 +2199,14 @@ def definitions(p: Pipeline) -> list[str]:
     out = []
     for f in p.funcs:
         assert f.expr is not None
-        out.append(f"{f.name}({'x, y' if f.dims == 2 else 'x'}) = {f.expr.render()};")
+        args = "x, y" if f.dims == 2 else "x"
+        text = f.expr.render()
+        for twin, of, consumer in p.twins:
+            if consumer == f.name:
+                text = re.sub(rf"\b{of}\(", f"{twin}(", text, count=1)
+        out.append(f"{f.name}({args}) = {text};")
         out += [f"{f.name}({u.lhs}) {u.op} {u.expr.render()};" for u in f.updates]
+        out += [f"{twin}({args}) = {f.expr.render()};" for twin, of, _ in p.twins if of == f.name]
     return out
 
 
@@ -2182,7 +2244,7 @@ def render_batch(pipelines: list[Pipeline]) -> str:
     out = []
     for p in pipelines:
         out.append(f"PIPELINE {p.ident} {p.dims} {p.width} {p.height} {p.out.name} {p.out.t.name}")
-        out.append("FUNCS " + " ".join(f.name for f in p.funcs))
+        out.append("FUNCS " + " ".join([f.name for f in p.funcs] + [t for t, _, _ in p.twins]))
         out += [f"DEF {d}" for d in p.decls + definitions(p)]
         out += [f"SCHED {d}" for d in rvar_decls(p)]
         out += [f"SCHED {s}" for s in p.sched]

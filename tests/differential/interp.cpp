@@ -805,6 +805,18 @@ private:
     Context &ctx_;
 };
 
+LoopAlignStrategy align_named(const std::string &s) {
+    if (s == "LoopAlignStrategy::AlignStart")
+        return LoopAlignStrategy::AlignStart;
+    if (s == "LoopAlignStrategy::AlignEnd")
+        return LoopAlignStrategy::AlignEnd;
+    if (s == "LoopAlignStrategy::NoAlign")
+        return LoopAlignStrategy::NoAlign;
+    if (s == "LoopAlignStrategy::Auto")
+        return LoopAlignStrategy::Auto;
+    throw ParseError("unknown loop alignment " + s);
+}
+
 TailStrategy tail_named(const std::string &s) {
     if (s == "TailStrategy::Auto")
         return TailStrategy::Auto;
@@ -1031,6 +1043,10 @@ void statement(const std::string &line, Context &ctx) {
         f.compute_at(F(0), V(1));
     else if (m == "store_at")
         f.store_at(F(0), V(1));
+    else if (m == "compute_with" && a.size() == 3)
+        f.compute_with(F(0), VR(1), align_named(a[2].tok.text));
+    else if (m == "compute_with")
+        f.compute_with(F(0), VR(1));
     else {
         std::vector<Var> v;
         for (size_t i = 0; i < a.size(); i++) {
