@@ -5,6 +5,7 @@
 // compare_outputs.py requires the two outputs to be identical.
 #include <cstdint>
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 #include "Halide.h"
@@ -158,6 +159,25 @@ void types() {
     report("type_bounds", out);
 }
 
+// One value of a Tuple updated alone (f(x)[i] = ..., +=, *=), and an Expr
+// printed with operator<< (Halide.h alone declares it, as upstream's).
+void tuple_elements() {
+    Var x("x");
+    Func f("f");
+    f(x) = Tuple(x, x * 2);
+    f(x)[0] = f(x)[0] + 10;
+    f(x)[1] += 5;
+    f(x)[1] *= f(x)[0];
+    RDom r(0, 4);
+    f(r * 3)[0] = cast<int>(f(r * 3)[1]) - 1;
+    Realization out = f.realize({16});
+    report("tuple_element_0", Buffer<int32_t>(out[0]));
+    report("tuple_element_1", Buffer<int32_t>(out[1]));
+    std::ostringstream text;
+    text << (x + 1);
+    std::printf("expr_printed %d\n", (int)(text.str().find('x') != std::string::npos));
+}
+
 int main() {
     gradient();
     brighten();
@@ -165,5 +185,6 @@ int main() {
     multi_stage();
     params_and_operators();
     types();
+    tuple_elements();
     return 0;
 }

@@ -224,6 +224,8 @@ public:
 };
 
 // f(x, y): the left side of a definition, or a call inside an expression.
+class FuncTupleElementRef;
+
 class FuncRef {
 public:
     FuncRef(std::shared_ptr<Internal::FunctionContents> f, std::vector<Expr> args);
@@ -235,8 +237,9 @@ public:
     FuncRef &operator=(const FuncRef &other);
     // A call of a single-valued Func.
     operator Expr() const;
-    // Value i of a Func defined with a Tuple.
-    Expr operator[](int i) const;
+    // Value i of a Func defined with a Tuple: reads as that value and, on
+    // the left of an assignment, updates it alone.
+    FuncTupleElementRef operator[](int i) const;
     // How many values the Func has (1 unless defined with a Tuple).
     size_t size() const;
 
@@ -252,7 +255,10 @@ public:
     FuncRef &operator/=(const FuncRef &e) { return *this /= Expr(e); }
 
 private:
+    friend class FuncTupleElementRef;
     void define(const std::vector<Expr> &values);
+    // An update of value i alone (the others undef: left as they are).
+    void define_element(int i, const Expr &value);
     void define_pure(const std::vector<Expr> &values);
     void define_update(const std::vector<Expr> &values);
     // f(args) op= e: defines f as `identity` first if need be.
@@ -260,6 +266,28 @@ private:
     Expr call(int value_index) const;
     std::shared_ptr<Internal::FunctionContents> f_;
     std::vector<Expr> args_;
+};
+
+// f(args)[i]: value i of a Tuple-valued Func at a point. It is the Expr
+// that reads that value; assigned to (=, +=, -=, *=, /=) it defines an
+// update of value i alone, the other values kept, as upstream's.
+class FuncTupleElementRef : public Expr {
+public:
+    FuncTupleElementRef(const FuncRef &ref, int index);
+    FuncTupleElementRef(const FuncTupleElementRef &) = default;
+    FuncTupleElementRef &operator=(const Expr &e);
+    FuncTupleElementRef &operator=(const FuncTupleElementRef &e) { return *this = Expr(e); }
+    FuncTupleElementRef &operator=(const FuncRef &e) { return *this = Expr(e); }
+    FuncTupleElementRef &operator+=(const Expr &e) { return *this = Expr(*this) + e; }
+    FuncTupleElementRef &operator-=(const Expr &e) { return *this = Expr(*this) - e; }
+    FuncTupleElementRef &operator*=(const Expr &e) { return *this = Expr(*this) * e; }
+    FuncTupleElementRef &operator/=(const Expr &e) { return *this = Expr(*this) / e; }
+    // Which value of the Tuple this is.
+    int index() const { return index_; }
+
+private:
+    FuncRef ref_;
+    int index_;
 };
 
 class Func {

@@ -410,11 +410,27 @@ FuncRef::operator Expr() const {
     return call(0);
 }
 
-Expr FuncRef::operator[](int i) const {
+FuncTupleElementRef FuncRef::operator[](int i) const {
     user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
     user_assert(i >= 0 && (size_t)i < f_->values.size())
         << "Func '" << f_->name << "' has " << f_->values.size() << " value(s); there is no value " << i;
-    return call(i);
+    return FuncTupleElementRef(*this, i);
+}
+
+void FuncRef::define_element(int i, const Expr &value) {
+    std::vector<Expr> values;
+    for (size_t k = 0; k < f_->values.size(); k++) {
+        values.push_back((int)k == i ? value : undef(f_->values[k].type()));
+    }
+    define(values);
+}
+
+FuncTupleElementRef::FuncTupleElementRef(const FuncRef &ref, int index)
+    : Expr(ref.call(index)), ref_(ref), index_(index) {}
+
+FuncTupleElementRef &FuncTupleElementRef::operator=(const Expr &e) {
+    ref_.define_element(index_, e);
+    return *this;
 }
 
 size_t FuncRef::size() const {

@@ -146,7 +146,7 @@ void define_func(py::module_ &m) {
 
     auto ref = bound_class<FuncRef>(m, "FuncRef");
     ref.def(
-        "__getitem__", [](const FuncRef &r, int i) { return r[i]; }, py::arg("index"));
+        "__getitem__", [](const FuncRef &r, int i) { return Expr(r[i]); }, py::arg("index"));
     add_expr_operators(ref);
     // + - * / of a Func not defined yet: see UnevaluatedFuncRef.
     const std::pair<const char *, BinaryOp> updates[] = {{"__add__", unevaluated_op<'+'>()},
