@@ -18,14 +18,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-        n++;
-    }
-    return n;
-}
-
 // ---- LoopLevel
 
 TEST(LoopLevel, InspectingNeedsALockedLevel) {

@@ -29,14 +29,6 @@ Expr bcast(int v, int n) {
     return Broadcast::make(IntImm::make(Int(32), v), n);
 }
 
-int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-        n++;
-    }
-    return n;
-}
-
 } // namespace
 
 TEST(DeinterleaveStores, SelectOnParityBecomesTwoSlicesWithScalarConditions) {

@@ -13,4 +13,13 @@ inline std::string printed(const Halide::Internal::Stmt &s) {
     return out.str();
 }
 
+// How many times `what` occurs in `text` (overlaps counted).
+inline int count(const std::string &text, const std::string &what) {
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+        n++;
+    }
+    return n;
+}
+
 #endif

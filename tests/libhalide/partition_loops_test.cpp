@@ -30,14 +30,6 @@ Stmt loop_reading(const Expr &index) {
                      Store::make("out", load, var("x")));
 }
 
-int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-        n++;
-    }
-    return n;
-}
-
 } // namespace
 
 TEST(PartitionLoops, ClampedIndexHasASteadyStateWithoutTheClamp) {

@@ -8,18 +8,11 @@
 
 #include "Halide.h"
 #include "error_message.h"
+#include "ir_text.h"
 
 using namespace Halide;
 
 namespace {
-
-int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-        n++;
-    }
-    return n;
-}
 
 // Every value of a 1-D int32 buffer against ref(x).
 template <typename F> void expect_values(const Buffer<int32_t> &out, F ref) {

@@ -49,14 +49,6 @@ Stmt line_buffer(const Expr &written, const std::vector<Stmt> &more = {}) {
                          Block::make(all));
 }
 
-int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-        n++;
-    }
-    return n;
-}
-
 } // namespace
 
 TEST(StorageFolding, RowsReadWithinALoopFoldToAPowerOfTwo) {

@@ -26,14 +26,6 @@ Expr var(const std::string &name) {
     return Variable::make(Int(32), name);
 }
 
-int count(const std::string &text, const std::string &what) {
-    int n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-        n++;
-    }
-    return n;
-}
-
 Expr i32(int v) {
     return IntImm::make(Int(32), v);
 }

@@ -16,6 +16,35 @@ using namespace Internal;
 
 namespace {
 
+// The wrapper (or clone) `consumers` already share in `wrappers`, null if
+// none of them has one; their names go to `names`. Consumers with different
+// ones are an error naming `call`. The consumers are marked changed, and an
+// existing wrapper is registered for all of them.
+FunctionPtr shared_wrapper(std::map<std::string, FunctionPtr> &wrappers, const std::vector<Func> &consumers,
+                           const std::string &call, const char *kinds, std::vector<std::string> &names) {
+    FunctionPtr existing;
+    for (const Func &c : consumers) {
+        names.push_back(c.name());
+        auto it = wrappers.find(c.name());
+        if (it == wrappers.end()) {
+            continue;
+        }
+        user_assert(!existing || existing == it->second)
+            << call << ": the consumers given already use different " << kinds << " ('" << existing->name << "' and '"
+            << it->second->name << "')";
+        existing = it->second;
+    }
+    for (const Func &c : consumers) {
+        mark_changed(*c.function());
+    }
+    if (existing) {
+        for (const std::string &n : names) {
+            wrappers[n] = existing;
+        }
+    }
+    return existing;
+}
+
 // A new wrapper of f, called `name`, registered for `consumers`.
 Func make_wrapper(const FunctionPtr &f, const std::string &name, const std::vector<std::string> &consumers) {
     user_assert(f->defined()) << "Can't wrap Func '" << f->name << "' before it is defined";
@@ -72,27 +101,12 @@ Func Func::clone_in(const Func &consumer) {
 Func Func::clone_in(const std::vector<Func> &consumers) {
     user_assert(f_->defined()) << "Can't clone Func '" << name() << "' before it is defined";
     user_assert(!consumers.empty()) << "Func '" << name() << "'.clone_in() was given an empty list of consumers";
-    FunctionPtr existing;
-    std::vector<std::string> names;
     for (const Func &c : consumers) {
         user_assert(c.function() != f_) << "Func '" << name() << "' can't be cloned for itself";
-        names.push_back(c.name());
-        auto it = f_->wrappers.find(c.name());
-        if (it == f_->wrappers.end()) {
-            continue;
-        }
-        user_assert(!existing || existing == it->second)
-            << "Func '" << name() << "'.clone_in(): the consumers given already use different wrappers or clones ('"
-            << existing->name << "' and '" << it->second->name << "')";
-        existing = it->second;
     }
-    for (const Func &c : consumers) {
-        mark_changed(*c.function());
-    }
-    if (existing) {
-        for (const std::string &n : names) {
-            f_->wrappers[n] = existing;
-        }
+    std::vector<std::string> names;
+    if (FunctionPtr existing =
+            shared_wrapper(f_->wrappers, consumers, "Func '" + name() + "'.clone_in()", "wrappers or clones", names)) {
         return Func(existing);
     }
     auto clone = std::make_shared<FunctionContents>(*f_);
@@ -128,27 +142,12 @@ Func Func::in(const Func &consumer) {
 
 Func Func::in(const std::vector<Func> &consumers) {
     user_assert(!consumers.empty()) << "Func '" << name() << "'.in() was given an empty list of consumers";
-    FunctionPtr existing;
-    std::vector<std::string> names;
     for (const Func &c : consumers) {
         user_assert(c.function() != f_) << "Func '" << name() << "' can't be wrapped for itself";
-        names.push_back(c.name());
-        auto it = f_->wrappers.find(c.name());
-        if (it == f_->wrappers.end()) {
-            continue;
-        }
-        user_assert(!existing || existing == it->second)
-            << "Func '" << name() << "'.in(): the consumers given already use different wrappers ('" << existing->name
-            << "' and '" << it->second->name << "')";
-        existing = it->second;
     }
-    for (const Func &c : consumers) {
-        mark_changed(*c.function());
-    }
-    if (existing) {
-        for (const std::string &n : names) {
-            f_->wrappers[n] = existing;
-        }
+    std::vector<std::string> names;
+    if (FunctionPtr existing =
+            shared_wrapper(f_->wrappers, consumers, "Func '" + name() + "'.in()", "wrappers", names)) {
         return Func(existing);
     }
     return make_wrapper(f_, name() + "_in_" + names[0], names);
@@ -193,26 +192,9 @@ Func ImageParam::in(const Func &consumer) {
 Func ImageParam::in(const std::vector<Func> &consumers) {
     check_defined();
     user_assert(!consumers.empty()) << "ImageParam '" << name() << "'.in() was given an empty list of consumers";
-    FunctionPtr existing;
     std::vector<std::string> names;
-    for (const Func &c : consumers) {
-        names.push_back(c.name());
-        auto it = contents_->wrappers.find(c.name());
-        if (it == contents_->wrappers.end()) {
-            continue;
-        }
-        user_assert(!existing || existing == it->second)
-            << "ImageParam '" << name() << "'.in(): the consumers given already use different wrappers ('"
-            << existing->name << "' and '" << it->second->name << "')";
-        existing = it->second;
-    }
-    for (const Func &c : consumers) {
-        mark_changed(*c.function());
-    }
-    if (existing) {
-        for (const std::string &n : names) {
-            contents_->wrappers[n] = existing;
-        }
+    if (FunctionPtr existing =
+            shared_wrapper(contents_->wrappers, consumers, "ImageParam '" + name() + "'.in()", "wrappers", names)) {
         return Func(existing);
     }
     return make_image_wrapper(contents_, name() + "_in_" + names[0], names);
