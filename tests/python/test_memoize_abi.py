@@ -13,22 +13,16 @@ under our runtime.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import BUILD, REPO
+from c_link import NEEDS_UPSTREAM_AND_CC, link_driver
+from conftest import REPO
 from upstream_api import UPSTREAM_PY
 
-pytestmark = [
-    pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up"),
-    pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler"),
-]
-
-RUNTIME_LIB = BUILD / "subprojects" / "halide-runtime" / "libhalide_runtime.a"
-RUNTIME_GEN = BUILD / "subprojects" / "halide-runtime"  # HalideRuntimeVersion.h
+pytestmark = NEEDS_UPSTREAM_AND_CC
 
 GENERATE = """
 import sys
@@ -126,15 +120,7 @@ def build(tmp: Path, kind: str, include: Path, runtime: bool, python: str = str(
     out.mkdir()
     subprocess.run([python, "-c", GENERATE, str(out), kind], check=True)
     (out / "driver.c").write_text(DRIVER)
-    exe = out / "driver"
-    cmd = ["cc", "-std=c11", "-I", str(out), "-I", str(include), "-I", str(RUNTIME_GEN)]
-    cmd += [str(out / "driver.c"), str(out / "memo.o")]
-    if runtime:
-        assert RUNTIME_LIB.exists(), f"{RUNTIME_LIB} was not built"
-        cmd.append(str(RUNTIME_LIB))
-    cmd += ["-lpthread", "-lm", "-ldl", "-o", str(exe)]
-    subprocess.run(cmd, check=True)
-    return exe
+    return link_driver(out / "driver", [out / "driver.c", out / "memo.o"], [out, include], [], runtime)
 
 
 def test_upstream_memoized_kernel_under_our_runtime(tmp_path):

@@ -15,21 +15,15 @@ each against upstream itself:
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import BUILD, REPO
+from c_link import NEEDS_UPSTREAM_AND_CC, link_driver
+from conftest import REPO
 from upstream_api import UPSTREAM_PY
 
-pytestmark = [
-    pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up"),
-    pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler"),
-]
-
-RUNTIME_LIB = BUILD / "subprojects" / "halide-runtime" / "libhalide_runtime.a"
-RUNTIME_GEN = BUILD / "subprojects" / "halide-runtime"  # HalideRuntimeVersion.h
+pytestmark = NEEDS_UPSTREAM_AND_CC
 
 GENERATE = """
 import sys
@@ -79,15 +73,7 @@ def upstream_kernel(tmp_path: Path, kind: str) -> Path:
 
 
 def link(out: Path, sources: list[Path], include: Path, extra: list[str], runtime: bool) -> Path:
-    exe = out / "driver"
-    cmd = ["cc", "-std=c11", "-I", str(out), "-I", str(include), "-I", str(RUNTIME_GEN), *extra]
-    cmd += [str(s) for s in sources] + [str(out / "traced.o")]
-    if runtime:
-        assert RUNTIME_LIB.exists(), f"{RUNTIME_LIB} was not built"
-        cmd.append(str(RUNTIME_LIB))
-    cmd += ["-lpthread", "-lm", "-ldl", "-o", str(exe)]
-    subprocess.run(cmd, check=True)
-    return exe
+    return link_driver(out / "driver", [*sources, out / "traced.o"], [out, include], extra, runtime)
 
 
 @pytest.fixture(scope="module")
