@@ -60,6 +60,30 @@ TEST(PartitionLoops, ConditionsOnAnOuterLoopAreNotSolvedInTheInnerOne) {
     EXPECT_EQ(count(text, "for (x, "), 3) << text; // one copy per y loop, none split
 }
 
+TEST(PartitionLoops, InnerLoopsArePartitionedOnlyInTheOuterSteadyState) {
+    // Clamps on both x and y: the y loop splits in three, and only its steady
+    // copy of the x loop splits too (3 + 1 + 1 x loops, not 3 x 3): every
+    // level of a deeper nest would otherwise triple the code below it.
+    Expr ix = Max::make(Min::make(likely(Sub::make(var("x"), 1)), 49), 0);
+    Expr iy = Max::make(Min::make(likely(Sub::make(var("y"), 1)), 9), 0);
+    Stmt inner = loop_reading(Add::make(ix, Mul::make(iy, 100)));
+    Stmt outer = For::make("y", IntImm::make(Int(32), 0), IntImm::make(Int(32), 20), ForType::Serial, inner);
+    std::string text = printed(simplify(partition_loops(outer)));
+    EXPECT_EQ(count(text, "for (y, "), 3) << text;
+    EXPECT_EQ(count(text, "for (x, "), 5) << text;
+
+    // Eight nested loops, each with its own clamp: linear growth, not 3^8.
+    Stmt s = Store::make("out", Load::make(Int(32), "in", var("l0")), var("l0"));
+    for (int level = 7; level >= 0; level--) {
+        std::string name = "l" + std::to_string(level);
+        Expr clamp = Max::make(Min::make(likely(Sub::make(var(name), 1)), 5), 0);
+        s = For::make(name, IntImm::make(Int(32), 0), IntImm::make(Int(32), 10), ForType::Serial,
+                      Block::make(Store::make("side", clamp, var(name)), s));
+    }
+    text = printed(partition_loops(s));
+    EXPECT_LE(count(text, "for ("), 3 * 8 * 8) << "loops after partitioning a nest of eight";
+}
+
 TEST(PartitionLoops, UnsolvableConditionsKeepTheirBranch) {
     // x * x is not solved: no partition, the clamp stays.
     Expr index = Max::make(Min::make(likely(Mul::make(var("x"), var("x"))), 49), 0);

@@ -26,7 +26,14 @@ struct Node {
     std::unique_ptr<Node> a, b, c;
 };
 
+// Whether the reference's arithmetic overflowed int32 since last cleared.
+// Signed 32-bit overflow is undefined in Halide, as upstream (the simplifier
+// may assume it does not happen: a * -4 < b where a, b >= 13), so a value
+// whose evaluation overflowed has no expected result and is not compared.
+bool g_overflowed = false;
+
 int32_t wrap(int64_t v) {
+    g_overflowed = g_overflowed || v < INT32_MIN || v > INT32_MAX;
     return (int32_t)(uint32_t)(uint64_t)v;
 }
 
@@ -241,6 +248,7 @@ TEST(RandomPipelines, ScheduledEqualsUnscheduledAndReference) {
     std::mt19937 rng(seed);
 
     int cases = 0;
+    long compared = 0, skipped = 0; // points; skipped: the reference overflowed int32
     for (int p = 0; p < pipelines; p++) {
         RandomPipeline rp;
         int stages = (int)(rng() % 3) + 1;
@@ -285,7 +293,13 @@ TEST(RandomPipelines, ScheduledEqualsUnscheduledAndReference) {
             }
             for (int j = 0; j < rp.height; j++) {
                 for (int i = 0; i < rp.width; i++) {
+                    g_overflowed = false;
                     int32_t expected = ref(stages - 1, i, j);
+                    if (g_overflowed) {
+                        skipped++;
+                        continue;
+                    }
+                    compared++;
                     ASSERT_EQ(out(i, j), expected) << "seed " << seed << " pipeline " << p << " schedule [" << schedule
                                                    << "] at " << i << "," << j;
                 }
@@ -293,5 +307,7 @@ TEST(RandomPipelines, ScheduledEqualsUnscheduledAndReference) {
             cases++;
         }
     }
-    std::printf("%d random cases passed\n", cases);
+    std::printf("%d random cases passed (%ld points compared, %ld skipped as int32 overflow)\n", cases, compared,
+                skipped);
+    EXPECT_GT(compared, 20 * skipped) << "most points must have a defined result";
 }

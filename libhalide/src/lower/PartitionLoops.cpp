@@ -23,9 +23,14 @@
 // smaller range only moves iterations into the prologue or epilogue, which
 // compute the same values. Inner loops' variables count at their extremes
 // (the condition must hold for every inner iteration); lets inside the loop
-// are expanded. Conditions the solver cannot handle leave their branch
-// as it is. Runs before vectorization, so the steady state of a vectorized
-// loop loads densely instead of gathering clamped indices.
+// are expanded, up to a size (kMaxExpandedLet): lets that use each other
+// several times grow exponentially when expanded, and a let past the limit
+// stays an opaque name, so conditions that need it are not solved.
+// Conditions the solver cannot handle leave their branch as it is.
+// The prologue and epilogue keep the body as it came: inner loops are
+// partitioned only in the steady state. Runs before vectorization, so the
+// steady state of a vectorized loop loads densely instead of gathering
+// clamped indices.
 #include <functional>
 #include <map>
 #include <set>
@@ -70,23 +75,77 @@ bool has_inner_loop(const Stmt &s) {
     return finder.found;
 }
 
+// The largest tree (in nodes) a loop-invariant let may expand to.
+constexpr size_t kMaxExpandedLet = 2000;
+
+// Counts nodes, each Variable naming a let in `sizes` as that let's size.
+class ExpandedSize : public IRVisitor {
+public:
+    explicit ExpandedSize(const std::map<std::string, size_t> &s) : sizes_(s) {}
+    size_t total = 0;
+    using IRVisitor::visit;
+#define HALIDE_IR_NODE(N)                                                                                              \
+    void visit(const N *op) override {                                                                                 \
+        count(op);                                                                                                     \
+    }
+#include "Halide/IRNodes.def"
+#undef HALIDE_IR_NODE
+
+private:
+    template <typename Node> void count(const Node *op) {
+        total++;
+        IRVisitor::visit(op);
+    }
+    void count(const Variable *op) {
+        auto it = sizes_.find(op->name);
+        total += it == sizes_.end() ? 1 : it->second;
+    }
+    const std::map<std::string, size_t> &sizes_;
+};
+
+// The size of e once every let named in `sizes` is expanded into it.
+size_t expanded_size(const Expr &e, const std::map<std::string, size_t> &sizes) {
+    ExpandedSize counter(sizes);
+    counter.include(e);
+    return counter.total;
+}
+
 const Expr &likely_arg(const Expr &e) {
     return e.as<Call>()->args[0];
 }
 
+// Finds a Variable named in `names` or `extra`, visiting each node once:
+// the expressions solved here share subtrees (expanded lets, bounds), and
+// as trees they can be exponentially larger than as graphs.
+class MentionFinder : public IRVisitor {
+public:
+    MentionFinder(const std::map<std::string, Expr> &n, const std::string &x) : names_(n), extra_(x) {}
+    bool found = false;
+    using IRVisitor::visit;
+#define HALIDE_IR_NODE(N)                                                                                              \
+    void visit(const N *op) override {                                                                                 \
+        once(op);                                                                                                      \
+    }
+#include "Halide/IRNodes.def"
+#undef HALIDE_IR_NODE
+
+private:
+    template <typename Node> void once(const Node *op) {
+        if (!found && seen_.insert(op).second) {
+            IRVisitor::visit(op);
+        }
+    }
+    void once(const Variable *op) {
+        found = found || op->name == extra_ || names_.count(op->name);
+    }
+    const std::map<std::string, Expr> &names_;
+    const std::string &extra_;
+    std::set<const void *> seen_;
+};
+
 // Does e mention any of `names`?
 bool mentions(const Expr &e, const std::map<std::string, Expr> &names, const std::string &extra) {
-    class Finder : public IRVisitor {
-    public:
-        Finder(const std::map<std::string, Expr> &n, const std::string &x) : names_(n), extra_(x) {}
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const Variable *op) override { found = found || op->name == extra_ || names_.count(op->name); }
-
-    private:
-        const std::map<std::string, Expr> &names_;
-        const std::string &extra_;
-    } finder(names, extra);
+    MentionFinder finder(names, extra);
     finder.include(e);
     return finder.found;
 }
@@ -342,13 +401,18 @@ private:
         if (solver_depends(value)) {
             lets_[name] = value;
         } else {
-            invariant_lets_[name] = substitute(invariant_lets_, value);
+            size_t size = expanded_size(value, invariant_size_);
+            if (size <= kMaxExpandedLet) {
+                invariant_lets_[name] = substitute(invariant_lets_, value);
+                invariant_size_[name] = size;
+            }
         }
     }
     void undefine(const std::string &name) {
         inside_.erase(name);
         lets_.erase(name);
         invariant_lets_.erase(name);
+        invariant_size_.erase(name);
     }
 
     // A range is usable where it is computed (before the loop): it may not
@@ -470,6 +534,7 @@ private:
     std::string v_;
     Expr min_, max_;
     std::map<std::string, Expr> lets_, invariant_lets_;
+    std::map<std::string, size_t> invariant_size_; // expanded_size of each invariant let
     std::set<std::string> inside_;
     Scope inner_;
     bool innermost_;
@@ -508,10 +573,15 @@ public:
         lo = Min::make(Max::make(lo, op->min), end);
         hi = Min::make(Max::make(hi, Sub::make(lo_v, int32_const(1))), loop_max);
         Expr after = Add::make(hi_v, int32_const(1));
+        // The prologue and epilogue run the body as it came, its inner loops
+        // not partitioned: partitioned there too, every level of a loop nest
+        // would triple the code below it (3^depth copies). They cover only
+        // the edges, where the unpartitioned inner loops cost little.
+        const Stmt &edge = op->body;
         Stmt s = Block::make({
-            For::make(op->name, op->min, Sub::make(lo_v, op->min), op->for_type, body),
+            For::make(op->name, op->min, Sub::make(lo_v, op->min), op->for_type, edge),
             For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady),
-            For::make(op->name, after, Sub::make(end, after), op->for_type, body),
+            For::make(op->name, after, Sub::make(end, after), op->for_type, edge),
         });
         s = LetStmt::make(prefix + "_max", hi, s);
         return LetStmt::make(prefix + "_min", lo, s);
