@@ -340,6 +340,7 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMConte
     module->setDataLayout(tm->createDataLayout());
 
     CodeGen_LLVM cg(ctx, *module);
+    cg.set_target_features(features);
     cg.compile(f, metadata_target.empty() ? nullptr : &metadata_target);
 
     std::string problem = verify(*module);

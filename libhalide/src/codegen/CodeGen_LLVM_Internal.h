@@ -7,6 +7,7 @@
 //   CodeGen_LLVM_Entry.cpp    NAME, NAME_argv, NAME_metadata, multitarget
 //   CodeGen_LLVM_Arith.cpp    scalar arithmetic, comparisons and casts
 //   CodeGen_LLVM_Vectors.cpp  loads, stores, ramps, gathers and scatters
+//   CodeGen_LLVM_Lookup.cpp   byte table lookups through pshufb
 //   CodeGen_LLVM_Calls.cpp    extern calls, math functions, intrinsics, print
 //   CodeGen_LLVM_Buffers.cpp  halide_buffer_t fields, bounds queries, heap
 //                             allocations
@@ -47,6 +48,10 @@ public:
     // A multitarget wrapper: NAME(args...) calls the first variant whose
     // features halide_can_use_target_features accepts, else the last one;
     // NAME_argv and NAME_metadata as for a single kernel.
+    // The LLVM feature string ("+avx2,+ssse3,...") of the code's target:
+    // which x86 instructions the byte table lookup may use.
+    void set_target_features(const std::string &llvm_features);
+
     void compile_dispatcher(const LoweredFunc &f, const std::vector<MultitargetVariant> &variants,
                             const std::string &target_string);
 
@@ -164,6 +169,12 @@ private:
     // clamped-ramp load or a gather, by the shape of the index.
     llvm::Value *load(const Load *op);
     llvm::Instruction *gather(const Load *op);
+    // A uint8 or int8 vector load at int32(a uint8 vector), as pshufb table
+    // lookups (CodeGen_LLVM_Lookup.cpp); NULL where the target has no pshufb
+    // or the load has another shape.
+    llvm::Value *byte_table_lookup(const Load *op);
+    // The vectors of `parts` (as many lanes each) one after the other.
+    llvm::Value *concat_vectors(const std::vector<llvm::Value *> &parts);
     // The intrinsics masked_load(load, mask) and Store(f, masked_store(value,
     // mask), index) of a predicated vector tail (VectorizeLoops.cpp): LLVM's
     // masked loads and stores (gathers and scatters when not dense).
@@ -269,6 +280,8 @@ private:
     std::vector<std::pair<llvm::Value *, std::string>> live_allocations_;
     std::map<std::string, llvm::Constant *> strings_;
     int task_counter_ = 0;
+    // Lanes of one pshufb on the target: 32 (AVX2), 16 (SSSE3) or 0 (none).
+    int pshufb_lanes_ = 0;
     llvm::MDNode *tbaa_root_ = nullptr;
     std::map<std::string, llvm::MDNode *> tbaa_tags_;
     // The Funcs of the Atomic nodes around the code being generated.

@@ -175,6 +175,9 @@ llvm::Value *CodeGen_LLVM::load(const Load *op) {
         if (const Ramp *strided = op->index.as<Ramp>(); strided && small_stride(strided)) {
             return strided_load(op, strided, small_stride(strided));
         }
+        if (llvm::Value *looked_up = byte_table_lookup(op)) {
+            return looked_up;
+        }
         v = gather(op);
     }
     v->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
@@ -252,17 +255,11 @@ llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *r, int strid
     return from_memory(result, t);
 }
 
-llvm::Value *CodeGen_LLVM::interleave_vectors(const Call *op) {
-    int m = (int)op->args.size();
-    int part = op->args[0].type().lanes();
-    // Concatenate the parts (each widened to the total's lanes), then pick.
-    std::vector<llvm::Value *> parts;
-    for (const Expr &a : op->args) {
-        parts.push_back(codegen(a));
-    }
+llvm::Value *CodeGen_LLVM::concat_vectors(const std::vector<llvm::Value *> &parts) {
+    int part = (int)llvm::cast<llvm::FixedVectorType>(parts[0]->getType())->getNumElements();
     llvm::Value *all = parts[0];
-    for (int j = 1; j < m; j++) {
-        int have = j * part;
+    for (size_t j = 1; j < parts.size(); j++) {
+        int have = (int)j * part;
         // Both operands of a shuffle must be alike: pad the next part to `have` lanes.
         std::vector<int> pad(have, -1);
         for (int i = 0; i < part; i++) {
@@ -271,10 +268,22 @@ llvm::Value *CodeGen_LLVM::interleave_vectors(const Call *op) {
         llvm::Value *next = have == part ? parts[j] : b_.CreateShuffleVector(parts[j], pad);
         std::vector<int> cat(have + part);
         for (int i = 0; i < have + part; i++) {
-            cat[i] = i < have ? i : have + (i - have);
+            cat[i] = i;
         }
         all = b_.CreateShuffleVector(all, next, cat);
     }
+    return all;
+}
+
+llvm::Value *CodeGen_LLVM::interleave_vectors(const Call *op) {
+    int m = (int)op->args.size();
+    int part = op->args[0].type().lanes();
+    // Concatenate the parts, then pick.
+    std::vector<llvm::Value *> parts;
+    for (const Expr &a : op->args) {
+        parts.push_back(codegen(a));
+    }
+    llvm::Value *all = concat_vectors(parts);
     std::vector<int> pick(m * part);
     for (int i = 0; i < m * part; i++) {
         pick[i] = (i % m) * part + i / m;
