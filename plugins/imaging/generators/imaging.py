@@ -152,12 +152,19 @@ class Equalize:
     output = hl.OutputBuffer(hl.UInt(8), 2)
 
     def generate(g):
-        v, u = hl.Var("v"), hl.Var("u")
+        v, u, lane = hl.Var("v"), hl.Var("u"), hl.Var("lane")
         width, height = g.input.width(), g.input.height()
-        r = hl.RDom([hl.Range(0, width), hl.Range(0, height)], "r")
-        hist = hl.Func("hist")  # one reduction over every input pixel
-        hist[v] = 0
-        hist[hl.i32(g.input[r.x, r.y])] += 1
+        # Four partial histograms, one per x % 4, over the columns up to the
+        # last multiple of 4 (r.x is the lane), then the remaining columns.
+        quads = width / 4
+        r = hl.RDom([hl.Range(0, 4), hl.Range(0, quads), hl.Range(0, height)], "r")
+        t = hl.RDom([hl.Range(quads * 4, width - quads * 4), hl.Range(0, height)], "t")
+        hist4 = hl.Func("hist4")
+        hist4[v, lane] = 0
+        hist4[hl.i32(g.input[r.y * 4 + r.x, r.z]), r.x] += 1
+        hist4[hl.i32(g.input[t.x, t.y]), 0] += 1
+        hist = hl.Func("hist")
+        hist[v] = hist4[v, 0] + hist4[v, 1] + hist4[v, 2] + hist4[v, 3]
         s = hl.RDom([hl.Range(1, 255)], "s")
         cdf = hl.Func("cdf")  # a scan: the running sum of the histogram
         cdf[v] = hist[v]
@@ -172,17 +179,20 @@ class Equalize:
         lut[v] = hl.select(span > 0, hl.u8((hl.i64(above) * 255 + span / 2) / span), hl.u8(v))
         g.output[x, y] = lut[hl.i32(g.input[x, y])]
 
-        # Partial histograms of 32 input rows each, in parallel (rfactor),
-        # merged bin by bin; the scan and the table are 256 points; the
+        # The four histograms of each strip of 32 rows in parallel (rfactor),
+        # the lanes unrolled: consecutive pixels increment different tables,
+        # so a run of equal values does not wait on its own last increment.
+        # Merged bin by bin; the scan and the table are 256 points; the
         # lookup runs on rows in parallel.
-        ryo, ryi = hl.RVar("ryo"), hl.RVar("ryi")
+        rzo, rzi = hl.RVar("rzo"), hl.RVar("rzi")
         lanes = g.natural_vector_size(hl.Int(32))
+        hist4.compute_root().vectorize(v, lanes)
+        hist4.update(0).split(r.z, rzo, rzi, 32)
+        partial = hist4.update(0).rfactor(rzo, u)
+        partial.compute_root().vectorize(v, lanes).parallel(u)
+        partial.update(0).unroll(r.x).parallel(u)
+        hist4.update(0).vectorize(v, lanes)
         hist.compute_root().vectorize(v, lanes)
-        hist.update(0).split(r.y, ryo, ryi, 32)
-        partial = hist.update(0).rfactor(ryo, u)
-        partial.compute_root().vectorize(v, lanes)
-        partial.update(0).parallel(u)
-        hist.update(0).vectorize(v, lanes)
         cdf.compute_root()
         cdf_min.compute_root()
         lut.compute_root().vectorize(v, lanes)
