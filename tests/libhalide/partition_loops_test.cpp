@@ -84,6 +84,28 @@ TEST(PartitionLoops, InnerLoopsArePartitionedOnlyInTheOuterSteadyState) {
     EXPECT_LE(count(text, "for ("), 3 * 8 * 8) << "loops after partitioning a nest of eight";
 }
 
+TEST(PartitionLoops, OuterLoopsAreNotPartitionedForBranchesTheInnerLoopsSplitOff) {
+    // Tiles of 8: the clamp on xo * 8 + xi - 1 splits the xi loop. Split
+    // again at xo, the first and last tile would run the raw body (their xi
+    // loops unpartitioned): xo stays one loop around the partitioned xi loop.
+    Expr x = Add::make(Mul::make(var("xo"), 8), var("xi"));
+    Expr index = Max::make(Min::make(likely(Sub::make(x, 1)), 49), 0);
+    Stmt inner = For::make("xi", IntImm::make(Int(32), 0), IntImm::make(Int(32), 8), ForType::Serial,
+                           Store::make("out", Load::make(Int(32), "in", index), x));
+    Stmt outer = For::make("xo", IntImm::make(Int(32), 0), IntImm::make(Int(32), 7), ForType::Serial, inner);
+    std::string text = printed(simplify(partition_loops(outer)));
+    EXPECT_EQ(count(text, "for (xo, "), 1) << text;
+    EXPECT_EQ(count(text, "for (xi, "), 3) << text;
+    EXPECT_EQ(count(text, "max(min("), 2) << text; // in the xi prologue and epilogue only
+
+    // A clamp on xo in the xi loop's main line: xo is partitioned for it.
+    Expr side = Max::make(Min::make(likely(var("xo")), 5), 1);
+    Stmt both = For::make("xo", IntImm::make(Int(32), 0), IntImm::make(Int(32), 7), ForType::Serial,
+                          Block::make(Store::make("side", side, var("xo")), inner));
+    text = printed(simplify(partition_loops(both)));
+    EXPECT_EQ(count(text, "for (xo, "), 3) << text;
+}
+
 TEST(PartitionLoops, UnsolvableConditionsKeepTheirBranch) {
     // x * x is not solved: no partition, the clamp stays.
     Expr index = Max::make(Min::make(likely(Mul::make(var("x"), var("x"))), 49), 0);

@@ -28,9 +28,15 @@
 // stays an opaque name, so conditions that need it are not solved.
 // Conditions the solver cannot handle leave their branch as it is.
 // The prologue and epilogue keep the body as it came: inner loops are
-// partitioned only in the steady state. Runs before vectorization, so the
-// steady state of a vectorized loop loads densely instead of gathering
-// clamped indices.
+// partitioned only in the steady state. So a loop is partitioned only for
+// a branch left in its body's main line, outside the prologues and
+// epilogues of the loops inside: a branch there is one an inner loop has
+// already split off (or one its edges keep), and partitioning the outer
+// loop for it would only trade the inner loops' partitions at its own
+// edges for the raw body (a 5x5 Gaussian in 256-wide tiles: the first and
+// last tile of each row, a quarter of the image, back to gathers).
+// Runs before vectorization, so the steady state of a vectorized loop
+// loads densely instead of gathering clamped indices.
 #include <functional>
 #include <map>
 #include <set>
@@ -295,14 +301,31 @@ private:
     const Scope &inner_;
 };
 
+// The prologue and epilogue loops made so far (and their copies in outer
+// steady states), by node.
+class EdgeLoops {
+public:
+    bool contains(const For *op) const { return nodes_.count(op) != 0; }
+    void add(const Stmt &s) {
+        if (s.as<For>() && nodes_.insert(s.get()).second) {
+            kept_.push_back(s);
+        }
+    }
+
+private:
+    std::set<const IRNode *> nodes_;
+    std::vector<Stmt> kept_; // keeps the nodes alive (and their addresses unique)
+};
+
 // The body of loop v in its steady state: every likely branch whose
 // condition solves for v is taken; `range` collects where all of them are.
 class SteadyState : public IRMutator {
 public:
-    SteadyState(const std::string &v, const Expr &loop_min, const Expr &loop_max, bool innermost)
-        : v_(v), min_(loop_min), max_(loop_max), innermost_(innermost) {}
+    SteadyState(const std::string &v, const Expr &loop_min, const Expr &loop_max, bool innermost, EdgeLoops &edges)
+        : v_(v), min_(loop_min), max_(loop_max), innermost_(innermost), edges_(edges) {}
     Range1 range;
     bool found = false;
+    bool found_in_main_line = false; // a branch taken outside the inner loops' edges
 
     using IRMutator::visit;
 
@@ -360,6 +383,18 @@ public:
     Expr visit(const Let *op) override { return let_in_scope<Let, Expr>(op); }
 
     Stmt visit(const For *op) override {
+        bool edge = edges_.contains(op);
+        in_edge_ += edge ? 1 : 0;
+        Stmt s = visit_loop(op);
+        in_edge_ -= edge ? 1 : 0;
+        if (edge) {
+            edges_.add(s);
+        }
+        return s;
+    }
+
+private:
+    Stmt visit_loop(const For *op) {
         Expr lo = substitute(invariant_lets_, op->min);
         Expr hi = substitute(invariant_lets_, Sub::make(Add::make(op->min, op->extent), int32_const(1)));
         Interval li = bounds_of_expr(lo, inner_), hi_i = bounds_of_expr(hi, inner_);
@@ -377,7 +412,6 @@ public:
         return For::make(op->name, op->min, op->extent, op->for_type, body);
     }
 
-private:
     bool solver_depends(const Expr &e) const { return mentions(e, lets_, v_); }
 
     // A likely branch this loop partitions on: any likely(), and
@@ -529,6 +563,7 @@ private:
     void add(const Range1 &r) {
         range = found ? Solver::both(range, r) : r;
         found = true;
+        found_in_main_line = found_in_main_line || in_edge_ == 0;
     }
 
     std::string v_;
@@ -538,6 +573,8 @@ private:
     std::set<std::string> inside_;
     Scope inner_;
     bool innermost_;
+    EdgeLoops &edges_;
+    int in_edge_ = 0; // depth inside the prologues and epilogues of inner loops
 };
 
 class PartitionLoops : public IRMutator {
@@ -555,13 +592,14 @@ public:
         }
         std::string prefix = op->name + ".steady";
         Expr loop_max = Sub::make(Add::make(op->min, op->extent), int32_const(1));
-        SteadyState steady_state(op->name, op->min, loop_max, !has_inner_loop(body));
+        SteadyState steady_state(op->name, op->min, loop_max, !has_inner_loop(body), edges_);
         Stmt steady = steady_state.mutate(body);
         user_assert(partition != Partition::Always || (steady_state.found && steady_state.range.ok))
             << "Loop " << op->name << " is scheduled with Partition::Always, but no likely() branch in it "
             << "(a clamp or boundary condition) holds over a range of it the compiler can find, so it can't "
             << "be partitioned.";
-        if (!steady_state.found || !steady_state.range.ok) {
+        bool wanted = steady_state.found_in_main_line || partition == Partition::Always;
+        if (!steady_state.found || !steady_state.range.ok || !wanted) {
             return body.same_as(op->body) ? self_stmt(op)
                                           : For::make(op->name, op->min, op->extent, op->for_type, body);
         }
@@ -578,17 +616,19 @@ public:
         // would triple the code below it (3^depth copies). They cover only
         // the edges, where the unpartitioned inner loops cost little.
         const Stmt &edge = op->body;
-        Stmt s = Block::make({
-            For::make(op->name, op->min, Sub::make(lo_v, op->min), op->for_type, edge),
-            For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady),
-            For::make(op->name, after, Sub::make(end, after), op->for_type, edge),
-        });
+        Stmt prologue = For::make(op->name, op->min, Sub::make(lo_v, op->min), op->for_type, edge);
+        Stmt epilogue = For::make(op->name, after, Sub::make(end, after), op->for_type, edge);
+        edges_.add(prologue);
+        edges_.add(epilogue);
+        Stmt s =
+            Block::make({prologue, For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady), epilogue});
         s = LetStmt::make(prefix + "_max", hi, s);
         return LetStmt::make(prefix + "_min", lo, s);
     }
 
 private:
     const std::map<std::string, Partition> &policies_;
+    EdgeLoops edges_;
 };
 
 } // namespace
