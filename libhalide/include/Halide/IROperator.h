@@ -57,6 +57,18 @@ constexpr const char print[] = "print";
 constexpr const char print_when[] = "print_when";
 // undef<T>(): no value (see undef below); removed by lowering.
 constexpr const char undef[] = "undef";
+// popcount(a) / count_leading_zeros(a) / count_trailing_zeros(a): the number
+// of set bits, of zero bits above the highest set bit, of zero bits below the
+// lowest set bit of the integer a (the bit width for a == 0); a's type.
+constexpr const char popcount[] = "popcount";
+constexpr const char count_leading_zeros[] = "count_leading_zeros";
+constexpr const char count_trailing_zeros[] = "count_trailing_zeros";
+// strict_float(a): a, with the floating-point operations inside computed
+// exactly as written (no fused multiply-add).
+constexpr const char strict_float[] = "strict_float";
+// unsafe_promise_clamped(value, min, max): value, which the user promises
+// lies in [min, max] (unchecked); bounds inference relies on it.
+constexpr const char unsafe_promise_clamped[] = "unsafe_promise_clamped";
 } // namespace Intrinsics
 
 // Math functions are Call::Extern nodes named after the C library function
@@ -447,6 +459,12 @@ Expr fast_pow(Expr x, Expr y);
 // reciprocal estimate instructions where it has them).
 Expr fast_inverse(Expr x);
 Expr fast_inverse_sqrt(Expr x);
+// sin(x) and cos(x) of a Float(32) x (here computed exactly; upstream uses a
+// polynomial approximation).
+Expr fast_sin(const Expr &x);
+Expr fast_cos(const Expr &x);
+// The Gauss error function of a Float(32) x (C's erff).
+Expr erf(const Expr &x);
 
 // In an update definition: leaves that value of the Func unchanged (a
 // Tuple's element, or the whole point); as a pure definition: the Func's
@@ -523,6 +541,73 @@ Expr saturating_cast(Type t, Expr e);
 template <typename T> Expr saturating_cast(Expr e) {
     return saturating_cast(type_of<T>(), std::move(e));
 }
+
+// Fixed-point arithmetic on integers (FixedPoint.cpp). "widen" below means
+// a cast to the type of twice the bit width, "narrow" one to half, and
+// "saturating_narrow" a saturating_cast to half. Unless said otherwise the
+// two operands are first coerced like a + b (Internal::match_types). They
+// are built from ordinary arithmetic, so they vectorize.
+// a + widen(b), a - widen(b), a * widen(b): a's type must be b's type widened.
+Expr widen_right_add(Expr a, Expr b);
+Expr widen_right_sub(Expr a, Expr b);
+Expr widen_right_mul(Expr a, Expr b);
+// widen(a) + widen(b) and widen(a) - widen(b) (always signed, or a float).
+Expr widening_add(Expr a, Expr b);
+Expr widening_sub(Expr a, Expr b);
+// widen(a) * widen(b); each operand keeps its signedness, and the result is
+// signed when either is.
+Expr widening_mul(Expr a, Expr b);
+// widen(a) << b and widen(a) >> b, b matched to a's width as in a << b.
+Expr widening_shift_left(Expr a, Expr b);
+Expr widening_shift_left(Expr a, int b);
+Expr widening_shift_right(Expr a, Expr b);
+Expr widening_shift_right(Expr a, int b);
+// a >> b rounded to nearest (ties up) for b > 0; for b <= 0 the plain
+// (wrapping) a << -b. rounding_shift_left(a, b) is rounding_shift_right(a, -b).
+Expr rounding_shift_right(Expr a, Expr b);
+Expr rounding_shift_right(Expr a, int b);
+Expr rounding_shift_left(Expr a, Expr b);
+Expr rounding_shift_left(Expr a, int b);
+// a + b and a - b clamped to the type's range.
+Expr saturating_add(Expr a, Expr b);
+Expr saturating_sub(Expr a, Expr b);
+// floor((a + b) / 2), floor((a + b + 1) / 2), floor((a - b) / 2) computed
+// without overflow (halving_sub wraps only when the result does not fit).
+Expr halving_add(Expr a, Expr b);
+Expr rounding_halving_add(Expr a, Expr b);
+Expr halving_sub(Expr a, Expr b);
+// saturating_narrow(widening_mul(a, b) >> q), and the same with a rounding
+// shift; q is unsigned. Not for 64-bit operands.
+Expr mul_shift_right(Expr a, Expr b, Expr q);
+Expr mul_shift_right(Expr a, Expr b, int q);
+Expr rounding_mul_shift_right(Expr a, Expr b, Expr q);
+Expr rounding_mul_shift_right(Expr a, Expr b, int q);
+
+// Bit counting and bit fields (BitOps.cpp); see Intrinsics::popcount.
+Expr popcount(Expr x);
+Expr count_leading_zeros(Expr x);
+Expr count_trailing_zeros(Expr x);
+// The bits of e from bit lsb up (bit 0 is the least significant), as type t
+// (with e's lanes); bits past e's width read as zero.
+Expr extract_bits(Type t, const Expr &e, const Expr &lsb);
+template <typename T> Expr extract_bits(const Expr &e, const Expr &lsb) {
+    return extract_bits(type_of<T>(), e, lsb);
+}
+// The bits of a power-of-two number of Exprs of one type side by side, the
+// first the least significant, as one value of that type code.
+Expr concat_bits(const std::vector<Expr> &e);
+
+// Integer division and remainder rounding toward zero, as in C (x / 0 and
+// x % 0 are 0); the result has the coerced type (TruncatingDivision.cpp).
+Expr div_round_to_zero(Expr x, Expr y);
+Expr mod_round_to_zero(Expr x, Expr y);
+
+// e, its floating-point arithmetic computed as written (no fused
+// multiply-add), whatever the target (CodegenHints.cpp).
+Expr strict_float(Expr e);
+// value, promised (not checked) to lie in [min, max]; an undefined bound is
+// no promise on that side. Bounds inference may rely on the promise.
+Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max);
 
 namespace ConciseCasts {
 

@@ -325,11 +325,13 @@ public:
 
     void visit(const Call *op) override {
         if (op->call_type == Call::Intrinsic &&
-            (op->name == "likely" || op->name == "print" || op->name == "trace_value") && !op->args.empty()) {
+            (op->name == "likely" || op->name == "print" || op->name == "trace_value" || op->name == "strict_float") &&
+            !op->args.empty()) {
             result = of(op->args[0]); // these return their first argument
         } else if (op->call_type == Call::Intrinsic && op->name == "print_when" && op->args.size() > 1) {
             result = of(op->args[1]);
-        } else if (op->call_type == Call::Intrinsic && op->name == "promise_clamped" && op->args.size() == 3) {
+        } else if (op->call_type == Call::Intrinsic &&
+                   (op->name == "promise_clamped" || op->name == "unsafe_promise_clamped") && op->args.size() == 3) {
             // The value is promised to lie in [args[1], args[2]]: the
             // intersection of that and the value's own interval.
             Interval v = of(op->args[0]);

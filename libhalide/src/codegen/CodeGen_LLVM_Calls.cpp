@@ -1,8 +1,9 @@
 // Calls: extern C functions (math functions that LLVM has intrinsics for
 // become instructions; vector calls of other functions are scalarized, one
 // call per lane) and the intrinsics codegen implements directly: likely and
-// clamp promises, print and print_when, bitwise operations, shifts, abs and
-// reinterpret. The buffer_* intrinsics are in CodeGen_LLVM_Buffers.cpp.
+// clamp promises, print and print_when, bitwise operations, shifts, abs,
+// bit counts, strict_float and reinterpret. The buffer_* intrinsics are in
+// CodeGen_LLVM_Buffers.cpp.
 #include "codegen/CodeGen_LLVM_Internal.h"
 
 #include <map>
@@ -197,6 +198,24 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
             r = a;
         }
         return r;
+    }
+    if (n == "popcount") {
+        return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, arg(0));
+    }
+    if (n == "count_leading_zeros" || n == "count_trailing_zeros") {
+        // Defined for zero (the bit width), as upstream's are.
+        llvm::Intrinsic::ID id = n == "count_leading_zeros" ? llvm::Intrinsic::ctlz : llvm::Intrinsic::cttz;
+        return b_.CreateBinaryIntrinsic(id, arg(0), llvm::ConstantInt::getFalse(ctx_));
+    }
+    if (n == "strict_float") {
+        // The float operations inside are not contracted into FMAs.
+        llvm::FastMathFlags saved = b_.getFastMathFlags();
+        llvm::FastMathFlags strict = saved;
+        strict.setAllowContract(false);
+        b_.setFastMathFlags(strict);
+        llvm::Value *v = arg(0);
+        b_.setFastMathFlags(saved);
+        return v;
     }
     if (n == "reinterpret") {
         Type from = op->args[0].type();

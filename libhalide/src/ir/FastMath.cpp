@@ -9,7 +9,8 @@
 // log(x) = e ln2 + log(m) and log(m) = 2 atanh(s) with s = (m - 1) / (m + 1),
 // |s| < 0.172: the odd series to s^9 (error below 1e-9). fast_pow(x, y) is
 // fast_exp(y fast_log(x)) (its error grows with |y log x|, as upstream's
-// documentation says), and 0 for x == 0.
+// documentation says), and 0 for x == 0. fast_sin and fast_cos are sin and
+// cos; erf calls C's erff (as the other math functions call libm).
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IROperator.h"
@@ -85,6 +86,21 @@ Expr fast_inverse(Expr x) {
 Expr fast_inverse_sqrt(Expr x) {
     check_float32(x, "fast_inverse_sqrt");
     return f32(x, 1) / sqrt(x);
+}
+
+Expr fast_sin(const Expr &x) {
+    check_float32(x, "fast_sin");
+    return sin(x);
+}
+
+Expr fast_cos(const Expr &x) {
+    check_float32(x, "fast_cos");
+    return cos(x);
+}
+
+Expr erf(const Expr &x) {
+    check_float32(x, "erf");
+    return Internal::Call::make(x.type(), "erff", {x}, Internal::Call::Extern);
 }
 
 } // namespace Halide

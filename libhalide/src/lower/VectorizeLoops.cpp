@@ -311,7 +311,9 @@ private:
                 return Call::make(op->type.with_lanes(lanes_), op->name, args, op->call_type, op->value_index);
             }
             bool lane_wise = n == "bitwise_and" || n == "bitwise_or" || n == "bitwise_xor" || n == "bitwise_not" ||
-                             n == "shift_left" || n == "shift_right" || n == "abs" || n == "reinterpret";
+                             n == "shift_left" || n == "shift_right" || n == "abs" || n == "reinterpret" ||
+                             n == "popcount" || n == "count_leading_zeros" || n == "count_trailing_zeros" ||
+                             n == "strict_float";
             if (!lane_wise) {
                 return give_up(op);
             }
