@@ -165,19 +165,20 @@ template <typename T> T ref_mod(T a, T b) {
 }
 
 // q[i] = a[i] / b[i] and r[i] = a[i] % b[i] for every pair of interesting
-// values of T.
-template <typename T> void check_div_mod() {
+// values of T; with lanes > 1, `lanes` elements at a time (vector code: a
+// divisor that is not a constant goes through floating point).
+template <typename T> void check_div_mod(int lanes = 1) {
     Type t = type_of<T>();
-    Expr ia = Load::make(t, "a", var("i"));
-    Expr ib = Load::make(t, "b", var("i"));
-    Stmt body =
-        Block::make(Store::make("q", Div::make(ia, ib), var("i")), Store::make("r", Mod::make(ia, ib), var("i")));
-    body = For::make("i", i32(0), var("a.extent.0"), ForType::Serial, body);
+    Expr index = lanes == 1 ? var("i") : Ramp::make(Mul::make(var("i"), i32(lanes)), i32(1), lanes);
+    Expr ia = Load::make(t.with_lanes(lanes), "a", index);
+    Expr ib = Load::make(t.with_lanes(lanes), "b", index);
+    Stmt body = Block::make(Store::make("q", Div::make(ia, ib), index), Store::make("r", Mod::make(ia, ib), index));
+    body = For::make("i", i32(0), Div::make(var("a.extent.0"), i32(lanes)), ForType::Serial, body);
     for (const char *n : {"r", "q", "b", "a"}) {
         body = bind_buffer(n, 1, body);
     }
     LoweredFunc f;
-    f.name = "divmod_" + type_to_string(t);
+    f.name = "divmod_" + type_to_string(t) + "x" + std::to_string(lanes);
     f.args = {buffer_arg("a", t, 1, false), buffer_arg("b", t, 1, false), buffer_arg("q", t, 1, true),
               buffer_arg("r", t, 1, true)};
     f.body = body;
@@ -190,8 +191,19 @@ template <typename T> void check_div_mod() {
             values.push_back(v);
         }
     }
+    // Large quotients and divisors near each other (where a rounded
+    // floating-point quotient would be off by one if it were not exact).
+    for (uint64_t v : {(uint64_t)hi / 3, (uint64_t)hi / 3 + 1, (uint64_t)hi / 2 + 1, (uint64_t)hi - 12345}) {
+        values.push_back((T)v);
+        if constexpr (std::is_signed_v<T>) {
+            values.push_back((T) - (T)v);
+        }
+    }
     int n = (int)(values.size() * values.size());
+    n = (n + lanes - 1) / lanes * lanes;
     Runtime::Buffer<T> a(n), b(n), q(n), r(n);
+    a.fill(1);
+    b.fill(1);
     int k = 0;
     for (T x : values) {
         for (T y : values) {
@@ -221,6 +233,14 @@ TEST(CodeGen, DivModInt64) {
 }
 TEST(CodeGen, DivModUInt16) {
     check_div_mod<uint16_t>();
+}
+TEST(CodeGen, DivModVectorsByVariables) {
+    check_div_mod<int32_t>(16);
+    check_div_mod<uint32_t>(8);
+    check_div_mod<int16_t>(16);
+    check_div_mod<uint16_t>(8);
+    check_div_mod<int8_t>(32);
+    check_div_mod<uint8_t>(16);
 }
 
 TEST(CodeGen, FloatMath) {

@@ -100,6 +100,9 @@ llvm::Value *CodeGen_LLVM::div_mod(const Expr &ea, const Expr &eb, bool is_div) 
         llvm::Value *fl = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q);
         return b_.CreateFSub(a, b_.CreateFMul(b, fl));
     }
+    if (t.is_vector() && t.bits() <= 32 && !llvm::isa<llvm::Constant>(b)) {
+        return div_mod_through_float(a, b, t, is_div);
+    }
     llvm::Type *ty = a->getType();
     llvm::Value *zero = int_const(ty, 0);
     llvm::Value *one = int_const(ty, 1);
@@ -127,6 +130,44 @@ llvm::Value *CodeGen_LLVM::div_mod(const Expr &ea, const Expr &eb, bool is_div) 
     }
     llvm::Value *abs_b = b_.CreateSelect(b_pos, bs, b_.CreateSub(zero, bs));
     return b_.CreateAdd(r, b_.CreateSelect(r_neg, abs_b, zero));
+}
+
+// LLVM divides a vector by a divisor that is not a constant one lane at a
+// time (an integer division each, 16 of them for a mirrored boundary
+// condition's % in a 16-lane load). Through floating point it is a few
+// vector instructions, and exact: with |a| < 2^p (p = 53 for double, 24 for
+// float; a has at most 32 bits, or 16 for float) a quotient that is not an
+// integer is at least 1/|b| from the nearest one, more than the rounding
+// error of a / b (at most |a / b| 2^-p), so rounding it towards -inf (b > 0)
+// or +inf (b < 0) gives the Euclidean quotient.
+llvm::Value *CodeGen_LLVM::div_mod_through_float(llvm::Value *a, llvm::Value *b, const Type &t, bool is_div) {
+    llvm::Type *ty = a->getType();
+    llvm::Type *fty = reg_type(Float(t.bits() <= 16 ? 32 : 64, t.lanes()));
+    bool is_signed = t.is_int();
+    llvm::Value *fa = is_signed ? b_.CreateSIToFP(a, fty) : b_.CreateUIToFP(a, fty);
+    llvm::Value *fb = is_signed ? b_.CreateSIToFP(b, fty) : b_.CreateUIToFP(b, fty);
+    llvm::Value *fq = b_.CreateFDiv(fa, fb);
+    llvm::Value *zero = int_const(ty, 0);
+    llvm::Value *b_zero = b_.CreateICmpEQ(b, zero);
+    llvm::Value *q = nullptr;
+    llvm::Value *special = b_zero; // lanes whose result is fixed: b == 0 (and b == -1)
+    if (is_signed) {
+        llvm::Value *b_pos = b_.CreateICmpSGT(b, zero);
+        fq = b_.CreateSelect(b_pos, b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, fq),
+                             b_.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, fq));
+        // Out of range (b == 0, or INT_MIN / -1) the conversion is poison:
+        // frozen, and those lanes are replaced below.
+        q = b_.CreateFreeze(b_.CreateFPToSI(fq, ty));
+    } else {
+        q = b_.CreateFreeze(b_.CreateFPToUI(fq, ty)); // fq >= 0: truncation is the floor
+    }
+    llvm::Value *r = b_.CreateSub(a, b_.CreateMul(q, b));
+    if (is_signed) {
+        llvm::Value *b_neg1 = b_.CreateICmpEQ(b, int_const(ty, -1));
+        q = b_.CreateSelect(b_neg1, b_.CreateSub(zero, a), q); // wraps for INT_MIN
+        special = b_.CreateOr(b_zero, b_neg1);                 // a % -1 == 0
+    }
+    return b_.CreateSelect(is_div ? b_zero : special, zero, is_div ? q : r);
 }
 
 llvm::Value *CodeGen_LLVM::min_max(const Expr &ea, const Expr &eb, bool is_min) {

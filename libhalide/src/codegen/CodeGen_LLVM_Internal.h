@@ -147,6 +147,9 @@ private:
     // Euclidean: the remainder is in [0, |b|) and a == (a / b) * b + a % b,
     // so for b > 0 the quotient is the floor of a / b.
     llvm::Value *div_mod(const Expr &ea, const Expr &eb, bool is_div);
+    // The same for vectors of at most 32-bit integers (type t) by a divisor
+    // that is not a constant, through floating point.
+    llvm::Value *div_mod_through_float(llvm::Value *a, llvm::Value *b, const Type &t, bool is_div);
     llvm::Value *min_max(const Expr &ea, const Expr &eb, bool is_min);
     // EQ, NE, LT, LE, GT or GE (`kind`); NaN compares unequal to anything.
     llvm::Value *compare(const Expr &ea, const Expr &eb, IRNodeType kind);
