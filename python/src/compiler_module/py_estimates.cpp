@@ -60,13 +60,12 @@ void define_estimates(py::module_ &m) {
         .def_readwrite("argument_estimates", &Halide::Argument::argument_estimates);
 
     constexpr auto self_ref = py::return_value_policy::reference_internal;
-    bound_class<Func>(m, "Func")
-        .def(
-            "set_estimate",
-            [](Func &f, const Halide::Var &var, const py::object &min, const py::object &extent) -> Func & {
-                return f.set_estimate(var, to_expr(min, "min"), to_expr(extent, "extent"));
-            },
-            py::arg("var"), py::arg("min"), py::arg("extent"), self_ref);
+    bound_class<Func>(m, "Func").def(
+        "set_estimate",
+        [](Func &f, const Halide::Var &var, const py::object &min, const py::object &extent) -> Func & {
+            return f.set_estimate(var, to_expr(min, "min"), to_expr(extent, "extent"));
+        },
+        py::arg("var"), py::arg("min"), py::arg("extent"), self_ref);
 }
 
 } // namespace halide_py
