@@ -178,6 +178,24 @@ void tuple_elements() {
     std::printf("expr_printed %d\n", (int)(text.str().find('x') != std::string::npos));
 }
 
+// Directives that shape regions and storage or only annotate: the values
+// stay those of the plain schedule.
+void region_directives() {
+    Var x("x"), y("y");
+    Func g("g"), h("h"), k("k"), out("out");
+    g(x, y) = x * 3 + y;
+    h(x, y) = g(x, y) + g(x + 2, y);
+    k(x, y) = h(x, y);
+    out(x, y) = k(x, y) * 2 + h(x + 1, y);
+    g.compute_root().align_storage(x, 16).align_extent(x, 4);
+    h.compute_root().bound_extent(x, 40);
+    k.compute_root().copy_to_host();
+    out.prefetch(g, y, y, 1, PrefetchBoundStrategy::NonFaulting);
+    Tuple values = out.values();
+    std::printf("values %d\n", (int)values.size());
+    report("region_directives", Buffer<int32_t>(out.realize({31, 5})));
+}
+
 int main() {
     gradient();
     brighten();
@@ -186,5 +204,6 @@ int main() {
     params_and_operators();
     types();
     tuple_elements();
+    region_directives();
     return 0;
 }

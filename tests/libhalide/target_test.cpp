@@ -321,3 +321,28 @@ TEST(Target, Environment) {
         EXPECT_THROW(get_jit_target_from_environment(), CompileError);
     }
 }
+
+TEST(Target, ProcessorTuneParsesAndPrintsAsUpstream) {
+    Target t("x86-64-linux-tune_znver4-large_buffers");
+    EXPECT_EQ(t.processor_tune, Target::ZnVer4);
+    EXPECT_EQ(t.to_string(), "x86-64-linux-tune_znver4-large_buffers");
+    t.processor_tune = Target::K8;
+    EXPECT_EQ(t.to_string(), "x86-64-linux-tune_k8-large_buffers");
+    EXPECT_EQ(Target("x86-64-linux-avx2").processor_tune, Target::ProcessorGeneric);
+    EXPECT_EQ(Target("x86-64-linux-tune_generic-avx2"), Target("x86-64-linux-avx2"));
+    EXPECT_EQ(Target(Target::Linux, Target::X86, 64, Target::ZnVer2).to_string(), "x86-64-linux-tune_znver2");
+    EXPECT_NE(Target("x86-64-linux-tune_znver2"), Target("x86-64-linux"));
+    EXPECT_NE(parse_error("x86-64-linux-tune_k8-tune_znver1"), "");
+}
+
+TEST(Target, LargeBuffersAndSupport) {
+    Target small("x86-64-linux"), large("x86-64-linux-large_buffers");
+    EXPECT_FALSE(small.has_large_buffers());
+    EXPECT_EQ(small.maximum_buffer_size(), 2147483647);
+    EXPECT_TRUE(large.has_large_buffers());
+    EXPECT_EQ(large.maximum_buffer_size(), INT64_MAX);
+    EXPECT_TRUE(small.supported());
+    EXPECT_TRUE(Target("arm-64-linux").supported());
+    EXPECT_FALSE(Target("x86-64-linux-cuda").supported());
+    EXPECT_FALSE(Target("hexagon-32-qurt").supported());
+}

@@ -15,6 +15,8 @@
 #include "Halide/Expr.h"
 #include "Halide/ExternFuncArgument.h"
 #include "Halide/Param.h"
+#include "Halide/Parameter.h"
+#include "Halide/PrefetchDirective.h"
 #include "Halide/RDom.h"
 #include "Halide/Realization.h"
 #include "Halide/Schedule.h"
@@ -204,6 +206,29 @@ public:
     Stage &compute_with(const LoopLevel &loop_level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
     Stage &compute_with(const LoopLevel &loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
 
+    // A hint to prefetch, in each iteration of this stage's loop `at`, what
+    // the iteration `offset` steps later along loop `from` (`at` or a loop
+    // outside it) reads of `f` (or of an input buffer: ImageParam, Buffer or
+    // its Parameter). Recorded only: this compiler emits no prefetches, so
+    // neither results nor, today, speed change.
+    Stage &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    Stage &prefetch(const Parameter &param, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template <typename T>
+    Stage &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
+    }
+    // Says this stage is left with the default schedule on purpose: no
+    // warning that an update was forgotten while other definitions of the
+    // Func were scheduled. An error on a stage already scheduled (this
+    // counts as scheduling it, so twice is an error too).
+    void unscheduled();
+    // The stage's loops after its splits and fuses, innermost first, as
+    // "Vars: x y __outermost\n".
+    std::string dump_argument_list() const;
+
 private:
     Stage &set_loop_type(const VarOrRVar &v, Internal::ForType type, const char *what);
     std::shared_ptr<Internal::FunctionContents> f_;
@@ -305,6 +330,8 @@ public:
     int dimensions() const;
     std::vector<Var> args() const;
     Expr value() const;
+    // The values of the pure definition (one for a Func not defined with a Tuple).
+    Tuple values() const;
     Type type() const;
     std::vector<Type> output_types() const;
     // How many values it computes (> 1 when defined with a Tuple).
@@ -372,6 +399,17 @@ public:
     // Rounds the region computed over `var` out to multiples of `modulus`
     // (offset by `remainder`).
     Func &align_bounds(const Var &var, const Expr &modulus, const Expr &remainder = 0);
+    // Rounds the extent of the region computed over `var` up to a multiple
+    // of `modulus`, keeping its min (Funcs other than outputs).
+    Func &align_extent(const Var &var, Expr modulus);
+    // The region computed over `var` is `extent` wide from the min its
+    // consumers need (from the output buffer's min for an output, whose
+    // buffer must then hold it): a consumer needing more is a runtime error.
+    Func &bound_extent(const Var &var, Expr extent);
+    // Pads the storage of dimension `dim` to a multiple of `alignment`
+    // coordinates, so the strides of the dimensions stored outside it are
+    // multiples of it.
+    Func &align_storage(const Var &dim, const Expr &alignment);
     // Store only `extent` coordinates of dimension `dim`, indexed modulo
     // `extent` (a circular buffer); `fold_forward`: accesses move towards
     // larger coordinates (false: smaller). Checked when compiled (and, when
@@ -548,6 +586,35 @@ public:
     // Accepted as upstream's schedule directive; this compiler still
     // computes the Func synchronously (same results, no extra thread).
     Func &async();
+    // Upstream's ring buffering of hoisted storage (for async producers):
+    // `extent` copies of the storage. It needs a hoist_storage() level
+    // outside the store level (checked when compiled, as upstream); as this
+    // compiler runs producers synchronously, one copy is kept.
+    Func &ring_buffer(Expr extent);
+    // A Func defined as a plain copy of another (f(x, y) = g(x, y), as
+    // in() makes) computed by a buffer copy to the device `d` / to the host.
+    // On the host the copy is the Func's own loop nest; another device is
+    // refused when compiled (no GPU backend). The Func called must not be
+    // inlined. Returns this Func.
+    Func copy_to_device(DeviceAPI d = DeviceAPI::Default_GPU);
+    Func copy_to_host();
+    // See Stage::prefetch (of the pure definition).
+    Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    Func &prefetch(const Parameter &param, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template <typename T>
+    Func &prefetch(const T &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch(image.parameter(), at, from, std::move(offset), strategy);
+    }
+    // Upstream applies these to the pure definition, which can't race:
+    // accepted (see Stage::atomic and Stage::allow_race_conditions for updates).
+    Func &atomic(bool override_associativity_test = false);
+    Func &allow_race_conditions();
+    // Upstream writes the realized values to a file; not supported here:
+    // a CompileError says so.
+    void debug_to_file(const std::string &filename);
 
     // Debugging: when the pipeline runs, print each value stored into this
     // Func, each value loaded from it, and where its storage is allocated

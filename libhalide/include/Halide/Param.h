@@ -12,6 +12,7 @@
 #include "Halide/Buffer.h"
 #include "Halide/Expr.h"
 #include "Halide/IROperator.h"
+#include "Halide/Parameter.h"
 
 namespace Halide {
 
@@ -91,6 +92,8 @@ public:
     Type type() const { return type_of<T>(); }
     operator Expr() const { return Internal::param_expr(*p_); }
     operator Argument() const { return Internal::param_argument(*p_); }
+    // The argument behind it (upstream returns a reference; a copy is the same handle).
+    Parameter parameter() const { return Parameter(p_); }
 
 private:
     std::shared_ptr<Internal::ParamContents> p_;
@@ -128,6 +131,7 @@ public:
     Type type() const { return Internal::param_type(*p_); }
     operator Expr() const { return Internal::param_expr(*p_); }
     operator Argument() const { return Internal::param_argument(*p_); }
+    Parameter parameter() const { return Parameter(p_); }
 
 private:
     std::shared_ptr<Internal::ParamContents> p_;
@@ -201,9 +205,12 @@ public:
     Expr channels() const { return dim(2).extent(); }
     // With the estimates of set_estimates() as argument_estimates.
     operator Argument() const;
+    // The buffer argument behind it.
+    Parameter parameter() const;
 
 protected:
     friend class Func;
+    friend class Parameter;
     OutputImageParam(std::shared_ptr<Internal::InputBufferContents> contents, Argument::Kind kind)
         : contents_(std::move(contents)), kind_(kind) {}
     void check_defined() const;

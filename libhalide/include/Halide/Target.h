@@ -136,9 +136,30 @@ struct Target {
     OS os = OSUnknown;
     Arch arch = ArchUnknown;
     int bits = 0;
+    // The CPU to tune for ("tune_znver4" in a target string), values as
+    // upstream's. Recorded, parsed and printed; code generation ignores it
+    // (ProcessorGeneric: the features decide).
+    enum Processor {
+        ProcessorGeneric = 0,
+        K8,
+        K8_SSE3,
+        AMDFam10,
+        BtVer1,
+        BdVer1,
+        BdVer2,
+        BdVer3,
+        BdVer4,
+        BtVer2,
+        ZnVer1,
+        ZnVer2,
+        ZnVer3,
+        ZnVer4,
+        ZnVer5,
+    } processor_tune = ProcessorGeneric;
 
     Target() = default;
     Target(OS o, Arch a, int b, const std::vector<Feature> &initial_features = {});
+    Target(OS o, Arch a, int b, Processor pt, const std::vector<Feature> &initial_features = {});
     // Parses a target string (ABI.md §6); "" is the host. Throws CompileError
     // on a malformed string. Implied features (see Target.cpp) are added.
     explicit Target(const std::string &s);
@@ -176,7 +197,8 @@ struct Target {
     DeviceAPI get_required_device_api() const;
 
     bool operator==(const Target &o) const {
-        return os == o.os && arch == o.arch && bits == o.bits && features == o.features;
+        return os == o.os && arch == o.arch && bits == o.bits && processor_tune == o.processor_tune &&
+               features == o.features;
     }
     bool operator!=(const Target &o) const { return !(*this == o); }
 
@@ -193,6 +215,11 @@ struct Target {
     int64_t maximum_buffer_size() const {
         return has_large_buffers() ? (int64_t)((((uint64_t)1) << 63) - 1) : (int64_t)((((uint64_t)1) << 31) - 1);
     }
+
+    // Whether this compiler can generate code for the target: 64-bit x86 or
+    // ARM Linux without GPU or Hexagon features (upstream: whichever LLVM
+    // backends its build has).
+    bool supported() const;
 
     const std::bitset<FeatureEnd> &get_features_bitset() const { return features; }
 

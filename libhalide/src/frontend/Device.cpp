@@ -3,9 +3,12 @@
 // and Buffer's device methods, which have no device to go to here.
 #include "Halide/DeviceAPI.h"
 
+#include <sstream>
+
 #include "Halide/Buffer.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "Halide/IRPrinter.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -54,7 +57,55 @@ void require_device(FunctionContents &f, DeviceAPI d) {
     mark_changed(f);
 }
 
+// copy_to_host/copy_to_device need f(x, y) = g(x, y): every value a call
+// of one Func or buffer at the pure Vars in order, and no updates.
+void check_plain_copy(const FunctionContents &f) {
+    user_assert(f.defined()) << "Func " << f.name << " is scheduled as copy_to_host/device before it is defined";
+    std::string callee;
+    bool plain = f.updates.empty();
+    for (const Expr &v : f.values) {
+        const Call *c = v.as<Call>();
+        plain = plain && c && (c->call_type == Call::Halide || c->call_type == Call::Image) &&
+                (callee.empty() || callee == c->name) && c->args.size() == f.args.size();
+        for (size_t i = 0; plain && i < f.args.size(); i++) {
+            const Variable *a = c->args[i].as<Variable>();
+            plain = a && a->name == f.args[i];
+        }
+        if (plain) {
+            callee = c->name;
+        }
+    }
+    if (!plain) {
+        std::ostringstream value;
+        for (size_t i = 0; i < f.values.size(); i++) {
+            value << (i ? ", " : "") << f.values[i];
+        }
+        user_error << "Func " << f.name << " is scheduled as copy_to_host/device, but has value: " << value.str()
+                   << (f.updates.empty() ? "" : " and update definitions")
+                   << "\nExpected a single call to another Func with matching dimensionality and argument order.";
+    }
+}
+
 } // namespace
+
+// ---------------------------------------------------------------------------
+// Func::copy_to_host / copy_to_device: on the host the copy is the Func's
+// own loop nest (the same values); other devices are refused when lowering.
+
+Func Func::copy_to_device(DeviceAPI d) {
+    check_plain_copy(*f_);
+    f_->buffer_copy = true;
+    if (d == DeviceAPI::Host) {
+        mark_changed(*f_);
+    } else {
+        require_device(*f_, d);
+    }
+    return *this;
+}
+
+Func Func::copy_to_host() {
+    return copy_to_device(DeviceAPI::Host);
+}
 
 // ---------------------------------------------------------------------------
 // Stage

@@ -491,6 +491,12 @@ Expr Func::value() const {
     return f_->values[0];
 }
 
+Tuple Func::values() const {
+    user_assert(defined()) << "Can't call Func::values() on an undefined Func ('" << name()
+                           << "'). To check if a Func is defined, call Func::defined().";
+    return Tuple(f_->values);
+}
+
 Type Func::type() const {
     return value().type();
 }
@@ -661,6 +667,36 @@ Func &Func::align_bounds(const Var &var, const Expr &modulus, const Expr &remain
     }
     f_->alignments[var.name()] = {int32_expr(modulus, "alignment modulus"),
                                   int32_expr(remainder, "alignment remainder")};
+    mark_changed(*f_);
+    return *this;
+}
+
+Func &Func::align_extent(const Var &var, Expr modulus) {
+    check_pure_arg(*f_, var, "align_extent");
+    if (const IntImm *m = modulus.as<IntImm>()) {
+        user_assert(m->value > 0) << "align_extent of '" << var.name() << "' in Func '" << name()
+                                  << "': the modulus must be positive";
+    }
+    f_->extent_alignments[var.name()] = int32_expr(modulus, "alignment modulus");
+    mark_changed(*f_);
+    return *this;
+}
+
+Func &Func::bound_extent(const Var &var, Expr extent) {
+    check_pure_arg(*f_, var, "bound_extent");
+    f_->extent_bounds[var.name()] = int32_expr(extent, "bound_extent's extent");
+    mark_changed(*f_);
+    return *this;
+}
+
+Func &Func::align_storage(const Var &dim, const Expr &alignment) {
+    check_pure_arg(*f_, dim, "align_storage");
+    Expr e = int32_expr(alignment, "align_storage's alignment");
+    if (const IntImm *k = e.as<IntImm>()) {
+        user_assert(k->value > 0) << "align_storage of '" << dim.name() << "' in Func '" << name()
+                                  << "': the alignment must be positive, not " << k->value;
+    }
+    f_->storage_alignments[dim.name()] = e;
     mark_changed(*f_);
     return *this;
 }

@@ -1,10 +1,18 @@
 // Func::trace_loads/trace_stores/trace_realizations/add_trace_tag: flags
 // that lowering (lower/AddTracing.cpp) turns into halide_trace events.
+#include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/Pipeline.h"
 #include "lower/Function.h"
 
 namespace Halide {
+
+void Func::debug_to_file(const std::string &filename) {
+    // Upstream writes the realization to a .tiff/.mat/.tmp file through the
+    // runtime's halide_debug_to_file, which this compiler does not have.
+    user_error << "Func::debug_to_file(\"" << filename << "\") of Func '" << name()
+               << "' is not supported by this compiler; realize the Func and write the buffer instead";
+}
 
 Func &Func::trace_loads() {
     f_->trace_loads = true;

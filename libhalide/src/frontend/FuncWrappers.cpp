@@ -216,4 +216,16 @@ Func &Func::async() {
     return *this;
 }
 
+Func &Func::ring_buffer(Expr extent) {
+    user_assert(extent.defined() && (extent.type().is_int() || extent.type().is_uint()))
+        << "ring_buffer of Func '" << name() << "': the extent must be an integer expression";
+    if (const IntImm *k = extent.as<IntImm>()) {
+        user_assert(k->value > 0) << "ring_buffer of Func '" << name() << "': the extent must be positive, not "
+                                  << k->value;
+    }
+    f_->ring_buffer = std::move(extent);
+    mark_changed(*f_);
+    return *this;
+}
+
 } // namespace Halide

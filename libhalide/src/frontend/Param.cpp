@@ -255,6 +255,11 @@ OutputImageParam &OutputImageParam::set_estimates(const Region &estimates) {
     return *this;
 }
 
+Parameter OutputImageParam::parameter() const {
+    check_defined();
+    return Parameter(contents_);
+}
+
 int OutputImageParam::host_alignment() const {
     check_defined();
     return contents_->host_alignment > 0 ? contents_->host_alignment : contents_->type.bytes();

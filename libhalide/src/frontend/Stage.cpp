@@ -44,15 +44,18 @@ StageParts specialized(StageParts s, const std::vector<size_t> &path) {
     return {s.f, *splits, *dims, s.base_vars, s.rvars, s.label, *specs};
 }
 
+// Every caller schedules the stage: it counts as scheduled from then on.
 StageParts parts_of(FunctionContents &f, int stage, const std::vector<size_t> &path = {}) {
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' before it has been defined";
     if (stage == 0) {
+        f.scheduled = true;
         return specialized({f, f.splits, f.dims, f.args, {}, f.name, f.specializations}, path);
     }
     user_assert(stage >= 1 && (size_t)stage <= f.updates.size())
         << "Func '" << f.name << "' has " << f.updates.size() << " update definition(s); there is no update("
         << stage - 1 << ")";
     UpdateDefinition &u = f.updates[(size_t)stage - 1];
+    u.scheduled = true;
     std::vector<std::string> base, rvars;
     for (const std::string &v : u.pure_vars) {
         if (!v.empty()) {
@@ -287,6 +290,45 @@ Stage &Stage::always_partition_all() {
         d.partition = Partition::Always;
     }
     mark_changed(*f_);
+    return *this;
+}
+
+void Stage::unscheduled() {
+    user_assert(f_->defined()) << "Can't schedule Func '" << f_->name << "' before it has been defined";
+    user_assert(stage_ >= 0 && (size_t)stage_ <= f_->updates.size()) << "There is no stage " << name();
+    bool &scheduled = stage_ == 0 ? f_->scheduled : f_->updates[(size_t)stage_ - 1].scheduled;
+    user_assert(!scheduled) << "Stage::unscheduled called on an update definition with a schedule (" << name() << ")";
+    scheduled = true;
+}
+
+std::string Stage::dump_argument_list() const {
+    user_assert(f_->defined()) << "Func '" << f_->name << "' has no stages: it has not been defined";
+    user_assert(stage_ >= 0 && (size_t)stage_ <= f_->updates.size()) << "There is no stage " << name();
+    const std::vector<Dim> *dims = stage_ == 0 ? &f_->dims : &f_->updates[(size_t)stage_ - 1].dims;
+    const std::vector<Specialization> *specs =
+        stage_ == 0 ? &f_->specializations : &f_->updates[(size_t)stage_ - 1].specializations;
+    for (size_t i : path_) {
+        dims = &(*specs)[i].dims;
+        specs = &(*specs)[i].specializations;
+    }
+    std::string out = "Vars:";
+    for (const Dim &d : *dims) {
+        out += " " + d.name;
+    }
+    return out + " " + Var::outermost().name() + "\n";
+}
+
+Func &Func::atomic(bool override_associativity_test) {
+    // The pure definition writes each point once: nothing to make atomic.
+    (void)override_associativity_test;
+    user_assert(defined()) << "Can't schedule Func '" << name() << "' before it has been defined";
+    f_->scheduled = true; // as upstream: it counts as scheduling the pure definition
+    return *this;
+}
+
+Func &Func::allow_race_conditions() {
+    user_assert(defined()) << "Can't schedule Func '" << name() << "' before it has been defined";
+    f_->scheduled = true;
     return *this;
 }
 

@@ -47,6 +47,29 @@ const ArchName arch_names[] = {
     {Target::RISCV, "riscv"},
 };
 
+struct ProcessorName {
+    Target::Processor value;
+    const char *name;
+};
+
+const ProcessorName processor_names[] = {
+    {Target::ProcessorGeneric, "tune_generic"},
+    {Target::K8, "tune_k8"},
+    {Target::K8_SSE3, "tune_k8_sse3"},
+    {Target::AMDFam10, "tune_amdfam10"},
+    {Target::BtVer1, "tune_btver1"},
+    {Target::BdVer1, "tune_bdver1"},
+    {Target::BdVer2, "tune_bdver2"},
+    {Target::BdVer3, "tune_bdver3"},
+    {Target::BdVer4, "tune_bdver4"},
+    {Target::BtVer2, "tune_btver2"},
+    {Target::ZnVer1, "tune_znver1"},
+    {Target::ZnVer2, "tune_znver2"},
+    {Target::ZnVer3, "tune_znver3"},
+    {Target::ZnVer4, "tune_znver4"},
+    {Target::ZnVer5, "tune_znver5"},
+};
+
 // One name per feature, used both ways. Aliases accepted only when parsing
 // are in feature_aliases below.
 const FeatureName feature_names[] = {
@@ -262,6 +285,16 @@ bool lookup_arch(const std::string &tok, Target::Arch &out) {
     return false;
 }
 
+bool lookup_processor(const std::string &tok, Target::Processor &out) {
+    for (const ProcessorName &p : processor_names) {
+        if (tok == p.name) {
+            out = p.value;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool lookup_bits(const std::string &tok, int &out) {
     if (tok == "0" || tok == "32" || tok == "64") {
         out = std::atoi(tok.c_str());
@@ -288,7 +321,7 @@ bool parse_target_string(const std::string &s, Target &t, std::string &error) {
     }
 
     Target result;
-    bool is_host = false, arch_seen = false, bits_seen = false, os_seen = false;
+    bool is_host = false, arch_seen = false, bits_seen = false, os_seen = false, tune_seen = false;
     auto fail = [&](const std::string &why) {
         error = "Invalid target string \"" + s + "\": " + why + "\n" + valid_tokens_message();
         return false;
@@ -299,6 +332,7 @@ bool parse_target_string(const std::string &s, Target &t, std::string &error) {
         Target::Arch arch = Target::ArchUnknown;
         int bits = 0;
         Target::Feature f = Target::FeatureEnd;
+        Target::Processor tune = Target::ProcessorGeneric;
         if (tok == "host") {
             if (i != 0) {
                 return fail("\"host\" may only be the first token");
@@ -332,6 +366,12 @@ bool parse_target_string(const std::string &s, Target &t, std::string &error) {
             }
             result.os = os;
             os_seen = true;
+        } else if (lookup_processor(tok, tune)) {
+            if (tune_seen) {
+                return fail("processor tune given twice (\"" + tok + "\")");
+            }
+            result.processor_tune = tune;
+            tune_seen = true;
         } else if (tok == "trace_all") {
             result.set_features({Target::TraceLoads, Target::TraceStores, Target::TraceRealizations});
         } else if ((f = Target::feature_from_name(tok)) != Target::FeatureEnd) {
@@ -360,6 +400,16 @@ bool parse_target_string(const std::string &s, Target &t, std::string &error) {
 
 Target::Target(OS o, Arch a, int b, const std::vector<Feature> &initial_features) : os(o), arch(a), bits(b) {
     set_features(initial_features);
+}
+
+Target::Target(OS o, Arch a, int b, Processor pt, const std::vector<Feature> &initial_features)
+    : Target(o, a, b, initial_features) {
+    processor_tune = pt;
+}
+
+bool Target::supported() const {
+    bool gpu_or_dsp = has_gpu_feature() || features_any_of({HVX_128, HVX_v62, HVX_v65, HVX_v66, HVX_v68});
+    return os == Linux && bits == 64 && (arch == X86 || arch == ARM) && !gpu_or_dsp;
 }
 
 Target::Target(const std::string &s) {
@@ -560,6 +610,11 @@ std::string Target::to_string() const {
     for (const OSName &o : os_names) {
         if (o.value == os) {
             out += o.name;
+        }
+    }
+    for (const ProcessorName &p : processor_names) {
+        if (p.value == processor_tune && processor_tune != ProcessorGeneric) {
+            out += std::string("-") + p.name;
         }
     }
     bool trace_all = features_all_of({TraceLoads, TraceStores, TraceRealizations});

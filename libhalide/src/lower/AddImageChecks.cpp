@@ -156,6 +156,11 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
         extent = b->second.second;
         return;
     }
+    auto e = f.extent_bounds.find(arg);
+    if (e != f.extent_bounds.end()) {
+        extent = e->second; // bound_extent(): from the requested min
+        return;
+    }
     for (const SplitStep &step : f.splits) {
         const IntImm *factor = step.factor.as<IntImm>();
         if (step.kind != SplitStep::Split || step.old_var != arg || !factor) {

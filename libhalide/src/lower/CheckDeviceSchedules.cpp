@@ -16,6 +16,11 @@ void check_device_schedules(const Environment &env, const Target &target) {
             continue;
         }
         const std::string &shown = f->original ? f->original->name : name;
+        // copy_to_device(): upstream's copy is an extern stage, with its error.
+        user_assert(!f->buffer_copy || target.supports_device_api(d))
+            << "Func " << shown << " has an extern definition that may leave the output with a dirty <"
+            << device_api_name(d) << "> device allocation, but no compatible target feature is enabled in target "
+            << target.to_string() << ", so the pipeline would not be able to copy back the result.";
         user_assert(target.supports_device_api(d))
             << "Schedule for Func " << shown << " requires <" << device_api_name(d)
             << "> but no compatible target feature is enabled in target " << target.to_string();

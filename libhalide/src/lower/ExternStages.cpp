@@ -196,6 +196,15 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
 
 void check_extern_inputs(const Environment &env, const std::set<std::string> &inlined) {
     for (const auto &[name, f] : env) {
+        // copy_to_host/copy_to_device: upstream makes the copy an extern
+        // stage, so its source may not be inlined either.
+        const Call *copied = f->buffer_copy && f->defined() ? f->values[0].as<Call>() : nullptr;
+        if (copied && inlined.count(copied->name)) {
+            user_error << "Func " << copied->name
+                       << " cannot be scheduled to be computed inline, because it is used in the "
+                          "externally-computed function "
+                       << (f->original ? f->original->name : f->name);
+        }
         if (!f->extern_def) {
             continue;
         }

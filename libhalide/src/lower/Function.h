@@ -13,6 +13,7 @@
 #include "Halide/DeviceAPI.h"
 #include "Halide/Expr.h"
 #include "Halide/IR.h"
+#include "Halide/PrefetchDirective.h"
 #include "Halide/Reduction.h"
 #include "Halide/Schedule.h"
 #include "HalideRuntime.h"
@@ -119,6 +120,16 @@ struct UpdateDefinition {
     bool atomic = false;                         // Stage::atomic()
     std::vector<Specialization> specializations; // Stage::specialize()
     FuseLevel fuse;                              // Stage::compute_with()
+    bool scheduled = false;                      // given a schedule, or Stage::unscheduled()
+};
+
+// Stage::prefetch: recorded (no prefetch is emitted).
+struct PrefetchRecord {
+    int stage = 0;
+    std::string name; // the Func or buffer prefetched
+    std::string at, from;
+    Expr offset;
+    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf;
 };
 
 struct FunctionContents;
@@ -189,6 +200,13 @@ struct FunctionContents {
     bool frozen = false;
     // Per pure argument: bound() (min, extent) and align_bounds() (modulus, remainder).
     std::map<std::string, std::pair<Expr, Expr>> explicit_bounds, alignments;
+    // Per pure argument: bound_extent() and align_extent() (the min kept),
+    // align_storage() (the allocation's extent padded to a multiple).
+    std::map<std::string, Expr> extent_bounds, extent_alignments, storage_alignments;
+    bool scheduled = false;                    // the pure definition's loops scheduled, or Stage::unscheduled()
+    std::vector<PrefetchRecord> prefetches;    // of every stage
+    Expr ring_buffer;                          // ring_buffer(): checked, one copy kept
+    bool buffer_copy = false;                  // copy_to_host()/copy_to_device(): a plain copy
     std::vector<std::string> storage_order;    // pure arguments, innermost first; empty = args order
     MemoryType memory_type = MemoryType::Auto; // store_in()
     // hoist_storage()/hoist_storage_root(): Inlined (unset) allocates where stored.

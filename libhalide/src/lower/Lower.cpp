@@ -92,6 +92,8 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
         f->frozen = true;
     }
 
+    check_schedule_directives(env);
+
     // 1b. compute_with: legal fusions only; fused Funcs next to each other.
     order = check_compute_with(env, order, outputs);
 

@@ -51,7 +51,8 @@ Stmt fuse_compute_with(const Stmt &s, const Environment &env);
 // where `place` puts f's storage around the call (and its consumers).
 Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_output,
                   const std::function<Stmt(const Stmt &)> &place);
-// Refuses Func inputs of extern stages scheduled inline (upstream's error).
+// Refuses Func inputs of extern stages (and the sources of copy_to_host/
+// copy_to_device Funcs) scheduled inline (upstream's error).
 void check_extern_inputs(const Environment &env, const std::set<std::string> &inlined);
 // Each extern stage's symbol: its C name, or its C++ name with
 // NameMangling::CPlusPlus (which needs the target's c_plus_plus_name_mangling
@@ -78,6 +79,12 @@ void check_specialized_update_races(const FunctionContents &f);
 // GPU and Hexagon schedules (gpu_*(), hexagon()): refused with a
 // CompileError naming the device, as no backend here compiles them.
 void check_device_schedules(const Environment &env, const Target &target);
+
+// CheckScheduleDirectives.cpp: warns (as upstream) about an update left
+// unscheduled while other definitions of its Func were scheduled (unless
+// Stage::unscheduled() says it is meant), and refuses ring_buffer() without
+// a hoist_storage() level apart from the store level.
+void check_schedule_directives(const Environment &env);
 
 // AddAtomics.cpp: the Provides of each update marked atomic() (inside that
 // stage's loops) wrapped in an Atomic node, which codegen turns into atomic

@@ -40,7 +40,7 @@ bool shifts_inwards(const FunctionContents &f, const SplitStep &step) {
     if (step.kind != SplitStep::Split || !step.factor.as<IntImm>() ||
         (step.tail != TailKind::Auto && step.tail != TailKind::ShiftInwards &&
          step.tail != TailKind::ShiftInwardsAndBlend) ||
-        f.explicit_bounds.count(step.old_var) ||
+        f.explicit_bounds.count(step.old_var) || f.extent_bounds.count(step.old_var) ||
         std::find(f.args.begin(), f.args.end(), step.old_var) == f.args.end()) {
         return false;
     }
@@ -209,9 +209,12 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
         bounds[var] = {buffer_field(region, "min", (int)d), buffer_field(region, "extent", (int)d),
                        buffer_field(region, "max", (int)d)};
         auto b = f.explicit_bounds.find(f.args[d]);
-        if (is_output && b != f.explicit_bounds.end()) {
-            // An output computes exactly its bound() region, which its buffer must hold.
-            Expr min = b->second.first, extent = b->second.second;
+        auto e = f.extent_bounds.find(f.args[d]);
+        if (is_output && (b != f.explicit_bounds.end() || e != f.extent_bounds.end())) {
+            // An output computes exactly its bound() region (bound_extent():
+            // that extent from the buffer's min), which its buffer must hold.
+            Expr min = b != f.explicit_bounds.end() ? b->second.first : buffer_field(f.name, "min", (int)d);
+            Expr extent = b != f.explicit_bounds.end() ? b->second.second : e->second;
             Expr max = Sub::make(Add::make(min, extent), int32_const(1));
             bounds[var] = {min, extent, max};
             Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
@@ -510,6 +513,28 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
                                                 Call::Extern)));
             }
             box[d] = {min, max};
+            continue;
+        }
+        auto ea = g.extent_alignments.find(g.args[d]);
+        if (ea != g.extent_alignments.end() && box[d].is_bounded()) {
+            // align_extent(): the extent rounded up, the min kept.
+            Expr mod = ea->second;
+            Expr span = Add::make(Sub::make(box[d].max, box[d].min), int32_const(1));
+            Expr rounded = Mul::make(Div::make(Add::make(span, Sub::make(mod, int32_const(1))), mod), mod);
+            box[d].max = Sub::make(Add::make(box[d].min, rounded), int32_const(1));
+        }
+        auto eb = g.extent_bounds.find(g.args[d]);
+        if (eb != g.extent_bounds.end() && box[d].is_bounded()) {
+            // bound_extent(): exactly that extent from the min needed; a
+            // consumer needing more fails at run time, as with bound().
+            Expr max = Sub::make(Add::make(box[d].min, eb->second), int32_const(1));
+            checks.push_back(
+                AssertStmt::make(LE::make(box[d].max, max),
+                                 Call::make(Int(32), "halide_error_explicit_bounds_too_small",
+                                            {Variable::make(Handle(), "__user_context"), StringImm::make(g.args[d]),
+                                             StringImm::make(g.name), box[d].min, max, box[d].min, box[d].max},
+                                            Call::Extern)));
+            box[d].max = max;
             continue;
         }
         auto a = g.alignments.find(g.args[d]);

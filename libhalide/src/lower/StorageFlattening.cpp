@@ -53,6 +53,17 @@ public:
                                                 Call::Extern)));
             }
         }
+        // align_storage(): the storage extent padded to a multiple (so the
+        // strides of the dimensions outside are multiples of it too).
+        for (size_t d = 0; d < op->bounds.size() && d < f.args.size(); d++) {
+            auto a = f.storage_alignments.find(f.args[d]);
+            if (a != f.storage_alignments.end()) {
+                Expr k = a->second;
+                Expr base = storage_bound[d].defined() ? storage_bound[d] : buffer_field(op->name, "extent", (int)d);
+                storage_bound[d] = Mul::make(Div::make(Add::make(base, Sub::make(k, int32_const(1))), k), k);
+                extents[d] = Mul::make(Div::make(Add::make(extents[d], Sub::make(k, int32_const(1))), k), k);
+            }
+        }
         // One allocation per value (a Tuple's values share the shape and strides).
         for (size_t i = op->types.size(); i-- > 0;) {
             body = Allocate::make(buffer_name(op->name, (int)i), op->types[i], f.memory_type, extents, body);
