@@ -32,4 +32,6 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_memoize(m);
     halide_py::define_estimates(m);
     halide_py::define_loop_level(m);
+    halide_py::define_prefetch(m);
+    halide_py::define_parameter(m);
 }

@@ -22,6 +22,7 @@ void declare_classes(py::module_ &m) {
     py::class_<Stage>(m, "Stage");
     py::class_<LoopLevel>(m, "LoopLevel");
     py::class_<Param<>>(m, "Param");
+    py::class_<Parameter>(m, "Parameter");
     py::class_<Internal::Dimension>(m, "Dimension");
     py::class_<OutputImageParam>(m, "OutputImageParam");
     py::class_<ImageParam, OutputImageParam>(m, "ImageParam");

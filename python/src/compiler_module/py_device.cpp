@@ -163,6 +163,11 @@ void define_device(py::module_ &m) {
 
     auto func = bound_class<Func>(m, "Func");
     add_device_schedule(func);
+    // A plain copy Func (f[x] = g[x]) made a buffer copy: on the host, its
+    // own loop nest; to another device, refused when compiled.
+    func.def("copy_to_host", &Func::copy_to_host)
+        .def("copy_to_device", &Func::copy_to_device,
+             py::arg_v("device_api", DeviceAPI::Default_GPU, "DeviceAPI.Default_GPU"));
     auto stage = bound_class<Stage>(m, "Stage");
     add_device_schedule(stage);
 

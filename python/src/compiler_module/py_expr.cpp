@@ -345,6 +345,7 @@ void define_expr(py::module_ &m) {
         .def(py::init([](const py::object &o) { return to_arith_expr(o, "Expr()"); }), py::arg("value"))
         .def("type", &Expr::type)
         .def("defined", &Expr::defined)
+        .def("logical_not", [](const Expr &e) { return !e; })
         .def("__repr__", &expr_repr)
         .def("__str__", &expr_repr);
     add_expr_operators(cls);

@@ -146,7 +146,9 @@ void define_func(py::module_ &m) {
 
     auto ref = bound_class<FuncRef>(m, "FuncRef");
     ref.def(
-        "__getitem__", [](const FuncRef &r, int i) { return Expr(r[i]); }, py::arg("index"));
+           "__getitem__", [](const FuncRef &r, int i) { return Expr(r[i]); }, py::arg("index"))
+        .def("size", &FuncRef::size)
+        .def("logical_not", [](const FuncRef &r) { return !Expr(r); });
     add_expr_operators(ref);
     // + - * / of a Func not defined yet: see UnevaluatedFuncRef.
     const std::pair<const char *, BinaryOp> updates[] = {{"__add__", unevaluated_op<'+'>()},
@@ -169,6 +171,7 @@ void define_func(py::module_ &m) {
         .def("dimensions", &Func::dimensions)
         .def("args", &Func::args)
         .def("value", &Func::value)
+        .def("values", [](const Func &f) { return py::tuple(py::cast(f.values().as_vector())); })
         .def("type", &Func::type)
         .def("types", &Func::output_types)
         .def("outputs", &Func::outputs)
@@ -231,6 +234,18 @@ void define_func(py::module_ &m) {
             },
             py::arg("var"), py::arg("modulus"), py::arg("remainder") = 0, py::return_value_policy::reference_internal)
         .def(
+            "align_extent",
+            [](Func &f, const Var &v, const py::object &modulus) -> Func & {
+                return f.align_extent(v, to_expr(modulus, "modulus"));
+            },
+            py::arg("var"), py::arg("modulus"), py::return_value_policy::reference_internal)
+        .def(
+            "bound_extent",
+            [](Func &f, const Var &v, const py::object &extent) -> Func & {
+                return f.bound_extent(v, to_expr(extent, "extent"));
+            },
+            py::arg("var"), py::arg("extent"), py::return_value_policy::reference_internal)
+        .def(
             "fold_storage",
             [](Func &f, const Var &dim, const py::object &extent, bool fold_forward) -> Func & {
                 return f.fold_storage(dim, to_expr(extent, "extent"), fold_forward);
@@ -247,7 +262,14 @@ void define_func(py::module_ &m) {
         .def("in_", py::overload_cast<const Func &>(&Func::in), py::arg("f"))
         .def("in_", py::overload_cast<const std::vector<Func> &>(&Func::in), py::arg("fs"))
         .def("in_", py::overload_cast<>(&Func::in))
+        .def("clone_in", py::overload_cast<const Func &>(&Func::clone_in), py::arg("f"))
+        .def("clone_in", py::overload_cast<const std::vector<Func> &>(&Func::clone_in), py::arg("fs"))
         .def("async_", &Func::async, py::return_value_policy::reference_internal)
+        .def(
+            "ring_buffer",
+            [](Func &f, const py::object &extent) -> Func & { return f.ring_buffer(to_expr(extent, "extent")); },
+            py::arg("extent"), py::return_value_policy::reference_internal)
+        .def("debug_to_file", &Func::debug_to_file, py::arg("filename"))
         // Debugging: upstream's trace lines for this Func, printed as the pipeline runs.
         .def("trace_loads", &Func::trace_loads, py::return_value_policy::reference_internal)
         .def("trace_stores", &Func::trace_stores, py::return_value_policy::reference_internal)

@@ -277,7 +277,9 @@ void define_stage(py::module_ &m) {
             py::arg("override_associativity_test") = false, py::return_value_policy::reference_internal)
         .def(
             "allow_race_conditions", [](Stage &s) -> Stage & { return s.allow_race_conditions(); },
-            py::return_value_policy::reference_internal);
+            py::return_value_policy::reference_internal)
+        .def("unscheduled", &Stage::unscheduled)
+        .def("dump_argument_list", &Stage::dump_argument_list);
     add_loop_schedule(stage);
 
     auto func = bound_class<Func>(m, "Func");
@@ -291,6 +293,9 @@ void define_stage(py::module_ &m) {
             [](const Func &f, int idx) { return py::tuple(py::cast(f.update_values(idx).as_vector())); },
             py::arg("idx") = 0)
         .def("update", &Func::update, py::arg("idx") = 0)
+        .def("atomic", &Func::atomic, py::arg("override_associativity_test") = false,
+             py::return_value_policy::reference_internal)
+        .def("allow_race_conditions", &Func::allow_race_conditions, py::return_value_policy::reference_internal)
         .def("rvars", &Func::rvars, py::arg("idx") = 0);
 }
 

@@ -1,5 +1,5 @@
 // hl.MemoryType and where a Func's storage lives: Func.store_in,
-// hoist_storage / hoist_storage_root and bound_storage; a buffer
+// hoist_storage / hoist_storage_root, bound_storage and align_storage; a buffer
 // argument's OutputImageParam.store_in and host alignment.
 #include "py_compiler.h"
 
@@ -35,7 +35,13 @@ void define_storage(py::module_ &m) {
             [](Func &f, const Var &dim, const py::object &bound) -> Func & {
                 return f.bound_storage(dim, to_expr(bound, "bound"));
             },
-            py::arg("dim"), py::arg("bound"), self_ref);
+            py::arg("dim"), py::arg("bound"), self_ref)
+        .def(
+            "align_storage",
+            [](Func &f, const Var &dim, const py::object &alignment) -> Func & {
+                return f.align_storage(dim, to_expr(alignment, "alignment"));
+            },
+            py::arg("dim"), py::arg("alignment"), self_ref);
     // A buffer argument's memory and host pointer alignment, as upstream's.
     bound_class<Halide::OutputImageParam>(m, "OutputImageParam")
         .def("store_in", &Halide::OutputImageParam::store_in, py::arg("memory_type"), self_ref)

@@ -137,12 +137,35 @@ void define_target(py::module_ &m) {
         .value("Simulator", Target::Simulator)
         .value("FeatureEnd", Target::FeatureEnd);
 
+    // Upstream's Python names: Tune<cpu> for Target::<cpu>.
+    // Upstream's Python names (Tune<cpu> for Target::<cpu>), in its order.
+    py::enum_<Target::Processor>(m, "TargetProcessorTune")
+        .value("TuneAMDFam10", Target::AMDFam10)
+        .value("TuneBdVer1", Target::BdVer1)
+        .value("TuneBdVer2", Target::BdVer2)
+        .value("TuneBdVer3", Target::BdVer3)
+        .value("TuneBdVer4", Target::BdVer4)
+        .value("TuneBtVer1", Target::BtVer1)
+        .value("TuneBtVer2", Target::BtVer2)
+        .value("TuneGeneric", Target::ProcessorGeneric)
+        .value("TuneK8", Target::K8)
+        .value("TuneK8_SSE3", Target::K8_SSE3)
+        .value("TuneZnVer1", Target::ZnVer1)
+        .value("TuneZnVer2", Target::ZnVer2)
+        .value("TuneZnVer3", Target::ZnVer3)
+        .value("TuneZnVer4", Target::ZnVer4)
+        .value("TuneZnVer5", Target::ZnVer5);
+
     bound_class<Target>(m, "Target")
         .def(py::init<>())
         .def(py::init<const std::string &>(), py::arg("target_string"))
         .def(py::init<Target::OS, Target::Arch, int, const std::vector<Target::Feature> &>(), py::arg("os"),
              py::arg("arch"), py::arg("bits"), py::arg("features") = std::vector<Target::Feature>())
+        .def(py::init<Target::OS, Target::Arch, int, Target::Processor, const std::vector<Target::Feature> &>(),
+             py::arg("os"), py::arg("arch"), py::arg("bits"), py::arg("processor_tune"),
+             py::arg("features") = std::vector<Target::Feature>())
         .def_readwrite("os", &Target::os)
+        .def_readwrite("processor_tune", &Target::processor_tune)
         .def_readwrite("arch", &Target::arch)
         .def_readwrite("bits", &Target::bits)
         .def("has_feature", &Target::has_feature, py::arg("f"))
@@ -157,6 +180,9 @@ void define_target(py::module_ &m) {
             "natural_vector_size",
             [](const Target &t, const Halide::Type &type) { return t.natural_vector_size(type); }, py::arg("t"))
         .def("to_string", &Target::to_string)
+        .def("has_large_buffers", &Target::has_large_buffers)
+        .def("maximum_buffer_size", &Target::maximum_buffer_size)
+        .def("supported", &Target::supported)
         .def_static("validate_target_string", &Target::validate_target_string, py::arg("name"))
         .def(py::self == py::self)
         .def(py::self != py::self)

@@ -3,6 +3,7 @@
 
 namespace halide_py {
 
+using Halide::Expr;
 using Halide::Var;
 
 void define_var(py::module_ &m) {
@@ -17,7 +18,8 @@ void define_var(py::module_ &m) {
         .def_static("implicit", &Var::implicit, py::arg("n"))
         .def_static("outermost", &Var::outermost)
         .def("__repr__", [](const Var &v) { return "<halide.Var '" + v.name() + "'>"; })
-        .def("__str__", &Var::name);
+        .def("__str__", &Var::name)
+        .def("logical_not", [](const Var &v) { return !Expr(v); });
     add_expr_operators(cls);
 
     m.attr("_") = Var("_");

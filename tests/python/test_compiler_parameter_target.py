@@ -1,0 +1,91 @@
+"""hl.Parameter (Param.parameter, ImageParam.parameter,
+OutputImageParam.parameter) and the Target members upstream's Python has:
+processor_tune with hl.TargetProcessorTune, has_large_buffers,
+maximum_buffer_size, supported."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
+import halide as hl  # noqa: E402
+
+
+def test_parameter_of_an_image_param():
+    im = hl.ImageParam(hl.UInt(8), 2, "im")
+    p = im.parameter()
+    assert isinstance(p, hl.Parameter)
+    assert (p.name(), p.type(), p.dimensions(), p.is_buffer(), p.defined()) == ("im", hl.UInt(8), 2, True, True)
+    assert p.host_alignment() == 1
+    assert p.same_as(im.parameter())
+    assert not p.min_constraint(0).defined()
+    assert hl.evaluate(p.stride_constraint(0)) == 1
+    assert repr(p) == "<halide.Parameter 'im' type uint8>"
+    with pytest.raises(hl.HalideError):
+        p.min_value()
+    f = hl.Func("f")
+    x = hl.Var("x")
+    f[x] = x
+    assert f.output_buffer().parameter().is_buffer()
+
+
+def test_constraints_set_through_the_parameter_are_checked():
+    im = hl.ImageParam(hl.Int(32), 1, "im")
+    im.parameter().set_extent_constraint(0, 4)
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = im[x] * 2
+    im.set(hl.Buffer(np.arange(4, dtype=np.int32)))
+    np.testing.assert_array_equal(np.asarray(f.realize([4])), np.arange(4) * 2)
+    im.set(hl.Buffer(np.arange(5, dtype=np.int32)))
+    with pytest.raises(hl.HalideError):
+        f.realize([4])
+
+
+def test_parameter_of_a_param():
+    k = hl.Param(hl.Int(32), "k", 3)
+    p = k.parameter()
+    assert (p.name(), p.type(), p.dimensions(), p.is_buffer()) == ("k", hl.Int(32), 0, False)
+    assert hl.evaluate(p.scalar_expr()) == 3
+    assert not p.min_value().defined()
+    p.set_max_value(9)
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = x + k
+    k.set(12)
+    with pytest.raises(hl.HalideError):
+        f.realize([2])
+    k.set(5)
+    np.testing.assert_array_equal(np.asarray(f.realize([2])), [5, 6])
+
+
+def test_parameters_made_directly():
+    assert not hl.Parameter().defined()
+    s = hl.Parameter(hl.Float(32), False, 0, "nn")
+    assert (s.name(), s.is_buffer()) == ("nn", False)
+    b = hl.Parameter(hl.Int(16), True, 3, "bb")
+    assert (b.is_buffer(), b.dimensions(), b.type()) == (True, 3, hl.Int(16))
+
+
+def test_processor_tune():
+    names = list(hl.TargetProcessorTune.__members__)
+    assert names == sorted(names) and "TuneGeneric" in names and "TuneZnVer5" in names and len(names) == 15
+    assert int(hl.TargetProcessorTune.TuneGeneric) == 0
+    assert int(hl.TargetProcessorTune.TuneZnVer5) == 14
+    t = hl.Target("x86-64-linux-tune_znver4-large_buffers")
+    assert t.processor_tune == hl.TargetProcessorTune.TuneZnVer4
+    assert str(t) == "x86-64-linux-tune_znver4-large_buffers"
+    t.processor_tune = hl.TargetProcessorTune.TuneK8
+    assert str(t) == "x86-64-linux-tune_k8-large_buffers"
+    assert hl.Target("x86-64-linux-avx2").processor_tune == hl.TargetProcessorTune.TuneGeneric
+    made = hl.Target(hl.TargetOS.Linux, hl.TargetArch.X86, 64, hl.TargetProcessorTune.TuneZnVer2)
+    assert str(made) == "x86-64-linux-tune_znver2"
+
+
+def test_buffer_size_limits_and_support():
+    small, large = hl.Target("x86-64-linux-avx2"), hl.Target("x86-64-linux-large_buffers")
+    assert not small.has_large_buffers() and small.maximum_buffer_size() == 2**31 - 1
+    assert large.has_large_buffers() and large.maximum_buffer_size() == 2**63 - 1
+    assert small.supported() and hl.Target("arm-64-linux").supported()
+    assert not hl.Target("x86-64-linux-cuda").supported()
