@@ -43,7 +43,9 @@ def members(path: str) -> list[tuple[str, bytes]]:
         if name in ("/", "/SYM64/"):
             continue
         if name.startswith("/"):
-            start = int(name[1:])
+            # "/<offset>" into the long-name table; GNU ar may end the
+            # 16-byte field of a thin archive's member with a "/".
+            start = int(name[1:].rstrip("/").strip())
             name = long_names[start : long_names.index(b"/\n", start)].decode()
         else:
             name = name.rstrip("/")
