@@ -118,14 +118,25 @@ TEST(BoundExtent, OfAnOutputComputesThatExtentFromTheBufferMin) {
     Func h("h");
     h(x) = x * 5;
     h.bound_extent(x, 4);
-    Buffer<int> out(8);
-    out.fill(-1);
+    Buffer<int> out(4);
     h.realize(out);
-    for (int i = 0; i < 8; i++) {
-        EXPECT_EQ(out(i), i < 4 ? i * 5 : -1) << i;
+    for (int i = 0; i < 4; i++) {
+        EXPECT_EQ(out(i), i * 5) << i;
     }
-    Buffer<int> small(3);
-    EXPECT_NE(message_of([&] { h.realize(small); }), "");
+    // As upstream: an output buffer wider than the bound, or narrower than it, is an error.
+    Buffer<int> wide(8), small(3);
+    EXPECT_NE(message_of([&] { h.realize(wide); })
+                  .find("Bounds given for " + h.name() +
+                        " in x (from 0 to 3) do not cover required region (from 0 "
+                        "to 7)"),
+              std::string::npos);
+    EXPECT_NE(message_of([&] { h.realize(small); }).find("Output buffer " + h.name() + " is accessed at 3"),
+              std::string::npos);
+    // realize(sizes) narrower than the bound computes the bound and keeps the request.
+    Buffer<int> three = h.realize({3});
+    ASSERT_EQ(three.width(), 3);
+    EXPECT_EQ(three(2), 10);
+    EXPECT_NE(message_of([&] { h.realize({8}); }), "");
 }
 
 TEST(BoundExtent, ComputedFuncsKeepTheirValues) {

@@ -63,9 +63,16 @@ def test_bound_extent_of_an_output():
     h = hl.Func("h")
     h[x] = x * 5
     h.bound_extent(x, 4)
-    out = hl.Buffer(np.full(8, -1, dtype=np.int32))
+    out = hl.Buffer(np.zeros(4, dtype=np.int32))
     h.realize(out)
-    np.testing.assert_array_equal(np.asarray(out), [0, 5, 10, 15, -1, -1, -1, -1])
+    np.testing.assert_array_equal(np.asarray(out), [0, 5, 10, 15])
+    np.testing.assert_array_equal(np.asarray(h.realize([3])), [0, 5, 10])
+    # As upstream: a buffer wider than the bound is an error (and never a crash).
+    message = f"Bounds given for {h.name()} in x (from 0 to 3) do not cover required region (from 0 to 7)"
+    with pytest.raises(hl.HalideError, match=re.escape(message)):
+        h.realize(hl.Buffer(np.zeros(8, dtype=np.int32)))
+    with pytest.raises(hl.HalideError):
+        h.realize([8])
 
 
 def test_align_storage_keeps_the_values():

@@ -158,7 +158,10 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
     }
     auto e = f.extent_bounds.find(arg);
     if (e != f.extent_bounds.end()) {
-        extent = e->second; // bound_extent(): from the requested min
+        // bound_extent(): from the requested min; at least what was asked
+        // for, so a caller allocating the answer can crop it to its request
+        // (and the pipeline then reports a request wider than the bound).
+        extent = Max::make(extent, e->second);
         return;
     }
     for (const SplitStep &step : f.splits) {

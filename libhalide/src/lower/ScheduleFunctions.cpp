@@ -225,6 +225,15 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
                                {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
                                 int32_const((int)d), min, max, buf_min, buf_max},
                                Call::Extern)));
+                if (b == f.explicit_bounds.end()) {
+                    // bound_extent(): as upstream, the buffer may not reach past it either.
+                    checks.push_back(AssertStmt::make(
+                        LE::make(buf_max, max),
+                        Call::make(Int(32), "halide_error_explicit_bounds_too_small",
+                                   {Variable::make(Handle(), "__user_context"), StringImm::make(f.args[d]),
+                                    StringImm::make(f.name), min, max, buf_min, buf_max},
+                                   Call::Extern)));
+                }
             }
         }
     }
