@@ -274,12 +274,25 @@ TEST(DebugToFile, IsRefusedWithAClearError) {
     EXPECT_NE(msg.find("not supported"), std::string::npos) << msg;
 }
 
+namespace {
+
+// c(x) = b(x) + 1 where b is a plain copy of a(x) = x * 3.
+struct CopyChain {
+    Var x{"x"};
+    Func a{"a"}, b{"b"}, c{"c"};
+    CopyChain() {
+        a(x) = x * 3;
+        b(x) = a(x);
+        c(x) = b(x) + 1;
+    }
+};
+
+} // namespace
+
 TEST(CopyToHost, OfAPlainCopyComputesTheSameValues) {
-    Var x("x");
-    Func a("a"), b("b"), c("c");
-    a(x) = x * 3;
-    b(x) = a(x);
-    c(x) = b(x) + 1;
+    CopyChain chain;
+    Var x = chain.x;
+    Func a = chain.a, b = chain.b, c = chain.c;
     b.copy_to_host();
     EXPECT_NE(message_of([&] { c.realize({4}); })
                   .find("Func a cannot be scheduled to be computed inline, because it is used in the "
@@ -301,11 +314,8 @@ TEST(CopyToHost, OfAPlainCopyComputesTheSameValues) {
 }
 
 TEST(CopyToDevice, IsRefusedWhenCompiledForTheHost) {
-    Var x("x");
-    Func a("a"), b("b"), c("c");
-    a(x) = x * 3;
-    b(x) = a(x);
-    c(x) = b(x) + 1;
+    CopyChain chain;
+    Func a = chain.a, b = chain.b, c = chain.c;
     b.copy_to_device();
     a.compute_root();
     b.compute_root();

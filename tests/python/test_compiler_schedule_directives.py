@@ -140,12 +140,18 @@ def test_debug_to_file_is_refused_clearly(tmp_path):
         f.debug_to_file(str(tmp_path / "f.tmp"))
 
 
-def test_copy_to_host_of_a_plain_copy():
+def copy_chain():
+    """c[x] = b[x] + 1 where b is a plain copy of a[x] = x * 3."""
     x = hl.Var("x")
     a, b, c = hl.Func("a"), hl.Func("b"), hl.Func("c")
     a[x] = x * 3
     b[x] = a[x]
     c[x] = b[x] + 1
+    return x, a, b, c
+
+
+def test_copy_to_host_of_a_plain_copy():
+    x, a, b, c = copy_chain()
     assert isinstance(b.copy_to_host(), hl.Func)
     message = f"Func {a.name()} cannot be scheduled to be computed inline, because it is used in the "
     with pytest.raises(hl.HalideError, match=re.escape(message + f"externally-computed function {b.name()}")):
@@ -160,11 +166,7 @@ def test_copy_to_host_of_a_plain_copy():
 
 
 def test_copy_to_device_is_refused_for_the_host():
-    x = hl.Var("x")
-    a, b, c = hl.Func("a"), hl.Func("b"), hl.Func("c")
-    a[x] = x * 3
-    b[x] = a[x]
-    c[x] = b[x] + 1
+    _, a, b, c = copy_chain()
     b.copy_to_device()
     a.compute_root()
     b.compute_root()
