@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from c_link import NEEDS_UPSTREAM_AND_CC, link_driver
 from conftest import REPO
-from upstream_api import UPSTREAM_PY
+from upstream_api import UPSTREAM_PY, upstream_env
 
 pytestmark = NEEDS_UPSTREAM_AND_CC
 
@@ -118,7 +118,8 @@ EXPECTED = "32 32 64 64 64 80 112 144 176 176 176 208 240"
 def build(tmp: Path, kind: str, include: Path, runtime: bool, python: str = str(UPSTREAM_PY)) -> Path:
     out = tmp / kind
     out.mkdir()
-    subprocess.run([python, "-c", GENERATE, str(out), kind], check=True)
+    env = upstream_env() if python == str(UPSTREAM_PY) else None
+    subprocess.run([python, "-c", GENERATE, str(out), kind], check=True, env=env)
     (out / "driver.c").write_text(DRIVER)
     return link_driver(out / "driver", [out / "driver.c", out / "memo.o"], [out, include], [], runtime)
 

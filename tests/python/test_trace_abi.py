@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from c_link import NEEDS_UPSTREAM_AND_CC, link_driver
 from conftest import REPO
-from upstream_api import UPSTREAM_PY
+from upstream_api import UPSTREAM_PY, upstream_env
 
 pytestmark = NEEDS_UPSTREAM_AND_CC
 
@@ -68,7 +68,7 @@ int main(void) {
 def upstream_kernel(tmp_path: Path, kind: str) -> Path:
     out = tmp_path / kind
     out.mkdir()
-    subprocess.run([str(UPSTREAM_PY), "-c", GENERATE, str(out), kind], check=True)
+    subprocess.run([str(UPSTREAM_PY), "-c", GENERATE, str(out), kind], check=True, env=upstream_env())
     return out
 
 

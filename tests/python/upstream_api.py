@@ -40,12 +40,17 @@ def signature_probe(names: list[str], methods: dict[str, list[str]], enums: list
     )
 
 
+def upstream_env() -> dict[str, str]:
+    """The environment for upstream's interpreter: none of ours (PYTHONPATH
+    would import our halide package, LD_PRELOAD the sanitizers' runtimes)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH", "LD_PRELOAD")}
+
+
 def probe_both(code: str) -> tuple[dict, dict]:
     """(ours, upstream's): what `code` prints as JSON on its last line, run by
     upstream's interpreter in a child process and by this one in-process (its
     `print(json.dumps(out))` read back as `out`)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
-    up = subprocess.run([str(UPSTREAM_PY), "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    up = subprocess.run([str(UPSTREAM_PY), "-c", code], capture_output=True, text=True, env=upstream_env(), timeout=300)
     assert up.returncode == 0, up.stderr
     theirs = json.loads(up.stdout)
     ns: dict = {}
