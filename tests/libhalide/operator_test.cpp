@@ -966,6 +966,13 @@ TEST(OperatorTypes, UserErrors) {
     } catch (const CompileError &e) {
         EXPECT_NE(std::string(e.what()).find("boolean"), std::string::npos) << e.what();
     }
+    try {
+        (void)(!i);
+        FAIL() << "no error";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("The argument to operator! must be a boolean"), std::string::npos)
+            << e.what();
+    }
     // Fine: fits the type exactly.
     EXPECT_NO_THROW(u8v + 255);
     EXPECT_NO_THROW(var(Int(8)) >= -128);

@@ -1,8 +1,9 @@
 // Differential testing: random pipelines with random schedules. Each
 // scheduled result must equal the unscheduled one and a reference
 // evaluation written here (a tiny interpreter over the same expression
-// trees). Seeds are logged; HALIDE_RANDOM_PIPELINES and HALIDE_TEST_SEED
-// change the count and the seed.
+// trees). The seed is fixed so CI is reproducible (new seeds are explored by
+// tests/differential and `./run fuzz`); HALIDE_RANDOM_PIPELINES and
+// HALIDE_TEST_SEED change the count and the seed.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -243,7 +244,8 @@ TEST(RandomPipelines, ScheduledEqualsUnscheduledAndReference) {
     const int pipelines = count_env ? std::atoi(count_env) : 400;
     const int schedules_per_pipeline = 4;
     const char *seed_env = std::getenv("HALIDE_TEST_SEED");
-    const uint32_t seed = seed_env ? (uint32_t)std::strtoul(seed_env, nullptr, 10) : std::random_device{}();
+    constexpr uint32_t kDefaultSeed = 20261205;
+    const uint32_t seed = seed_env ? (uint32_t)std::strtoul(seed_env, nullptr, 10) : kDefaultSeed;
     std::printf("random pipelines: seed %u, %d pipelines x %d schedules\n", seed, pipelines, schedules_per_pipeline);
     std::mt19937 rng(seed);
 

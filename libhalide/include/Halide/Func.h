@@ -404,7 +404,7 @@ public:
     Func &align_extent(const Var &var, Expr modulus);
     // The region computed over `var` is `extent` wide from the min its
     // consumers need (from the output buffer's min for an output, whose
-    // buffer must then hold it): a consumer needing more is a runtime error.
+    // buffer must be exactly that wide): a consumer needing more is a runtime error.
     Func &bound_extent(const Var &var, Expr extent);
     // Pads the storage of dimension `dim` to a multiple of `alignment`
     // coordinates, so the strides of the dimensions stored outside it are

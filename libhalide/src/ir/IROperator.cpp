@@ -486,7 +486,7 @@ namespace {
 
 void check_bool(const Expr &e, const char *which, const char *op) {
     check_defined(e, op);
-    user_assert(e.type().is_bool()) << "The " << which << " argument to " << op
+    user_assert(e.type().is_bool()) << "The " << which << (*which ? " " : "") << "argument to " << op
                                     << " must be a boolean (a comparison or logical expression), but it has type "
                                     << describe_type(e);
 }
