@@ -12,6 +12,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+# This module's own imports: not part of halide's API, so not in dir().
+_IMPORTED = frozenset(globals())
+
 _SUBMODULES = frozenset({"imageio", "runtime"})
 
 # Provided by the `halide` distribution (the compiler bindings).
@@ -83,4 +86,18 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _SUBMODULES)
+    """Every public name, the compiler's too when it is installed (loading it).
+
+    dir() and tab completion should show what ``halide.<name>`` gives, as
+    upstream's module does; in a runtime-only install that is the runtime.
+    """
+    names = {n for n in globals() if n not in _IMPORTED and not n.startswith("_")} | _SUBMODULES
+    try:
+        _load_halide_bin()
+        compiler = importlib.import_module(_COMPILER_MODULE)
+    except ModuleNotFoundError as e:
+        if e.name != _COMPILER_MODULE:
+            raise
+        return sorted(names)
+    names |= {n for n in dir(compiler) if not n.startswith("_")} | _GENERATOR_NAMES
+    return sorted(names)

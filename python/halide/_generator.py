@@ -228,34 +228,43 @@ class _IO:
         return f"{type(self).__name__}({types}, {dims})"
 
 
-class InputBuffer(_IO):
+# The declarations derive from the class their instance field becomes (as
+# upstream's do), so dir(), help() and isinstance() show that class's API.
+# The declaration itself is an undefined placeholder: generate() sees the
+# real ImageParam, Param or Func made for each instance.
+
+
+class InputBuffer(_IO, ImageParam):
     """An input buffer: the instance's field is an ``hl.ImageParam``."""
 
     _is_input = True
     _is_buffer = True
 
     def __init__(self, type: Type | type | None, dimensions: int | None) -> None:
-        super().__init__(type, dimensions)
+        ImageParam.__init__(self)
+        _IO.__init__(self, type, dimensions)
 
 
-class InputScalar(_IO):
+class InputScalar(_IO, Param):
     """A scalar input: the instance's field is an ``hl.Param``."""
 
     _is_input = True
     _is_buffer = False
 
     def __init__(self, type: Type | type | None) -> None:
-        super().__init__(type, 0)
+        _IO.__init__(self, type, 0)
+        Param.__init__(self, self._types[0] if self._types else Int(32))
 
 
-class OutputBuffer(_IO):
+class OutputBuffer(_IO, Func):
     """An output: the instance's field is an ``hl.Func`` to define in generate()."""
 
     _is_input = False
     _is_buffer = True
 
     def __init__(self, types: Type | type | Sequence[Type | type] | None, dimensions: int | None) -> None:
-        super().__init__(types, dimensions)
+        Func.__init__(self)
+        _IO.__init__(self, types, dimensions)
 
 
 class OutputScalar(OutputBuffer):
@@ -264,7 +273,7 @@ class OutputScalar(OutputBuffer):
     _is_buffer = False
 
     def __init__(self, types: Type | type | Sequence[Type | type] | None) -> None:
-        super().__init__(types, 0)
+        OutputBuffer.__init__(self, types, 0)
 
 
 class _Requirement:
