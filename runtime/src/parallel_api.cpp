@@ -2,6 +2,7 @@
 // do_par_for, do_task, do_loop_task, do_parallel_tasks and semaphores.
 #include <atomic>
 #include <cstdlib>
+#include <sched.h>
 
 #include "HalideRuntime.h"
 #include "thread_pool.h"
@@ -71,51 +72,117 @@ int run_loop_task_index(void *user_context, int idx, uint8_t *closure) {
     return halide_do_loop_task(user_context, c->task->fn, idx, 1, c->task->closure, c->task_parent);
 }
 
-// halide_default_do_parallel_tasks with `done` (iterations done per task,
-// zeroed) provided: tasks without semaphores that are not serial run as
-// parallel loops; the others are interleaved one iteration at a time, in the
-// order their semaphores allow, on the calling thread.
-int run_parallel_tasks(void *user_context, int num_tasks, halide_parallel_task_t *tasks, void *task_parent, int *done) {
-    int remaining = 0;
-    for (int i = 0; i < num_tasks; i++) {
-        remaining += tasks[i].extent > 0 ? 1 : 0;
+// One halide_do_parallel_tasks call, driven by several threads at once.
+// A thread owns a task while it runs one of its iterations (or, for a task
+// with no semaphores that is not serial, all of them as a parallel loop),
+// so a task's iterations run one at a time and in order. Every driver
+// sweeps the tasks, running whatever can take its semaphores, until all are
+// done: tasks that wait on each other run concurrently on different
+// threads, and a single thread interleaves them, so the set finishes with
+// any number of threads.
+struct TaskSet {
+    void *user_context;
+    int num_tasks;
+    halide_parallel_task_t *tasks;
+    void *task_parent;
+    std::atomic<int> *done;  // iterations finished, per task
+    std::atomic<int> *owned; // 1 while a driver works on the task
+    std::atomic<int> remaining{0}, result{0}, active{0};
+    std::atomic<uint64_t> attempts{0}; // ownerships ever taken
+};
+
+// Works on task i if no other driver does (counting in `owned` when it
+// took it); returns whether it ran anything.
+bool try_task(TaskSet &set, int i, uint64_t &owned) {
+    halide_parallel_task_t &t = set.tasks[i];
+    int expected = 0;
+    if (set.done[i].load(std::memory_order_acquire) >= t.extent ||
+        !set.owned[i].compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+        return false;
     }
-    while (remaining > 0) {
+    set.active.fetch_add(1, std::memory_order_acq_rel);
+    set.attempts.fetch_add(1, std::memory_order_acq_rel);
+    owned++;
+    bool ran = false;
+    int done = set.done[i].load(std::memory_order_acquire);
+    if (done < t.extent) {
+        int r = 0;
+        if (t.num_semaphores == 0 && !t.serial) {
+            LoopTaskClosure c{&t, set.task_parent};
+            r = halide_do_par_for(set.user_context, run_loop_task_index, t.min + done, t.extent - done,
+                                  reinterpret_cast<uint8_t *>(&c));
+            done = t.extent;
+            ran = true;
+        } else if (acquire_all(t)) {
+            r = halide_do_loop_task(set.user_context, t.fn, t.min + done, 1, t.closure, set.task_parent);
+            done++;
+            ran = true;
+        }
+        if (r != 0) {
+            int zero = 0;
+            set.result.compare_exchange_strong(zero, r);
+        }
+        if (ran) {
+            set.done[i].store(done, std::memory_order_release);
+            if (done >= t.extent) {
+                set.remaining.fetch_sub(1, std::memory_order_acq_rel);
+            }
+        }
+    }
+    set.active.fetch_sub(1, std::memory_order_acq_rel);
+    set.owned[i].store(0, std::memory_order_release);
+    return ran;
+}
+
+int drive_tasks(void *, int, uint8_t *closure) {
+    TaskSet &set = *reinterpret_cast<TaskSet *>(closure);
+    while (set.remaining.load(std::memory_order_acquire) > 0 && set.result.load(std::memory_order_acquire) == 0) {
+        // Nobody else at work before and during a fruitless sweep: no
+        // semaphore can change any more, so the tasks are deadlocked.
+        bool others_idle = set.active.load(std::memory_order_acquire) == 0;
+        uint64_t attempts_before = set.attempts.load(std::memory_order_acquire);
+        uint64_t mine = 0;
         bool progressed = false;
-        for (int i = 0; i < num_tasks; i++) {
-            halide_parallel_task_t &t = tasks[i];
-            if (done[i] >= t.extent) {
-                continue;
-            }
-            if (t.num_semaphores == 0 && !t.serial) {
-                LoopTaskClosure c{&t, task_parent};
-                int r = halide_do_par_for(user_context, run_loop_task_index, t.min + done[i], t.extent - done[i],
-                                          reinterpret_cast<uint8_t *>(&c));
-                if (r != 0) {
-                    return r;
-                }
-                done[i] = t.extent;
-            } else {
-                if (!acquire_all(t)) {
-                    continue;
-                }
-                int r = halide_do_loop_task(user_context, t.fn, t.min + done[i], 1, t.closure, task_parent);
-                if (r != 0) {
-                    return r;
-                }
-                done[i]++;
-            }
-            progressed = true;
-            if (done[i] >= t.extent) {
-                remaining--;
-            }
+        for (int i = 0; i < set.num_tasks; i++) {
+            progressed = try_task(set, i, mine) || progressed;
         }
-        if (!progressed) {
-            halide_error(user_context, "halide_do_parallel_tasks: no task can acquire its semaphores (deadlock)");
-            return halide_error_code_generic_error;
+        if (progressed) {
+            continue;
         }
+        if (others_idle && set.attempts.load(std::memory_order_acquire) - attempts_before == mine &&
+            set.remaining.load(std::memory_order_acquire) > 0) {
+            int zero = 0;
+            if (set.result.compare_exchange_strong(zero, halide_error_code_generic_error)) {
+                halide_error(set.user_context,
+                             "halide_do_parallel_tasks: no task can acquire its semaphores (deadlock)");
+            }
+            break;
+        }
+        sched_yield();
     }
     return 0;
+}
+
+int run_parallel_tasks(void *user_context, int num_tasks, halide_parallel_task_t *tasks, void *task_parent,
+                       std::atomic<int> *counters) {
+    TaskSet set;
+    set.user_context = user_context;
+    set.num_tasks = num_tasks;
+    set.tasks = tasks;
+    set.task_parent = task_parent;
+    set.done = counters;
+    set.owned = counters + num_tasks;
+    int remaining = 0;
+    for (int i = 0; i < num_tasks; i++) {
+        set.done[i].store(0);
+        set.owned[i].store(0);
+        remaining += tasks[i].extent > 0 ? 1 : 0;
+    }
+    set.remaining.store(remaining);
+    int drivers = num_tasks < halide_get_num_threads() ? num_tasks : halide_get_num_threads();
+    int r = halide_do_par_for(user_context, drive_tasks, 0, drivers, reinterpret_cast<uint8_t *>(&set));
+    int result = set.result.load();
+    return result != 0 ? result : r;
 }
 
 } // namespace
@@ -138,19 +205,22 @@ int halide_default_do_par_for(void *user_context, halide_task_t task, int min, i
 // Runs a set of tasks that may wait on each other through semaphores.
 int halide_default_do_parallel_tasks(void *user_context, int num_tasks, struct halide_parallel_task_t *tasks,
                                      void *task_parent) {
-    // Iterations done per task: on the stack for the usual few tasks.
-    int local_done[16] = {};
-    int *done = local_done;
+    if (num_tasks <= 0) {
+        return 0;
+    }
+    // Two counters per task: on the stack for the usual few tasks.
+    std::atomic<int> local[32];
+    std::atomic<int> *counters = local;
     if (num_tasks > 16) {
-        done = static_cast<int *>(calloc((size_t)num_tasks, sizeof(int)));
-        if (!done) {
+        counters = static_cast<std::atomic<int> *>(calloc((size_t)num_tasks * 2, sizeof(std::atomic<int>)));
+        if (!counters) {
             halide_error(user_context, "halide_do_parallel_tasks: out of memory");
             return halide_error_code_out_of_memory;
         }
     }
-    int r = run_parallel_tasks(user_context, num_tasks, tasks, task_parent, done);
-    if (done != local_done) {
-        free(done);
+    int r = run_parallel_tasks(user_context, num_tasks, tasks, task_parent, counters);
+    if (counters != local) {
+        free(counters);
     }
     return r;
 }

@@ -265,6 +265,9 @@ void CodeGen_LLVM::codegen(const Stmt &s) {
     case IRNodeType::Allocate: return allocate(s.as<Allocate>());
     case IRNodeType::Block: {
         const Block *op = s.as<Block>();
+        if (is_async_fork(op)) {
+            return async_fork(op);
+        }
         codegen(op->first);
         codegen(op->rest);
         return;

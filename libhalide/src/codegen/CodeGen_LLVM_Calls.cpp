@@ -115,6 +115,9 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         internal_assert(i < op->args.size()) << "intrinsic " << n << " needs argument " << i;
         return codegen(op->args[i]);
     };
+    if (n == "make_semaphore") {
+        return make_semaphore(op);
+    }
     if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" || n == "unsafe_promise_clamped") {
         return arg(0);
     }

@@ -18,6 +18,7 @@
 #ifndef HALIDE_INTERNAL_CODEGEN_LLVM_INTERNAL_H
 #define HALIDE_INTERNAL_CODEGEN_LLVM_INTERNAL_H
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -257,6 +258,25 @@ private:
     // Outlines the body into `int32 task(void *uc, int32 idx, uint8_t *closure)`
     // and runs it through halide_do_par_for.
     void parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ext);
+    // The symbols `body` uses from outside (all but `bound`), stored in a
+    // struct in the current function's frame, for an outlined task.
+    struct Closure {
+        std::vector<std::pair<std::string, llvm::Value *>> captured;
+        llvm::StructType *type = nullptr;
+        llvm::Value *ptr = nullptr;
+    };
+    Closure make_closure(const Stmt &body, const std::string &bound, const std::string &name);
+    // Generates the body of the outlined task `fn` through `emit`, with a
+    // fresh symbol table holding the closure's fields (read from
+    // `closure_arg`) and the user context `uc`; then returns to the caller.
+    void outline(llvm::Function *fn, const Closure &c, llvm::Value *closure_arg, llvm::Value *uc,
+                 const std::function<void()> &emit);
+    // async producers (CodeGen_LLVM_Async.cpp, encoded by AsyncProducers.cpp):
+    // a Block opening with async_fork(n) runs its n task loops through
+    // halide_do_parallel_tasks; make_semaphore(n) is a semaphore in the frame.
+    static bool is_async_fork(const Block *op);
+    void async_fork(const Block *op);
+    llvm::Value *make_semaphore(const Call *op);
 
     // ------------------------------------------- atomics (_Atomics.cpp)
 

@@ -82,36 +82,32 @@ void CodeGen_LLVM::request_vectorization(llvm::BranchInst *back_edge, const For 
     back_edge->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
 }
 
-void CodeGen_LLVM::parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ext) {
+CodeGen_LLVM::Closure CodeGen_LLVM::make_closure(const Stmt &body, const std::string &bound, const std::string &name) {
     SymbolUses uses;
-    uses.include(op->body);
-    std::vector<std::pair<std::string, llvm::Value *>> captured;
+    uses.include(body);
+    Closure c;
     for (const std::string &n : uses.names) {
-        if (n != op->name && n != kUserContext && has_sym(n)) {
-            captured.emplace_back(n, sym(n));
+        if (n != bound && n != kUserContext && has_sym(n)) {
+            c.captured.emplace_back(n, sym(n));
         }
     }
     std::vector<llvm::Type *> field_types;
-    for (const auto &c : captured) {
-        field_types.push_back(c.second->getType());
+    for (const auto &v : c.captured) {
+        field_types.push_back(v.second->getType());
     }
-    llvm::StructType *closure_ty = llvm::StructType::get(ctx_, field_types);
-
-    // The closure lives in the caller's frame (halide_do_par_for is synchronous).
+    c.type = llvm::StructType::get(ctx_, field_types);
+    // The closure lives in the caller's frame (the tasks end before it returns).
     llvm::Function *caller = current_fn();
     llvm::IRBuilder<> entry_b(&caller->getEntryBlock(), caller->getEntryBlock().begin());
-    llvm::Value *closure = entry_b.CreateAlloca(closure_ty, nullptr, op->name + ".closure");
-    for (size_t i = 0; i < captured.size(); i++) {
-        b_.CreateStore(captured[i].second, b_.CreateStructGEP(closure_ty, closure, (unsigned)i));
+    c.ptr = entry_b.CreateAlloca(c.type, nullptr, name + ".closure");
+    for (size_t i = 0; i < c.captured.size(); i++) {
+        b_.CreateStore(c.captured[i].second, b_.CreateStructGEP(c.type, c.ptr, (unsigned)i));
     }
+    return c;
+}
 
-    llvm::FunctionType *task_ty = llvm::FunctionType::get(i32_, {ptr_, i32_, ptr_}, false);
-    std::string task_name = func_name_ + "_par_for_" + sanitize(op->name) + "_" + std::to_string(task_counter_++);
-    llvm::Function *task = llvm::Function::Create(task_ty, llvm::Function::InternalLinkage, task_name, &module_);
-    task->getArg(0)->setName(kUserContext);
-    task->getArg(1)->setName(op->name);
-    task->getArg(2)->setName("closure");
-
+void CodeGen_LLVM::outline(llvm::Function *fn, const Closure &c, llvm::Value *closure_arg, llvm::Value *uc,
+                           const std::function<void()> &emit) {
     // Generate the task with a fresh symbol table and allocation list.
     llvm::IRBuilderBase::InsertPoint saved_ip = b_.saveIP();
     std::map<std::string, std::vector<llvm::Value *>> saved_symbols;
@@ -119,24 +115,36 @@ void CodeGen_LLVM::parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ex
     std::vector<std::pair<llvm::Value *, std::string>> saved_allocations;
     saved_allocations.swap(live_allocations_);
 
-    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", task));
-    for (size_t i = 0; i < captured.size(); i++) {
-        llvm::Value *addr = b_.CreateStructGEP(closure_ty, task->getArg(2), (unsigned)i);
-        push(captured[i].first, b_.CreateLoad(field_types[i], addr, captured[i].first));
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
+    for (size_t i = 0; i < c.captured.size(); i++) {
+        llvm::Value *addr = b_.CreateStructGEP(c.type, closure_arg, (unsigned)i);
+        push(c.captured[i].first, b_.CreateLoad(c.type->getElementType((unsigned)i), addr, c.captured[i].first));
     }
-    push(kUserContext, task->getArg(0));
-    llvm::Value *idx = b_.CreateIntCast(task->getArg(1), mn->getType(), true);
-    push(op->name, idx);
-    codegen(op->body);
-    b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+    push(kUserContext, uc);
+    emit();
 
     symbols_.swap(saved_symbols);
     live_allocations_.swap(saved_allocations);
     b_.restoreIP(saved_ip);
+}
+
+void CodeGen_LLVM::parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ext) {
+    Closure closure = make_closure(op->body, op->name, op->name);
+    llvm::FunctionType *task_ty = llvm::FunctionType::get(i32_, {ptr_, i32_, ptr_}, false);
+    std::string task_name = func_name_ + "_par_for_" + sanitize(op->name) + "_" + std::to_string(task_counter_++);
+    llvm::Function *task = llvm::Function::Create(task_ty, llvm::Function::InternalLinkage, task_name, &module_);
+    task->getArg(0)->setName(kUserContext);
+    task->getArg(1)->setName(op->name);
+    task->getArg(2)->setName("closure");
+    outline(task, closure, task->getArg(2), task->getArg(0), [&] {
+        push(op->name, b_.CreateIntCast(task->getArg(1), mn->getType(), true));
+        codegen(op->body);
+        b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+    });
 
     llvm::FunctionCallee do_par_for = runtime_fn("halide_do_par_for", i32_, {ptr_, ptr_, i32_, i32_, ptr_});
     llvm::Value *rc = b_.CreateCall(do_par_for, {sym(kUserContext), task, b_.CreateIntCast(mn, i32_, true),
-                                                 b_.CreateIntCast(ext, i32_, true), closure});
+                                                 b_.CreateIntCast(ext, i32_, true), closure.ptr});
     llvm::BasicBlock *fail = new_block(op->name + "_par_for_failed");
     llvm::BasicBlock *ok = new_block(op->name + "_par_for_done");
     branch_likely(b_.CreateICmpEQ(rc, llvm::ConstantInt::get(i32_, 0)), ok, fail);

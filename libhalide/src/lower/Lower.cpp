@@ -148,7 +148,8 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 6a. Line buffers: Funcs stored outside a loop compute only new rows,
     // in storage folded to the rows still live.
-    s = storage_folding(sliding_window(s, env), env);
+    std::set<std::string> async_run_ahead;
+    s = storage_folding(sliding_window(s, env), env, &async_run_ahead);
 
     // 6b. Extern stages showed bounds inference what they read and write; done now.
     s = strip_extern_markers(s);
@@ -178,6 +179,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);
     s = deinterleave_stores(s); // select(x % 2 == 0, a(x / 2), ...): interleaved slices, strided loads
+
+    // 10a. async() producers as tasks next to their consumers, with semaphores.
+    s = fork_async_producers(s, env, async_run_ahead);
 
     // 11. The user's passes (Pipeline::add_custom_lowering_pass), in order.
     for (IRMutator *pass : options.custom_passes) {

@@ -164,10 +164,17 @@ Stmt sliding_window(const Stmt &s, const Environment &env);
 // serial loop span a constant number of coordinates along a dimension (and
 // move one way) is stored in that many (rounded up to a power of two),
 // indexed modulo; Func::fold_storage asks for a given fold.
-Stmt storage_folding(const Stmt &s, const Environment &env);
+// Async Funcs (Func::async) are folded over two iterations of their loop
+// where possible, so that the producer can run one iteration ahead; their
+// names go into `run_ahead` (AsyncProducers.cpp reads it).
+Stmt storage_folding(const Stmt &s, const Environment &env, std::set<std::string> *run_ahead = nullptr);
 
 // StorageFlattening.cpp: Realize/Provide/calls to flat Allocate/Store/Load.
 Stmt storage_flattening(const Stmt &s, const Environment &env);
+// AsyncProducers.cpp: Funcs scheduled async() computed in tasks that run
+// next to their consumers, synchronized with semaphores (the tasks encoded
+// for codegen as async_fork / task_acquires / make_semaphore intrinsics).
+Stmt fork_async_producers(const Stmt &s, const Environment &env, const std::set<std::string> &run_ahead);
 
 // Memoize.cpp: Func::memoize. check_memoization refuses what upstream
 // refuses (a memoized output, inline Func, or storage at another level than

@@ -31,6 +31,7 @@
 #include "Halide/IRVisitor.h"
 #include "Halide/Simplify.h"
 #include "analysis/Monotonic.h"
+#include "ir/Substitute.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -145,7 +146,7 @@ int64_t next_power_of_two(int64_t v) {
 
 class Fold : public IRMutator {
 public:
-    explicit Fold(const Environment &env) : env_(env) {}
+    Fold(const Environment &env, std::set<std::string> *run_ahead) : env_(env), run_ahead_(run_ahead) {}
     using IRMutator::visit;
 
     Stmt visit(const Realize *op) override {
@@ -214,13 +215,25 @@ private:
             bool forward = up(lo) && up(hi), backward = down(lo) && down(hi);
             Expr span = simplify(Add::make(Sub::make(i.max, i.min), IntImm::make(Int(32), 1)));
             const IntImm *constant = span.as<IntImm>();
+            // An async producer runs an iteration ahead of its consumer: the
+            // coordinates of two consecutive iterations must fit.
+            Expr next = Add::make(Variable::make(Int(32), loop->name), IntImm::make(Int(32), 1));
+            auto at_next = [&](const Expr &e) { return substitute({{loop->name, next}}, e); };
+            Expr span2 = simplify(forward ? Add::make(Sub::make(at_next(i.max), i.min), IntImm::make(Int(32), 1))
+                                          : Add::make(Sub::make(i.max, at_next(i.min)), IntImm::make(Int(32), 1)));
+            const IntImm *constant2 = g.async ? span2.as<IntImm>() : nullptr;
             auto spec = g.storage_folds.find(g.args[d]);
             if (spec == g.storage_folds.end()) {
                 if (lo == Monotonic::Constant && hi == Monotonic::Constant) {
                     continue; // the same coordinates every iteration: nothing to fold away
                 }
                 if ((forward || backward) && constant && constant->value > 0) {
-                    return apply(g, op, body, loop, d, next_power_of_two(constant->value), Stmt());
+                    int64_t factor = next_power_of_two(constant->value);
+                    if (constant2 && constant2->value > 0 && run_ahead_) {
+                        factor = next_power_of_two(constant2->value);
+                        run_ahead_->insert(g.name);
+                    }
+                    return apply(g, op, body, loop, d, factor, Stmt());
                 }
                 continue;
             }
@@ -245,6 +258,9 @@ private:
                                                      StringImm::make(g.name), StringImm::make(g.args[d]),
                                                      IntImm::make(Int(32), factor), StringImm::make(loop->name), span},
                                                     Call::Extern));
+            }
+            if (constant2 && constant2->value <= factor && run_ahead_) {
+                run_ahead_->insert(g.name);
             }
             return apply(g, op, body, loop, d, factor, check);
         }
@@ -284,12 +300,13 @@ private:
     }
 
     const Environment &env_;
+    std::set<std::string> *run_ahead_;
 };
 
 } // namespace
 
-Stmt storage_folding(const Stmt &s, const Environment &env) {
-    return Fold(env).mutate(s);
+Stmt storage_folding(const Stmt &s, const Environment &env, std::set<std::string> *run_ahead) {
+    return Fold(env, run_ahead).mutate(s);
 }
 
 } // namespace Internal
