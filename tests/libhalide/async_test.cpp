@@ -240,11 +240,43 @@ int async_test_consume(int col, int row) {
 } // extern "C"
 
 TEST(Async, ProducerRunsAheadOfItsConsumer) {
+    highest_row = -1;
+    saw_run_ahead = false;
     int old = halide_set_num_threads(4);
     Func p("p"), c("c");
     p(x, y) = x + y + Call::make(Int(32), "async_test_produced", {y}, Call::Extern);
     c(x, y) = p(x, y) + p(x, y + 1) + Call::make(Int(32), "async_test_consume", {x, y}, Call::Extern);
     p.store_root().compute_at(c, y).async();
+    Buffer<int32_t> out = c.realize({16, 16});
+    EXPECT_TRUE(saw_run_ahead) << "the consumer's row 0 finished before the producer computed row 2";
+    for (int j = 0; j < 16; j++) {
+        for (int i = 0; i < 16; i++) {
+            ASSERT_EQ(out(i, j), 2 * (i + j) + 1);
+        }
+    }
+    halide_set_num_threads(old);
+}
+
+TEST(Async, RingBufferOfHoistedStorage) {
+    check_stencil([](Func &p, Func &, Func &c) { p.compute_at(c, y).hoist_storage_root().ring_buffer(2).async(); });
+    check_stencil([](Func &p, Func &q, Func &c) {
+        c.split(y, yo, yi, 4);
+        p.compute_at(c, yi).hoist_storage(c, yo).ring_buffer(3).async();
+        q.compute_at(c, yi).async();
+    });
+}
+
+TEST(Async, RingBufferLetsTheProducerRunAhead) {
+    // Each consumer row computes its own two producer rows (no sliding:
+    // the storage is hoisted, not stored outside); with two copies the
+    // producer computes row 1's rows while the consumer is in row 0.
+    highest_row = -1;
+    saw_run_ahead = false;
+    int old = halide_set_num_threads(4);
+    Func p("p"), c("c");
+    p(x, y) = x + y + Call::make(Int(32), "async_test_produced", {y}, Call::Extern);
+    c(x, y) = p(x, y) + p(x, y + 1) + Call::make(Int(32), "async_test_consume", {x, y}, Call::Extern);
+    p.compute_at(c, y).hoist_storage_root().ring_buffer(2).async();
     Buffer<int32_t> out = c.realize({16, 16});
     EXPECT_TRUE(saw_run_ahead) << "the consumer's row 0 finished before the producer computed row 2";
     for (int j = 0; j < 16; j++) {

@@ -58,6 +58,16 @@ def sched_fold_storage(p, q, c):
     p.store_root().compute_at(c, y).fold_storage(y, 4).async_()
 
 
+def sched_ring_buffer(p, q, c):
+    p.compute_at(c, y).hoist_storage_root().ring_buffer(2).async_()
+
+
+def sched_ring_buffer_split(p, q, c):
+    c.split(y, yo, yi, 4)
+    p.compute_at(c, yi).hoist_storage(c, yo).ring_buffer(3).async_()
+    q.compute_at(c, yi).async_()
+
+
 @pytest.mark.parametrize(
     "schedule",
     [
@@ -68,6 +78,8 @@ def sched_fold_storage(p, q, c):
         sched_two_producers,
         sched_two_line_buffers,
         sched_fold_storage,
+        sched_ring_buffer,
+        sched_ring_buffer_split,
     ],
 )
 def test_async_schedules_match_numpy(schedule) -> None:
@@ -82,6 +94,9 @@ def test_async_producers_become_tasks() -> None:
     text = c.lowered_stmt()
     assert "async_fork(2)" in text
     assert "halide_semaphore_release" in text
+    p, q, c = stencil()
+    sched_ring_buffer(p, q, c)
+    assert "make_semaphore(2)" in c.lowered_stmt()  # the producer may run a copy ahead
 
 
 def test_computed_in_between_is_upstreams_error() -> None:

@@ -23,7 +23,9 @@
 //     iteration k + R (a semaphore starting at R). R is 1 (no overlap) unless
 //     the only shared buffers are storage folded for async (StorageFolding
 //     sized the fold for two iterations at once): then R = 2, and producer
-//     iteration k + 1 runs while the consumer runs iteration k.
+//     iteration k + 1 runs while the consumer runs iteration k. With
+//     ring_buffer(n) (storage hoisted out of L), g's storage holds n copies,
+//     iteration k using copy k % n, and R = n.
 //
 // A task acquires all its semaphores before each iteration and releases the
 // ones it feeds after it. The fork is encoded for codegen as
@@ -33,6 +35,7 @@
 //
 // and becomes halide_do_parallel_tasks in CodeGen_LLVM_Async.cpp.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "Halide/Error.h"
@@ -124,6 +127,39 @@ bool intersects(const std::set<std::string> &a, const std::set<std::string> &b, 
     return any;
 }
 
+// Loads and stores of g's storage moved by `offset` elements.
+class RingIndex : public IRMutator {
+public:
+    RingIndex(const std::string &g, const Environment &env, Expr offset)
+        : g_(g), env_(env), offset_(std::move(offset)) {}
+    using IRMutator::visit;
+    Expr visit(const Load *op) override {
+        Expr e = IRMutator::visit(op);
+        if (func_of(op->name, env_) != g_) {
+            return e;
+        }
+        const Load *l = e.as<Load>();
+        return Load::make(l->type, l->name, moved(l->index));
+    }
+    Stmt visit(const Store *op) override {
+        Stmt s = IRMutator::visit(op);
+        if (func_of(op->name, env_) != g_) {
+            return s;
+        }
+        const Store *st = s.as<Store>();
+        return Store::make(st->name, st->value, moved(st->index));
+    }
+
+private:
+    Expr moved(const Expr &index) const {
+        Expr offset = index.type().is_vector() ? Broadcast::make(offset_, index.type().lanes()) : offset_;
+        return Add::make(index, offset);
+    }
+    std::string g_;
+    const Environment &env_;
+    Expr offset_;
+};
+
 struct Task {
     std::vector<Stmt> items;
     std::string produces; // the async Func it computes ("" for the main task)
@@ -141,6 +177,7 @@ public:
         Stmt s = self_stmt(op);
         if (is_async(g) && !handled_.count(g)) {
             site_allocs_.clear();
+            extents_ = op->extents;
             s = Allocate::make(op->name, op->type, op->memory_type, op->extents, fork_at_site(op->body, g),
                                op->new_expr, op->free_function);
         }
@@ -148,6 +185,14 @@ public:
         s = IRMutator::visit(s.as<Allocate>());
         if (outer) {
             enclosing_.erase(g);
+        }
+        auto ring = ring_.find(g);
+        if (ring != ring_.end()) {
+            // ring_buffer(n): n copies, one per iteration modulo n.
+            const Allocate *a = s.as<Allocate>();
+            std::vector<Expr> extents = a->extents;
+            extents.push_back(Expr(ring->second));
+            s = Allocate::make(a->name, a->type, a->memory_type, extents, a->body, a->new_expr, a->free_function);
         }
         return s;
     }
@@ -266,8 +311,24 @@ private:
 
     // The tasks of one site. With `loop` (case b) each task iterates the
     // loop; `items` are its body after `lets`, which every task repeats.
-    Stmt fork_block(const std::vector<Stmt> &items, const For *loop, const std::vector<const LetStmt *> &lets,
+    Stmt fork_block(const std::vector<Stmt> &given, const For *loop, const std::vector<const LetStmt *> &lets,
                     const std::string &g) {
+        std::vector<Stmt> items = given;
+        const IntImm *ring = env_.at(g)->ring_buffer.defined() ? env_.at(g)->ring_buffer.as<IntImm>() : nullptr;
+        if (loop && ring && ring->value > 1 && !run_ahead_.count(g)) {
+            // ring_buffer(n): iteration k of the loop uses copy k % n of
+            // g's storage, so the producer can run n - 1 iterations ahead.
+            Expr size = Expr(1);
+            for (const Expr &e : extents_) {
+                size = Mul::make(size, e);
+            }
+            Expr copy = Mod::make(Sub::make(Variable::make(Int(32), loop->name), loop->min), Expr((int)ring->value));
+            RingIndex ring_index(g, env_, Mul::make(copy, size));
+            for (Stmt &item : items) {
+                item = ring_index.mutate(item);
+            }
+            ring_[g] = (int)ring->value;
+        }
         std::vector<Task> tasks(1); // tasks[0]: the main task
         std::vector<Stmt> before;
         bool seen_producer = false;
@@ -340,11 +401,15 @@ private:
         auto order = [&](Task &earlier, Task &later, const std::set<std::string> &shared) {
             add_edge(earlier, later, 0);
             if (loop) {
-                bool folded = true;
+                // How far ahead the earlier task may run: as far as the
+                // storage of every buffer they share allows.
+                int ahead = -1;
                 for (const std::string &n : shared) {
-                    folded = folded && run_ahead_.count(n);
+                    auto r = ring_.find(n);
+                    int allowed = r != ring_.end() ? r->second : run_ahead_.count(n) ? 2 : 1;
+                    ahead = ahead < 0 ? allowed : std::min(ahead, allowed);
                 }
-                add_edge(later, earlier, folded ? 2 : 1);
+                add_edge(later, earlier, ahead);
             }
         };
         for (size_t i = 1; i < tasks.size(); i++) {
@@ -405,6 +470,8 @@ private:
     std::set<std::string> handled_;
     std::set<std::string> enclosing_;   // the Funcs whose Allocates are around the statement being visited
     std::set<std::string> site_allocs_; // those between g's Allocate and its site
+    std::vector<Expr> extents_;         // of the Allocate of the async Func being forked
+    std::map<std::string, int> ring_;   // ring_buffer(n) Funcs given n copies
     int counter_ = 0;
 };
 
