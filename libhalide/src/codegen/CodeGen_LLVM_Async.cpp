@@ -129,12 +129,7 @@ void CodeGen_LLVM::async_fork(const Block *op) {
     llvm::FunctionCallee run = runtime_fn("halide_do_parallel_tasks", i32_, {ptr_, i32_, ptr_, ptr_});
     llvm::Value *rc = b_.CreateCall(run, {sym(kUserContext), llvm::ConstantInt::get(i32_, loops.size()), tasks,
                                           llvm::ConstantPointerNull::get(ptr_)});
-    llvm::BasicBlock *fail = new_block("parallel_tasks_failed");
-    llvm::BasicBlock *ok = new_block("parallel_tasks_done");
-    branch_likely(b_.CreateICmpEQ(rc, llvm::ConstantInt::get(i32_, 0)), ok, fail);
-    b_.SetInsertPoint(fail);
-    emit_return(rc);
-    b_.SetInsertPoint(ok);
+    return_if_failed(rc, "parallel_tasks");
 }
 
 } // namespace Internal

@@ -271,6 +271,8 @@ private:
     // `closure_arg`) and the user context `uc`; then returns to the caller.
     void outline(llvm::Function *fn, const Closure &c, llvm::Value *closure_arg, llvm::Value *uc,
                  const std::function<void()> &emit);
+    // Returns `rc` (after the frees emit_return does) unless it is 0.
+    void return_if_failed(llvm::Value *rc, const std::string &name);
     // async producers (CodeGen_LLVM_Async.cpp, encoded by AsyncProducers.cpp):
     // a Block opening with async_fork(n) runs its n task loops through
     // halide_do_parallel_tasks; make_semaphore(n) is a semaphore in the frame.

@@ -145,8 +145,12 @@ void CodeGen_LLVM::parallel_loop(const For *op, llvm::Value *mn, llvm::Value *ex
     llvm::FunctionCallee do_par_for = runtime_fn("halide_do_par_for", i32_, {ptr_, ptr_, i32_, i32_, ptr_});
     llvm::Value *rc = b_.CreateCall(do_par_for, {sym(kUserContext), task, b_.CreateIntCast(mn, i32_, true),
                                                  b_.CreateIntCast(ext, i32_, true), closure.ptr});
-    llvm::BasicBlock *fail = new_block(op->name + "_par_for_failed");
-    llvm::BasicBlock *ok = new_block(op->name + "_par_for_done");
+    return_if_failed(rc, op->name + "_par_for");
+}
+
+void CodeGen_LLVM::return_if_failed(llvm::Value *rc, const std::string &name) {
+    llvm::BasicBlock *fail = new_block(name + "_failed");
+    llvm::BasicBlock *ok = new_block(name + "_done");
     branch_likely(b_.CreateICmpEQ(rc, llvm::ConstantInt::get(i32_, 0)), ok, fail);
     b_.SetInsertPoint(fail);
     emit_return(rc);
