@@ -70,26 +70,6 @@ class Result:
         return self.error <= self.case.tolerance  # inf when the shapes differ
 
 
-def sample_image(height: int, width: int) -> np.ndarray:
-    """A generated 8-bit test image in a low-contrast range (about 50 to
-    200), with detail at every scale."""
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    img = 70 + 60 * xx / width + 30 * yy / height  # a gentle gradient
-    # A zone plate: rings whose frequency rises to the pixel grid's limit at
-    # its rim (blur, resize and Sobel each show it differently).
-    cx, cy, radius = 0.22 * width, 0.5 * height, 0.4 * min(height, width)
-    r2 = (xx - cx) ** 2 + (yy - cy) ** 2
-    inside = r2 < radius**2
-    img[inside] = 125 + 60 * np.cos(np.pi * r2[inside] / (2 * radius))
-    # Discs of other grey levels and a checkerboard.
-    for fx, fy, fr, level in ((0.55, 0.3, 0.12, 180), (0.68, 0.62, 0.16, 60), (0.83, 0.3, 0.09, 150)):
-        img[(xx - fx * width) ** 2 + (yy - fy * height) ** 2 < (fr * min(height, width)) ** 2] = level
-    board = (xx > 0.5 * width) & (xx < 0.95 * width) & (yy > 0.8 * height) & (yy < 0.95 * height)
-    img[board] = np.where(((xx[board] // 12) + (yy[board] // 12)) % 2 == 0, 85, 165)
-    noise = np.random.default_rng(11).normal(0, 4, size=img.shape)
-    return np.clip(img + noise, 0, 255).astype(np.uint8)
-
-
 def read_gray(path: Path) -> np.ndarray:
     from PIL import Image
 
@@ -307,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         img = read_gray(args.image)
     else:
         width, _, height = args.size.partition("x")
-        img = sample_image(int(height), int(width))
+        img = ref.sample_image(int(height), int(width))
     level = registry.info("imaging.invert").cpu_level
     print(f"\nimage: {img.shape[1]}x{img.shape[0]} uint8; CPU level {level}; "
           f"OpenCV {cv2.__version__ + f' ({cv2.getNumThreads()} threads)' if cv2 else 'not installed'}")
