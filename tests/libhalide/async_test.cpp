@@ -191,6 +191,40 @@ TEST(Async, ChainOfAsyncProducers) {
     }
 }
 
+TEST(Async, TupleValuedProducer) {
+    for (bool line_buffered : {false, true}) {
+        Func p("p"), c("c");
+        p(x, y) = Tuple(x + y, x * y);
+        c(x, y) = p(x, y - 1)[0] + p(x, y + 1)[1];
+        if (line_buffered) {
+            p.store_root().compute_at(c, y).async();
+        } else {
+            p.compute_root().async();
+        }
+        Buffer<int32_t> out = c.realize({13, 11});
+        for (int j = 0; j < 11; j++) {
+            for (int i = 0; i < 13; i++) {
+                ASSERT_EQ(out(i, j), (i + j - 1) + i * (j + 1)) << i << ", " << j << " " << line_buffered;
+            }
+        }
+    }
+}
+
+TEST(Async, ProducerWithAnUpdate) {
+    Func p("p"), c("c");
+    p(x, y) = x;
+    p(x, y) += y * 2;
+    c(x, y) = p(x, y) + p(x + 1, y);
+    p.compute_root().async();
+    c.parallel(y);
+    Buffer<int32_t> out = c.realize({9, 7});
+    for (int j = 0; j < 7; j++) {
+        for (int i = 0; i < 9; i++) {
+            ASSERT_EQ(out(i, j), (i + 2 * j) + (i + 1 + 2 * j));
+        }
+    }
+}
+
 TEST(Async, OneThreadDoesNotDeadlock) {
     int old = halide_set_num_threads(1);
     check_stencil([](Func &p, Func &q, Func &c) {
