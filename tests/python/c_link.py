@@ -35,3 +35,19 @@ def link_driver(exe: Path, sources: list[Path], includes: list[Path], extra: lis
     cmd += ["-lpthread", "-lm", "-ldl", "-o", str(exe)]
     subprocess.run(cmd, check=True)
     return exe
+
+
+# C for the drivers: a 2-D int32 halide_buffer_t over `data` with `dims`.
+C_INT32_BUFFER = r"""
+static halide_buffer_t int32_buffer(int *data, halide_dimension_t *dims) {
+    halide_buffer_t b;
+    memset(&b, 0, sizeof(b));
+    b.host = (unsigned char *)data;
+    b.type.code = halide_type_int;
+    b.type.bits = 32;
+    b.type.lanes = 1;
+    b.dimensions = 2;
+    b.dim = dims;
+    return b;
+}
+"""

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from c_link import NEEDS_UPSTREAM_AND_CC, link_driver
+from c_link import C_INT32_BUFFER, NEEDS_UPSTREAM_AND_CC, link_driver
 from conftest import REPO
 from upstream_api import UPSTREAM_PY, upstream_env
 
@@ -40,18 +40,12 @@ DRIVER = r"""
 #include <string.h>
 #include "HalideRuntime.h"
 #include "asy.h"
+/* buffer helper */
 
 static int run(int threads) {
     static int data[29][37];
     halide_dimension_t dims[2] = {{0, 37, 1, 0}, {0, 29, 37, 0}};
-    halide_buffer_t out;
-    memset(&out, 0, sizeof(out));
-    out.host = (unsigned char *)data;
-    out.type.code = halide_type_int;
-    out.type.bits = 32;
-    out.type.lanes = 1;
-    out.dimensions = 2;
-    out.dim = dims;
+    halide_buffer_t out = int32_buffer(&data[0][0], dims);
     halide_set_num_threads(threads);
     int r = asy(&out);
     if (r != 0) {
@@ -88,7 +82,7 @@ def build(tmp: Path, python: str, ours_runtime: bool) -> Path:
         # upstream's standalone runtime, from upstream's interpreter
         subprocess.run([str(UPSTREAM_PY), "-c", GENERATE, str(tmp), *standalone], check=True, env=upstream_env())
     subprocess.run(args, check=True, env=env)
-    (out / "driver.c").write_text(DRIVER)
+    (out / "driver.c").write_text(DRIVER.replace("/* buffer helper */", C_INT32_BUFFER))
     objects = [out / "driver.c", out / "asy.o"] + ([] if ours_runtime else [tmp / "runtime.o"])
     return link_driver(out / "driver", objects, [out, REPO / "runtime" / "include"], [], ours_runtime)
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from c_link import NEEDS_UPSTREAM_AND_CC, link_driver
+from c_link import C_INT32_BUFFER, NEEDS_UPSTREAM_AND_CC, link_driver
 from conftest import REPO
 from upstream_api import UPSTREAM_PY, upstream_env
 
@@ -47,6 +47,7 @@ DRIVER = r"""
 #include <string.h>
 #include "HalideRuntime.h"
 #include "memo.h"
+/* buffer helper */
 
 static int printed = 0;
 static void count_print(void *user_context, const char *message) {
@@ -59,14 +60,7 @@ static void count_print(void *user_context, const char *message) {
 static int run(int p, int w) {
     int data[4][8];
     halide_dimension_t dims[2] = {{0, w, 1, 0}, {0, 4, 8, 0}};
-    halide_buffer_t out;
-    memset(&out, 0, sizeof(out));
-    out.host = (unsigned char *)data;
-    out.type.code = halide_type_int;
-    out.type.bits = 32;
-    out.type.lanes = 1;
-    out.dimensions = 2;
-    out.dim = dims;
+    halide_buffer_t out = int32_buffer(&data[0][0], dims);
     int r = memo(p, 7, &out);
     if (r != 0) {
         return r;
@@ -120,7 +114,7 @@ def build(tmp: Path, kind: str, include: Path, runtime: bool, python: str = str(
     out.mkdir()
     env = upstream_env() if python == str(UPSTREAM_PY) else None
     subprocess.run([python, "-c", GENERATE, str(out), kind], check=True, env=env)
-    (out / "driver.c").write_text(DRIVER)
+    (out / "driver.c").write_text(DRIVER.replace("/* buffer helper */", C_INT32_BUFFER))
     return link_driver(out / "driver", [out / "driver.c", out / "memo.o"], [out, include], [], runtime)
 
 
