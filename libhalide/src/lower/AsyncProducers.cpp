@@ -30,7 +30,7 @@
 // A task acquires all its semaphores before each iteration and releases the
 // ones it feeds after it. The fork is encoded for codegen as
 //
-//   let t.sem.0 = make_semaphore(init) ...
+//   let g.async_semaphore.0 = make_semaphore(init) ...
 //   async_fork(n); for (L, min, extent) { task_acquires(sems...); body; release... } x n
 //
 // and becomes halide_do_parallel_tasks in CodeGen_LLVM_Async.cpp.
