@@ -361,6 +361,18 @@ TEST(AsyncErrors, SyncFuncComputedInBetweenIsRefused) {
     EXPECT_NE(msg.find("The Func f is consumed by async Func g"), std::string::npos) << msg;
 }
 
+TEST(AsyncErrors, StoredMoreThanOneLoopOutsideIsNotSupported) {
+    Var z("z");
+    Func p("p"), c("c");
+    p(x, y, z) = x + y + z;
+    c(x, y, z) = p(x, y - 1, z) + p(x, y + 1, z);
+    p.store_root().compute_at(c, y).async();
+    std::string msg = message_of([&] { c.realize({5, 6, 3}); });
+    EXPECT_NE(msg.find("Func p is scheduled async() and computed more than one loop inside its storage"),
+              std::string::npos)
+        << msg;
+}
+
 TEST(AsyncErrors, RingBufferNeedsHoistedStorage) {
     Func p("p"), c("c");
     p(x, y) = x + y;

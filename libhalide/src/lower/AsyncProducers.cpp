@@ -221,16 +221,7 @@ private:
                                   a->free_function);
         }
         std::vector<Stmt> items = block_items(s);
-        // Case a unless a single loop both computes and consumes g.
-        int touching = 0, writing = 0;
-        bool single_loop = false;
-        for (const Stmt &item : items) {
-            Uses u = uses_of(item);
-            touching += (u.reads.count(g) || u.writes.count(g)) ? 1 : 0;
-            writing += u.writes.count(g) ? 1 : 0;
-            single_loop = single_loop || (item.as<For>() && u.reads.count(g) && u.writes.count(g));
-        }
-        if (writing > 0 && !(touching == 1 && single_loop)) {
+        if (computed_in(items, g)) {
             return fork_block(items, nullptr, {}, g);
         }
         // Case b: one serial loop inside the storage computes and uses g.
@@ -261,17 +252,28 @@ private:
             inner = let->body;
         }
         std::vector<Stmt> inner_items = block_items(inner);
-        bool computed_here = false;
-        for (const Stmt &item : inner_items) {
-            computed_here = computed_here || uses_of(item).writes.count(g);
-        }
-        user_assert(computed_here) << "Func " << g << " is scheduled async() and computed more than one loop inside "
-                                   << "its storage (inside " << loop->name
-                                   << "): this async schedule is not supported; "
-                                   << "store it directly outside the loop it is computed at";
+        user_assert(computed_in(inner_items, g))
+            << "Func " << g << " is scheduled async() and computed more than one loop inside "
+            << "its storage (inside " << loop->name << "): this async schedule is not supported; "
+            << "store it directly outside the loop it is computed at";
         // The fork replaces the loop: each task iterates it.
         items[loop_index] = fork_block(inner_items, loop, lets, g);
         return make_block(items);
+    }
+
+    // Whether these statements compute g themselves: some write it, and it
+    // is not one loop that both computes and consumes it (g computed
+    // inside that loop).
+    bool computed_in(const std::vector<Stmt> &items, const std::string &g) const {
+        int touching = 0, writing = 0;
+        bool single_loop = false;
+        for (const Stmt &item : items) {
+            Uses u = uses_of(item);
+            touching += (u.reads.count(g) || u.writes.count(g)) ? 1 : 0;
+            writing += u.writes.count(g) ? 1 : 0;
+            single_loop = single_loop || (item.as<For>() && u.reads.count(g) && u.writes.count(g));
+        }
+        return writing > 0 && !(touching == 1 && single_loop);
     }
 
     // Funcs g reads that are computed inside `loop` (between g's store and
