@@ -328,9 +328,11 @@ class _State:
         self.bound: dict[str, Any] = {}  # inputs given to call()
         self.configured = False
         self.in_configure = False
+        self.in_generate = False
         self.built = False
         self.input_objects: dict[str, Param | ImageParam] = {}
         self.output_funcs: dict[str, Func] = {}
+        self.pipeline_requirements: list[tuple[Any, list[Any]]] = []  # add_requirement()
 
 
 class Generator(ABC):
@@ -429,6 +431,13 @@ class Generator(ABC):
         g._build_pipeline()
         outputs = tuple(state.output_funcs.values())
         return outputs[0] if len(outputs) == 1 else outputs
+
+    def add_requirement(self, condition: Any, *args: Any) -> None:
+        """A condition checked when the pipeline runs (Pipeline.add_requirement),
+        failing with `args` as the message; call it in generate()."""
+        if self._halide_state.built and not self._halide_state.in_generate:
+            _fail("add_requirement() must be called before the Generator's pipeline is built (in generate()).")
+        self._halide_state.pipeline_requirements.append((condition, list(args)))
 
     def compile_to_callable(self) -> Any:
         """The pipeline JIT-compiled for the generator's target: an
@@ -573,13 +582,20 @@ class Generator(ABC):
             f = Func(name)
             state.output_funcs[name] = f
             object.__setattr__(self, name, f)
-        with self.context():
-            self.generate()
+        state.in_generate = True
+        try:
+            with self.context():
+                self.generate()
+        finally:
+            state.in_generate = False
         for name, f in state.output_funcs.items():
             if not f.defined():
                 _fail(f"Output '{name}' was not defined.")
             state.requirements[name].check(list(f.types()), f.dimensions())
-        return Pipeline(list(state.output_funcs.values()))
+        pipeline = Pipeline(list(state.output_funcs.values()))
+        for condition, args in state.pipeline_requirements:
+            pipeline.add_requirement(condition, *args)
+        return pipeline
 
     def _arguments(self) -> list[Argument]:
         return [Argument(p) for p in self._halide_state.input_objects.values()]

@@ -29,6 +29,7 @@ public:
             value = round(value);
         }
         output(x, y) = saturating_cast(output_type, value);
+        add_requirement(offset > -256, "offset must be above -256, got", offset);
     }
 
     void schedule() {

@@ -33,7 +33,10 @@ int main(void) {
     halide_buffer_t bf = make_buffer(outf, halide_type_float, 32, f2, 2);
 
     /* brighten: gain=2 and rounding=nearest from the command line. */
-    int rc = brighten(&bin, 1.3f, -7, &bout);
+    /* Its requirement (offset > -256, from add_requirement in generate()). */
+    int rc = brighten(&bin, 1.3f, -300, &bout);
+    CHECK(rc == halide_error_code_requirement_failed, "brighten with offset -300 returned %d", rc);
+    rc = brighten(&bin, 1.3f, -7, &bout);
     CHECK(rc == 0, "brighten returned %d", rc);
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) {

@@ -39,7 +39,7 @@ KNOWN_GAPS = {
     "OutputBuffer": {"compile_to_c", "compile_to_module"},
     "OutputScalar": {"compile_to_c", "compile_to_module"},
     "Pipeline": {"apply_autoscheduler", "compile_to_c", "compile_to_module"},
-    "Generator": {"add_requirement", "autoscheduler"},
+    "Generator": {"autoscheduler"},
     "GeneratorContext": {"autoscheduler_params"},
     "ImageParam": {"trace_loads"},
     "InputBuffer": {"trace_loads"},

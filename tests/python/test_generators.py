@@ -456,3 +456,30 @@ def test_generate_is_required():
 
     with pytest.raises(TypeError, match="abstract"):
         NoGenerate()
+
+
+@hl.generator(name="test_gen_requirement")
+class WithRequirement:
+    offset = hl.InputScalar(hl.Int(32))
+    output = hl.OutputBuffer(hl.Int(32), 1)
+
+    def generate(g):
+        g.output[x] = x + g.offset
+        g.add_requirement(g.offset >= 0, "offset must not be negative, got", g.offset)
+
+
+def test_add_requirement_is_checked_when_the_pipeline_runs():
+    f = WithRequirement().compile_to_callable()
+    out = np.empty(4, dtype=np.int32)
+    f(3, out)
+    np.testing.assert_array_equal(out, np.arange(4) + 3)
+    # Upstream 21: "Requirement Failed: (<condition>) offset must not be negative, got -2"
+    with pytest.raises(hl.HalideError, match=r"Requirement Failed: \(.*\) offset must not be negative, got -2"):
+        f(-2, out)
+
+
+def test_add_requirement_after_the_pipeline_is_built():
+    g = WithRequirement()
+    g.compile_to_callable()
+    with pytest.raises(hl.HalideError, match="before the Generator's pipeline is built"):
+        g.add_requirement(hl.Expr(True))

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "Halide/Argument.h"
@@ -68,6 +69,14 @@ public:
     void compile_to(const std::map<OutputFileType, std::string> &files, const std::string &function_name,
                     const Target &target);
 
+    // A condition the built pipeline checks when it runs (Pipeline's
+    // add_requirement); call it from generate().
+    void add_requirement(const Expr &condition, const std::vector<Expr> &error_args = {});
+    // The message's parts may be Exprs, numbers or strings (as for print()).
+    template <typename... Args> void add_requirement(const Expr &condition, const Args &...error_args) {
+        add_requirement(condition, std::vector<Expr>{PrintArg(error_args).expr...});
+    }
+
     Target get_target() const { return target_; }
     void set_target(const Target &t) { target_ = t; }
     int natural_vector_size(const Type &t) const { return target_.natural_vector_size(t); }
@@ -96,6 +105,7 @@ private:
     std::string registered_name_;
     bool built_ = false;
     Pipeline pipeline_;
+    std::vector<std::pair<Expr, std::vector<Expr>>> requirements_;
 };
 
 // The registry of generators by name (HALIDE_REGISTER_GENERATOR).

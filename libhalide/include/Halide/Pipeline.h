@@ -14,6 +14,7 @@
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/IRMutator.h"
+#include "Halide/IROperator.h"
 #include "Halide/JITModule.h"
 #include "Halide/Realization.h"
 #include "Halide/Target.h"
@@ -93,8 +94,9 @@ public:
     // "Requirement Failed: (condition) " and the values of `error_args`
     // separated by spaces.
     void add_requirement(const Expr &condition, const std::vector<Expr> &error_args = {});
-    template <typename... Args> void add_requirement(const Expr &condition, const Expr &arg, const Args &...rest) {
-        add_requirement(condition, std::vector<Expr>{arg, Expr(rest)...});
+    // The message's parts may be Exprs, numbers or strings (as for print()).
+    template <typename... Args> void add_requirement(const Expr &condition, const Args &...error_args) {
+        add_requirement(condition, std::vector<Expr>{PrintArg(error_args).expr...});
     }
     // Forgets the JIT-compiled code: the next run compiles afresh.
     void invalidate_cache();

@@ -178,8 +178,17 @@ Pipeline GeneratorBase::build_pipeline() {
         }
     }
     pipeline_ = Pipeline(funcs);
+    for (const auto &[condition, error_args] : requirements_) {
+        pipeline_.add_requirement(condition, error_args);
+    }
     built_ = true;
     return pipeline_;
+}
+
+void GeneratorBase::add_requirement(const Expr &condition, const std::vector<Expr> &error_args) {
+    user_assert(!built_) << "Generator " << registered_name_
+                         << ": add_requirement() must be called before the pipeline is built (in generate()).";
+    requirements_.emplace_back(condition, error_args);
 }
 
 std::vector<Argument> GeneratorBase::arguments() {
