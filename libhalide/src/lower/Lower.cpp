@@ -178,7 +178,8 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);
-    s = deinterleave_stores(s); // select(x % 2 == 0, a(x / 2), ...): interleaved slices, strided loads
+    s = deinterleave_stores(s);  // select(x % 2 == 0, a(x / 2), ...): interleaved slices, strided loads
+    s = share_repeated_loads(s); // an inlined value read several times by one store: loaded once
 
     // 10a. async() producers as tasks next to their consumers, with semaphores.
     s = fork_async_producers(s, env, async_run_ahead);

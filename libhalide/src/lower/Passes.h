@@ -155,6 +155,11 @@ Stmt vectorize_loops(const Stmt &s);
 // strided instead of gathers.
 Stmt deinterleave_stores(const Stmt &s);
 
+// ShareRepeatedLoads.cpp: a vector load that a store's value reads more than
+// once (an inlined producer used several times) is loaded once, into a
+// LetStmt around the store; masked loads and atomic stores are left alone.
+Stmt share_repeated_loads(const Stmt &s);
+
 // SlidingWindow.cpp: a Func stored outside a serial loop and computed
 // inside it computes, after the loop's first iteration, only the part of its
 // region the previous iterations did not (line buffers).
