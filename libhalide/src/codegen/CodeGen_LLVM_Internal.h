@@ -172,7 +172,7 @@ private:
     // A scalar load, a dense vector load, a broadcast of one load, a
     // clamped-ramp load or a gather, by the shape of the index.
     llvm::Value *load(const Load *op);
-    llvm::Instruction *gather(const Load *op);
+    llvm::Value *gather(const Load *op);
     // A uint8 or int8 vector load at int32(a uint8 vector), as pshufb table
     // lookups (CodeGen_LLVM_Lookup.cpp); NULL where the target has no pshufb
     // or the load has another shape.

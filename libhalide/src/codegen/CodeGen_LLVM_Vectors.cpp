@@ -178,16 +178,30 @@ llvm::Value *CodeGen_LLVM::load(const Load *op) {
         if (llvm::Value *looked_up = byte_table_lookup(op)) {
             return looked_up;
         }
-        v = gather(op);
+        return from_memory(gather(op), t);
     }
     v->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
     return from_memory(v, t);
 }
 
-llvm::Instruction *CodeGen_LLVM::gather(const Load *op) {
+// One scalar load per lane, at the lane's 32-bit index taken out of the
+// index vector (x86 has no fast gather before AVX-512, and LLVM's own
+// scalarization of a gather first widens every index to a 64-bit
+// address in vector registers, then takes those out).
+llvm::Value *CodeGen_LLVM::gather(const Load *op) {
     Type t = op->type;
-    llvm::Value *ptrs = lane_addresses(op->name, op->index, mem_type(t.element_of()));
-    return b_.CreateMaskedGather(mem_type(t), ptrs, llvm::Align(t.bytes()), all_lanes(t.lanes()));
+    llvm::Type *et = mem_type(t.element_of());
+    llvm::Value *idx = codegen(op->index);
+    llvm::Value *result = llvm::PoisonValue::get(mem_type(t));
+    for (int i = 0; i < t.lanes(); i++) {
+        llvm::Value *lane = b_.CreateExtractElement(idx, (uint64_t)i);
+        lane = b_.CreateIntCast(lane, i64_, !op->index.type().is_uint());
+        llvm::LoadInst *one =
+            b_.CreateAlignedLoad(et, b_.CreateInBoundsGEP(et, sym(op->name + ".host"), lane), llvm::Align(t.bytes()));
+        one->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        result = b_.CreateInsertElement(result, one, (uint64_t)i);
+    }
+    return result;
 }
 
 llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, const Expr &in_range) {
@@ -210,8 +224,7 @@ llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, 
     llvm::BasicBlock *fast_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(slow);
-    llvm::Instruction *g = gather(op);
-    g->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+    llvm::Value *g = gather(op);
     llvm::BasicBlock *slow_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
