@@ -30,6 +30,7 @@
 #include "Halide/Schedule.h"
 #include "Halide/Simplify.h"
 #include "Halide/Target.h"
+#include "Halide/TargetQueries.h"
 #include "Halide/Tuple.h"
 #include "Halide/Type.h"
 #include "Halide/Var.h"

@@ -180,6 +180,27 @@ TEST(AddRequirements, ConditionsBecomeAssertionsBeforeTheBody) {
               "out(0) = p\n");
 }
 
+// target_arch_is() and the other target queries: constants of the compile
+// target (the expected values are facts about those targets: AVX2 registers
+// hold 8 floats or 32 bytes, NEON 4 floats).
+TEST(LowerTargetQueries, QueriesBecomeTheTargetsAnswers) {
+    Stmt before =
+        Provide::make("out", {Variable::make(Int(32), "x")},
+                      {target_bits(), target_natural_vector_size<float>(), target_natural_vector_size(UInt(8)),
+                       select(target_arch_is(Target::X86), 1, 2), select(target_os_is(Target::Windows), 1, 2),
+                       select(target_has_feature(Target::AVX2), 1, 2)});
+    EXPECT_EQ(printed(before), "out(target_bits(), target_natural_vector_size(0.0f), "
+                               "target_natural_vector_size((uint8)0), select(target_arch_is(1), 1, 2), "
+                               "select(target_os_is(2), 1, 2), select(target_has_feature(6), 1, 2)) = x\n");
+    EXPECT_EQ(printed(simplify(lower_target_queries(before, Target("x86-64-linux-avx-avx2-sse41")))),
+              "out(64, 8, 32, 1, 2, 1) = x\n");
+    EXPECT_EQ(printed(simplify(lower_target_queries(before, Target("arm-32-windows")))),
+              "out(32, 4, 16, 2, 1, 2) = x\n");
+    // Anything else is left as it is.
+    Stmt other = Provide::make("out", {Variable::make(Int(32), "x")}, {likely(Variable::make(Int(32), "y"))});
+    EXPECT_EQ(printed(lower_target_queries(other, Target("arm-32-windows"))), printed(other));
+}
+
 // Pipeline::print_loop_nest: loops named as upstream names them, produce and
 // consume blocks, loops of extent 1 left out. The texts are upstream 21's
 // print_loop_nest of the same pipelines.

@@ -99,6 +99,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 2. Inline everything scheduled inline (the default).
     inline_functions(env, order, outputs);
+    lower_target_queries(env, options.target); // target_arch_is() etc.: constants for the target
     choose_extern_symbols(env, options.target);
 
     // 3. Loop nests and realizations, with bounds inference.
@@ -121,6 +122,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 3c. Pipeline::add_requirement(): checked before anything is computed.
     s = add_requirements(s, options.requirements);
+    s = lower_target_queries(s, options.target); // the rest of them (conditions, bounds)
 
     // 4. The arguments of the entry point, in ABI order.
     infer_arguments(s, outputs, result);

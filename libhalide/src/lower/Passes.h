@@ -129,6 +129,13 @@ Stmt add_image_checks(const Stmt &s, const LoweredPipeline &p, const std::vector
 // StripAsserts.cpp: removes every AssertStmt (target feature no_asserts).
 Stmt strip_asserts(const Stmt &s);
 
+// LowerTargetQueries.cpp: target_arch_is(), target_bits(), target_os_is(),
+// target_has_feature(), target_natural_vector_size() replaced by their
+// constant for `target`: in the Funcs' definitions (lowering's copies, so
+// bounds inference sees constants), then anywhere else in the statement.
+void lower_target_queries(Environment &env, const Target &target);
+Stmt lower_target_queries(const Stmt &s, const Target &target);
+
 // StripPromises.cpp: drops promise_clamped wrappers once bounds are known.
 Stmt strip_promises(const Stmt &s);
 
