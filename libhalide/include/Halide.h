@@ -26,6 +26,7 @@
 #include "Halide/Pipeline.h"
 #include "Halide/PrefetchDirective.h"
 #include "Halide/RDom.h"
+#include "Halide/Random.h"
 #include "Halide/Realization.h"
 #include "Halide/Schedule.h"
 #include "Halide/Simplify.h"

@@ -13,6 +13,7 @@
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/Pipeline.h"
+#include "Halide/Random.h"
 #include "ImplicitVars.h"
 #include "ReductionDomainUse.h"
 #include "lower/Function.h"
@@ -175,6 +176,10 @@ void FuncRef::define_pure(const std::vector<Expr> &values) {
     }
     f_->args = names;
     f_->values = values;
+    int tag = next_random_tag(); // random_*(): a hash of the pure Vars
+    for (Expr &v : f_->values) {
+        v = lower_random(v, names, tag);
+    }
     f_->referenced = std::move(refs.found);
     f_->dims.clear();
     for (const std::string &n : names) {
@@ -355,10 +360,24 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
             u.dims.push_back({r.var, r.var, ForType::Serial, true});
         }
     }
+    std::vector<std::string> coordinates; // random_*(): a hash of the pure Vars and RVars
     for (const std::string &v : u.pure_vars) {
         if (!v.empty()) {
             u.dims.push_back({v, v, ForType::Serial, false});
+            coordinates.push_back(v);
         }
+    }
+    if (u.rdom) {
+        for (const ReductionVariable &r : u.rdom->domain) {
+            coordinates.push_back(r.var);
+        }
+    }
+    int tag = next_random_tag();
+    for (Expr &e : u.args) {
+        e = lower_random(e, coordinates, tag);
+    }
+    for (Expr &e : u.values) {
+        e = lower_random(e, coordinates, tag);
     }
     for (auto &r : refs.found) {
         if (r.get() != f_.get()) { // a self-reference would keep the Func alive forever

@@ -28,6 +28,7 @@ void define_operators(py::module_ &m);
 void define_integer_ops(py::module_ &m);
 void define_target(py::module_ &m);
 void define_target_queries(py::module_ &m);
+void define_random(py::module_ &m);
 void define_buffer(py::module_ &m);
 void define_tuple(py::module_ &m);
 void define_func(py::module_ &m);
