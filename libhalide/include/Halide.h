@@ -28,6 +28,7 @@
 #include "Halide/RDom.h"
 #include "Halide/Random.h"
 #include "Halide/Realization.h"
+#include "Halide/Require.h"
 #include "Halide/Schedule.h"
 #include "Halide/Simplify.h"
 #include "Halide/Target.h"

@@ -328,7 +328,8 @@ public:
             (op->name == "likely" || op->name == "print" || op->name == "trace_value" || op->name == "strict_float") &&
             !op->args.empty()) {
             result = of(op->args[0]); // these return their first argument
-        } else if (op->call_type == Call::Intrinsic && op->name == "print_when" && op->args.size() > 1) {
+        } else if (op->call_type == Call::Intrinsic && (op->name == "print_when" || op->name == "require") &&
+                   op->args.size() > 1) {
             result = of(op->args[1]);
         } else if (op->call_type == Call::Intrinsic &&
                    (op->name == "promise_clamped" || op->name == "unsafe_promise_clamped") && op->args.size() == 3) {

@@ -143,6 +143,17 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         emit_trace(op, value);
         return value;
     }
+    if (n == "require") { // require(condition, value, error args...): Require.h
+        llvm::BasicBlock *ok = new_block("require_ok"), *fail = new_block("require_failed");
+        branch_likely(arg(0), ok, fail);
+        b_.SetInsertPoint(fail);
+        llvm::Value *message = format_text(op->args, 1, op->args.size(), " ", "");
+        llvm::FunctionCallee error = runtime_fn("halide_error_requirement_failed", i32_, {ptr_, ptr_, ptr_});
+        emit_return(
+            b_.CreateCall(error, {sym(kUserContext), b_.CreateGlobalStringPtr("false", "require_false"), message}));
+        b_.SetInsertPoint(ok);
+        return arg(1);
+    }
     if (n == "print_when") {
         llvm::Value *cond = arg(0);
         llvm::Value *value = arg(1);

@@ -82,7 +82,7 @@ private:
         }
         bool pure = op->call_type == Call::Extern || op->call_type == Call::Halide ||
                     (op->call_type == Call::Intrinsic && op->name != "print" && op->name != "print_when" &&
-                     op->name != "trace_event" && op->name != "trace_value");
+                     op->name != "require" && op->name != "trace_event" && op->name != "trace_value");
         ok = ok && pure;
         return IRMutator::visit(op);
     }

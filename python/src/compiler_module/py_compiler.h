@@ -29,6 +29,7 @@ void define_integer_ops(py::module_ &m);
 void define_target(py::module_ &m);
 void define_target_queries(py::module_ &m);
 void define_random(py::module_ &m);
+void define_require(py::module_ &m);
 void define_buffer(py::module_ &m);
 void define_tuple(py::module_ &m);
 void define_func(py::module_ &m);
@@ -75,6 +76,9 @@ Halide::Expr to_arith_expr(py::handle value, const char *what = "operand");
 
 // A Python float as a Float(32) Expr, warning when it loses precision.
 Halide::Expr float_to_expr(double value);
+
+// print()-style arguments from args[first:]: Exprs, numbers, and strings as text.
+std::vector<Halide::Expr> print_args(const py::args &args, size_t first);
 
 // True when `value` is a Python int (or bool, or an object with __index__,
 // such as a NumPy integer) that fits a signed 32-bit int; sets *out.

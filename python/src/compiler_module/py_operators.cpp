@@ -31,6 +31,8 @@ Expr max2(Expr a, Expr b) {
     return Halide::max(std::move(a), std::move(b));
 }
 
+} // namespace
+
 // print / print_when arguments: Exprs, numbers, and strings as text.
 std::vector<Expr> print_args(const py::args &args, size_t first) {
     std::vector<Expr> out;
@@ -38,13 +40,11 @@ std::vector<Expr> print_args(const py::args &args, size_t first) {
         if (py::isinstance<py::str>(args[i])) {
             out.emplace_back(args[i].cast<std::string>());
         } else {
-            out.push_back(arg(args[i], "print"));
+            out.push_back(to_expr(args[i], "print"));
         }
     }
     return out;
 }
-
-} // namespace
 
 void define_operators(py::module_ &m) {
     m.def(
