@@ -21,6 +21,7 @@
 #include "Halide/InlineReductions.h"
 #include "Halide/JITModule.h"
 #include "Halide/Lambda.h"
+#include "Halide/MemoizeTag.h"
 #include "Halide/Param.h"
 #include "Halide/Parameter.h"
 #include "Halide/Pipeline.h"

@@ -273,6 +273,60 @@ TEST_F(Memoize, ParallelConsumers) {
     EXPECT_EQ(calls, 256);
 }
 
+// memoize_tag(e): the key holds e's value, not the Params it reads, so
+// Param values giving the same e share a cached result.
+TEST_F(Memoize, MemoizeTagOfOneValueKeysOnItsValue) {
+    Var x;
+    Param<float> scale("scale", 1.0f);
+    Func f("f"), g("g");
+    Expr quantized = memoize_tag(cast<int>(scale * 2));
+    f(x) = counted(x + quantized);
+    g(x) = f(x);
+    f.compute_root().memoize();
+    auto run = [&](float s) {
+        scale.set(s);
+        Buffer<int> out = g.realize({10});
+        for (int i = 0; i < 10; i++) {
+            ASSERT_EQ(out(i), i + (int)(s * 2)) << s;
+        }
+    };
+    run(1.0f);
+    run(1.2f); // the same quantized value: cached
+    EXPECT_EQ(calls, 10);
+    run(1.5f);
+    EXPECT_EQ(calls, 20);
+    run(1.0f);
+    EXPECT_EQ(calls, 20);
+}
+
+// memoize_tag(e, keys...): the keys stand for e's dependencies, so a
+// memoized Func may read an input buffer the caller identifies by a key.
+TEST_F(Memoize, MemoizeTagWithKeysAllowsAnInputBuffer) {
+    Var x;
+    ImageParam im(Int(32), 1, "im");
+    Param<int> version("version", 0);
+    Func f("f"), g("g");
+    f(x) = counted(memoize_tag(im(x) * 2, version));
+    g(x) = f(x);
+    f.compute_root().memoize();
+    Buffer<int> in(8);
+    in.for_each_element([&](int i) { in(i) = i * i; });
+    im.set(in);
+    Buffer<int> out = g.realize({8});
+    Buffer<int> again = g.realize({8});
+    EXPECT_EQ(calls, 8);
+    for (int i = 0; i < 8; i++) {
+        EXPECT_EQ(out(i), 2 * i * i);
+        EXPECT_EQ(again(i), 2 * i * i);
+    }
+    in.fill(1); // the caller says the contents changed
+    version.set(1);
+    out = g.realize({8});
+    EXPECT_EQ(calls, 16);
+    EXPECT_EQ(out(3), 2);
+    EXPECT_EQ(memoize_tag(Expr(1) + x, version).type(), Int(32));
+}
+
 TEST_F(Memoize, UpstreamsErrors) {
     Var x;
     Param<float> fp("fp");

@@ -103,3 +103,35 @@ def test_float_eviction_key_is_upstreams_error():
     f.compute_root().memoize(hl.EvictionKey(fp))
     with pytest.raises(hl.HalideError, match="Can't use floating-point types as a memoization eviction key"):
         g.realize([4])
+
+
+def test_memoize_tag_keys_on_the_quantized_value(capfd):
+    x = hl.Var("x")
+    scale = hl.Param(hl.Float(32), "mt_scale", 1.0)
+    f, g = hl.Func("mt_f"), hl.Func("mt_g")
+    f[x] = hl.print(x + hl.memoize_tag(hl.i32(scale * 2)), TAG)
+    g[x] = f[x]
+    f.compute_root().memoize()
+    for value, new_points in [(1.0, 6), (1.2, 0), (1.5, 6), (1.0, 0)]:
+        scale.set(value)
+        np.testing.assert_array_equal(np.asarray(g.realize([6])), np.arange(6) + int(value * 2))
+        assert computed(capfd) == new_points, value
+
+
+def test_memoize_tag_with_keys_allows_an_input_buffer(capfd):
+    x = hl.Var("x")
+    im = hl.ImageParam(hl.Int(32), 1, "mt_im")
+    version = hl.Param(hl.Int(32), "mt_version", 0)
+    f, g = hl.Func("mt_f2"), hl.Func("mt_g2")
+    f[x] = hl.print(hl.memoize_tag(im[x] * 2, version), TAG)
+    g[x] = f[x]
+    f.compute_root().memoize()
+    data = np.arange(8, dtype=np.int32) ** 2
+    im.set(hl.Buffer(data))
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(g.realize([8])), data * 2)
+    assert computed(capfd) == 8
+    data[:] = 1
+    version.set(1)
+    np.testing.assert_array_equal(np.asarray(g.realize([8])), np.full(8, 2))
+    assert computed(capfd) == 8

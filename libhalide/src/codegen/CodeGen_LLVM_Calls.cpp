@@ -118,7 +118,8 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
     if (n == "make_semaphore") {
         return make_semaphore(op);
     }
-    if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" || n == "unsafe_promise_clamped") {
+    if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" || n == "unsafe_promise_clamped" ||
+        n == "memoize_expr") {
         return arg(0);
     }
     if (n == "masked_load") {

@@ -24,6 +24,7 @@
 #include <set>
 
 #include "Halide/Error.h"
+#include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
@@ -54,6 +55,7 @@ public:
     explicit FindDependencies(const Arguments &a) : args_(a) {}
     std::set<std::string> params, funcs; // given names of the Params
     std::set<InputBufferPtr> buffers;
+    std::vector<Expr> tags; // memoize_tag(): key values standing for what their result depends on
     using IRVisitor::visit;
     void visit(const Variable *op) override {
         auto it = args_.scalars.find(op->name);
@@ -62,6 +64,13 @@ public:
         }
     }
     void visit(const Call *op) override {
+        if (op->call_type == Call::Intrinsic && op->name == "memoize_expr") {
+            // The result itself (one argument) or the values given.
+            for (size_t i = op->args.size() == 1 ? 0 : 1; i < op->args.size(); i++) {
+                add_tag(op->args[i]);
+            }
+            return;
+        }
         IRVisitor::visit(op);
         if (op->call_type == Call::Halide) {
             funcs.insert(op->name);
@@ -73,6 +82,15 @@ public:
         IRVisitor::visit(op);
         funcs.insert(op->name);
         buffer(op->name);
+    }
+
+    void add_tag(const Expr &e) {
+        for (const Expr &t : tags) {
+            if (equal(t, e)) {
+                return;
+            }
+        }
+        tags.push_back(e);
     }
 
 private:
@@ -246,8 +264,10 @@ private:
         return Block::make(out);
     }
 
-    // The Params of f's production and of every Func it depends on.
-    std::vector<std::string> key_params(const FunctionContents &f, const Stmt &production) const {
+    // The Params of f's production and of every Func it depends on, and
+    // the memoize_tag() values found there (`tags`).
+    std::vector<std::string> key_params(const FunctionContents &f, const Stmt &production,
+                                        std::vector<Expr> *tags) const {
         FindDependencies deps(args_);
         deps.include(production);
         include_definition(deps, f);
@@ -264,6 +284,9 @@ private:
             include_definition(inner, *it->second);
             deps.params.insert(inner.params.begin(), inner.params.end());
             deps.buffers.insert(inner.buffers.begin(), inner.buffers.end());
+            for (const Expr &t : inner.tags) {
+                deps.add_tag(t);
+            }
             todo.insert(todo.end(), inner.funcs.begin(), inner.funcs.end());
         }
         for (const InputBufferPtr &buffer : deps.buffers) {
@@ -274,6 +297,7 @@ private:
                            << "Use memoize_tag to provide cache key information for buffer.";
             }
         }
+        *tags = deps.tags;
         return std::vector<std::string>(deps.params.begin(), deps.params.end());
     }
 
@@ -321,8 +345,17 @@ private:
                                                         std::to_string(f.name.size()) + ":" + f.name),
                                         make_const(UInt(64), compilation_)};
         int64_t key_size = 16;
-        for (const std::string &name : key_params(f, production)) {
-            Expr v = Variable::make(args_.scalars.at(name).second, name);
+        std::vector<Expr> tags;
+        std::vector<Expr> key_parts;
+        for (const std::string &name : key_params(f, production, &tags)) {
+            key_parts.push_back(Variable::make(args_.scalars.at(name).second, name));
+        }
+        for (const Expr &t : tags) {
+            user_assert(t.type().is_scalar())
+                << "memoize_tag of Func " << f.name << ": a cache key value must be a scalar: " << t;
+            key_parts.push_back(with_argument_names(t));
+        }
+        for (Expr v : key_parts) {
             if (v.type().is_bool()) {
                 v = cast(UInt(8), v);
             }

@@ -292,7 +292,7 @@ private:
         if (op->call_type == Call::Intrinsic) {
             const std::string &n = op->name;
             if (n == "likely" || n == "likely_if_innermost" || n == "promise_clamped" ||
-                n == "unsafe_promise_clamped") {
+                n == "unsafe_promise_clamped" || n == "memoize_expr") {
                 return args[0]; // hints for scalar code only
             }
             const IntImm *tag_parts = args.size() >= 6 ? args[5].as<IntImm>() : nullptr;
