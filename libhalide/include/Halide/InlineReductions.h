@@ -14,11 +14,14 @@
 namespace Halide {
 
 Expr sum(Expr e, const std::string &name = "sum");
+// The sum with saturating_add: an integer sum stops at its type's bounds.
+Expr saturating_sum(Expr e, const std::string &name = "saturating_sum");
 Expr product(Expr e, const std::string &name = "product");
 Expr maximum(Expr e, const std::string &name = "maximum");
 Expr minimum(Expr e, const std::string &name = "minimum");
 // The same over an explicit RDom (`r` need not appear in e).
 Expr sum(const RDom &r, Expr e, const std::string &name = "sum");
+Expr saturating_sum(const RDom &r, Expr e, const std::string &name = "saturating_sum");
 Expr product(const RDom &r, Expr e, const std::string &name = "product");
 Expr maximum(const RDom &r, Expr e, const std::string &name = "maximum");
 Expr minimum(const RDom &r, Expr e, const std::string &name = "minimum");

@@ -151,6 +151,9 @@ Expr add(const Expr &a, const Expr &b) {
 Expr mul(const Expr &a, const Expr &b) {
     return a * b;
 }
+Expr sat_add(const Expr &a, const Expr &b) {
+    return saturating_add(a, b);
+}
 Expr maxf(const Expr &a, const Expr &b) {
     return max(a, b);
 }
@@ -163,6 +166,9 @@ Expr minf(const Expr &a, const Expr &b) {
 Expr sum(Expr e, const std::string &name) {
     return reduce(nullptr, std::move(e), name, "sum", 0, add);
 }
+Expr saturating_sum(Expr e, const std::string &name) {
+    return reduce(nullptr, std::move(e), name, "saturating_sum", 0, sat_add);
+}
 Expr product(Expr e, const std::string &name) {
     return reduce(nullptr, std::move(e), name, "product", 1, mul);
 }
@@ -174,6 +180,9 @@ Expr minimum(Expr e, const std::string &name) {
 }
 Expr sum(const RDom &r, Expr e, const std::string &name) {
     return reduce(&r, std::move(e), name, "sum", 0, add);
+}
+Expr saturating_sum(const RDom &r, Expr e, const std::string &name) {
+    return reduce(&r, std::move(e), name, "saturating_sum", 0, sat_add);
 }
 Expr product(const RDom &r, Expr e, const std::string &name) {
     return reduce(&r, std::move(e), name, "product", 1, mul);

@@ -86,6 +86,12 @@ Expr sum_e(Expr e, const std::string &n) {
 Expr sum_r(const RDom &r, Expr e, const std::string &n) {
     return Halide::sum(r, std::move(e), n);
 }
+Expr saturating_sum_e(Expr e, const std::string &n) {
+    return Halide::saturating_sum(std::move(e), n);
+}
+Expr saturating_sum_r(const RDom &r, Expr e, const std::string &n) {
+    return Halide::saturating_sum(r, std::move(e), n);
+}
 Expr product_e(Expr e, const std::string &n) {
     return Halide::product(std::move(e), n);
 }
@@ -197,6 +203,7 @@ void define_rdom(py::module_ &m) {
     add_expr_operators(rdom);
 
     def_reduction<sum_e, sum_r>(m, "sum");
+    def_reduction<saturating_sum_e, saturating_sum_r>(m, "saturating_sum"); // not in upstream's Python
     def_reduction<product_e, product_r>(m, "product");
     def_reduction<maximum_e, maximum_r>(m, "maximum");
     def_reduction<minimum_e, minimum_r>(m, "minimum");
