@@ -2,9 +2,11 @@
 // do_par_for, do_task, do_loop_task, do_parallel_tasks and semaphores.
 #include <atomic>
 #include <cstdlib>
+#include <pthread.h>
 #include <sched.h>
 
 #include "HalideRuntime.h"
+#include "call_context.h"
 #include "thread_pool.h"
 
 namespace {
@@ -87,22 +89,26 @@ struct TaskSet {
     void *task_parent;
     std::atomic<int> *done;  // iterations finished, per task
     std::atomic<int> *owned; // 1 while a driver works on the task
-    std::atomic<int> remaining{0}, result{0}, active{0};
-    std::atomic<uint64_t> attempts{0}; // ownerships ever taken
+    std::atomic<int> remaining{0}, result{0};
+    // Drivers between owning a task and finishing its iteration (acquiring
+    // its semaphores included), and iterations ever finished: what tells a
+    // wait from a deadlock (drive_tasks).
+    std::atomic<int> running{0};
+    std::atomic<uint64_t> progress{0};
 };
 
-// Works on task i if no other driver does (counting in `owned` when it
-// took it); returns whether it ran anything.
-bool try_task(TaskSet &set, int i, uint64_t &owned) {
+// Works on task i if no other driver does; returns whether it ran
+// anything. A task's semaphores can only be released by an iteration that
+// runs, so `running` covers the whole time from before owning the task to
+// the iteration's end, and `progress` counts before `running` drops.
+bool try_task(TaskSet &set, int i) {
     halide_parallel_task_t &t = set.tasks[i];
+    set.running.fetch_add(1); // before owning: see drive_tasks
     int expected = 0;
-    if (set.done[i].load(std::memory_order_acquire) >= t.extent ||
-        !set.owned[i].compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+    if (set.done[i].load(std::memory_order_acquire) >= t.extent || !set.owned[i].compare_exchange_strong(expected, 1)) {
+        set.running.fetch_sub(1);
         return false;
     }
-    set.active.fetch_add(1, std::memory_order_acq_rel);
-    set.attempts.fetch_add(1, std::memory_order_acq_rel);
-    owned++;
     bool ran = false;
     int done = set.done[i].load(std::memory_order_acquire);
     if (done < t.extent) {
@@ -127,29 +133,45 @@ bool try_task(TaskSet &set, int i, uint64_t &owned) {
             if (done >= t.extent) {
                 set.remaining.fetch_sub(1, std::memory_order_acq_rel);
             }
+            set.progress.fetch_add(1);
         }
     }
-    set.active.fetch_sub(1, std::memory_order_acq_rel);
-    set.owned[i].store(0, std::memory_order_release);
+    set.owned[i].store(0);
+    set.running.fetch_sub(1);
     return ran;
 }
 
+// The task sets this thread is driving, innermost first. Upstream's kernels
+// wait on a semaphore in the middle of a task by calling
+// halide_do_parallel_tasks from inside it; what releases it is another task
+// of an enclosing set, running on another thread, so only the outermost set
+// can tell a deadlock from a wait.
+struct DriverFrame {
+    TaskSet *set;
+    DriverFrame *outer;
+};
+thread_local DriverFrame *tl_frames = nullptr;
+
 int drive_tasks(void *, int, uint8_t *closure) {
     TaskSet &set = *reinterpret_cast<TaskSet *>(closure);
+    DriverFrame frame{&set, tl_frames};
+    tl_frames = &frame;
     while (set.remaining.load(std::memory_order_acquire) > 0 && set.result.load(std::memory_order_acquire) == 0) {
-        // Nobody else at work before and during a fruitless sweep: no
-        // semaphore can change any more, so the tasks are deadlocked.
-        bool others_idle = set.active.load(std::memory_order_acquire) == 0;
-        uint64_t attempts_before = set.attempts.load(std::memory_order_acquire);
-        uint64_t mine = 0;
+        // No iteration running before or after a fruitless sweep, and none
+        // finished meanwhile: no semaphore can change any more, so the
+        // tasks are deadlocked (progress is read first and last, so an
+        // iteration that ran in between shows).
+        uint64_t progress_before = set.progress.load();
+        bool idle_before = set.running.load() == 0;
         bool progressed = false;
         for (int i = 0; i < set.num_tasks; i++) {
-            progressed = try_task(set, i, mine) || progressed;
+            progressed = try_task(set, i) || progressed;
         }
         if (progressed) {
             continue;
         }
-        if (others_idle && set.attempts.load(std::memory_order_acquire) - attempts_before == mine &&
+        bool idle_after = set.running.load() == 0;
+        if (!frame.outer && idle_before && idle_after && set.progress.load() == progress_before &&
             set.remaining.load(std::memory_order_acquire) > 0) {
             int zero = 0;
             if (set.result.compare_exchange_strong(zero, halide_error_code_generic_error)) {
@@ -160,7 +182,21 @@ int drive_tasks(void *, int, uint8_t *closure) {
         }
         sched_yield();
     }
+    tl_frames = frame.outer;
     return 0;
+}
+
+// A driver on a thread of its own, carrying the caller's call context.
+struct ExtraDriver {
+    TaskSet *set;
+    void *call_context;
+};
+
+void *run_extra_driver(void *arg) {
+    auto *d = static_cast<ExtraDriver *>(arg);
+    hlrt_set_call_context(d->call_context);
+    drive_tasks(nullptr, 0, reinterpret_cast<uint8_t *>(d->set));
+    return nullptr;
 }
 
 int run_parallel_tasks(void *user_context, int num_tasks, halide_parallel_task_t *tasks, void *task_parent,
@@ -180,7 +216,26 @@ int run_parallel_tasks(void *user_context, int num_tasks, halide_parallel_task_t
     }
     set.remaining.store(remaining);
     int drivers = num_tasks < halide_get_num_threads() ? num_tasks : halide_get_num_threads();
+    // Upstream's compiler states in min_threads how many threads each task
+    // needs to make progress (its tasks block inside nested calls); when
+    // the pool gives fewer, the rest are threads of their own, as
+    // upstream's runtime grows its pool. Our kernels leave it 0.
+    int needed = 0;
+    for (int i = 0; i < num_tasks; i++) {
+        needed += tasks[i].min_threads > 0 ? tasks[i].min_threads : 0;
+    }
+    constexpr int kMaxExtra = 16;
+    pthread_t extra[kMaxExtra];
+    ExtraDriver extra_driver{&set, hlrt_get_call_context()};
+    int num_extra = 0;
+    while (drivers + num_extra < needed && num_extra < kMaxExtra &&
+           pthread_create(&extra[num_extra], nullptr, run_extra_driver, &extra_driver) == 0) {
+        num_extra++;
+    }
     int r = halide_do_par_for(user_context, drive_tasks, 0, drivers, reinterpret_cast<uint8_t *>(&set));
+    for (int i = 0; i < num_extra; i++) {
+        pthread_join(extra[i], nullptr);
+    }
     int result = set.result.load();
     return result != 0 ? result : r;
 }

@@ -2,8 +2,7 @@
 line buffer and a ring buffer) calls halide_do_parallel_tasks and the
 semaphore functions. Built by our compiler it runs under upstream Halide
 21's standalone runtime and under ours. The C driver checks every output on
-one and on four threads. Built by upstream, it does not run under ours yet
-(a known gap, docs/abi.md)."""
+one and on four threads. Built by upstream, it runs under ours too."""
 
 from __future__ import annotations
 
@@ -93,12 +92,9 @@ def check(exe: Path) -> None:
     assert result.stdout.strip() == "ok"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="upstream's async kernels wait on semaphores inside tasks (nested halide_do_parallel_tasks calls) "
-    "and rely on its runtime starting extra threads; ours reports a deadlock (docs/abi.md)",
-)
 def test_upstream_async_kernel_under_our_runtime(tmp_path):
+    # Upstream's kernels wait on semaphores inside tasks (nested
+    # halide_do_parallel_tasks calls) and ask for threads through min_threads.
     check(build(tmp_path, str(UPSTREAM_PY), True))
 
 

@@ -126,3 +126,70 @@ TEST(ParallelTasks, ARealDeadlockIsAnError) {
     EXPECT_NE(g_error.find("deadlock"), std::string::npos) << g_error;
     EXPECT_EQ(r.started.load(), 0);
 }
+
+// Upstream's kernels wait in the middle of a task: the task calls
+// halide_do_parallel_tasks for the rest of its work, with the semaphore a
+// task of the outer set releases, and each outer task says in min_threads
+// how many threads it needs. The consumer here runs one iteration that
+// waits, row by row, for rows the producer (one iteration, never waiting)
+// releases; it finishes whatever the thread count, and the nested wait is
+// not taken for a deadlock.
+struct Rows {
+    halide_semaphore_t ready;
+    std::atomic<int> produced{0};
+    std::atomic<int> wrong{0};
+    int row = 0;
+};
+
+int consume_row(void *, int, int, uint8_t *closure, void *) {
+    auto *r = reinterpret_cast<Rows *>(closure);
+    if (r->produced.load() <= r->row) {
+        r->wrong++;
+    }
+    return 0;
+}
+
+int consume_rows_waiting_inside(void *, int, int, uint8_t *closure, void *parent) {
+    auto *r = reinterpret_cast<Rows *>(closure);
+    for (r->row = 0; r->row < 50; r->row++) {
+        halide_semaphore_acquire_t needs_row{&r->ready, 1};
+        halide_parallel_task_t rest = serial_task(consume_row, r, 1, &needs_row, 1);
+        rest.min_threads = 1;
+        int rc = halide_do_parallel_tasks(nullptr, 1, &rest, parent);
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    return 0;
+}
+
+int produce_rows(void *, int, int, uint8_t *closure, void *) {
+    auto *r = reinterpret_cast<Rows *>(closure);
+    for (int i = 0; i < 50; i++) {
+        r->produced++;
+        halide_semaphore_release(&r->ready, 1);
+        std::this_thread::yield();
+    }
+    return 0;
+}
+
+TEST(ParallelTasks, AWaitInsideATaskIsWaitedForOnAnyThreadCount) {
+    for (int threads : {1, 2, 4}) {
+        int old = halide_set_num_threads(threads);
+        Rows r;
+        halide_semaphore_init(&r.ready, 0);
+        // The consumer first: on one pool thread it starts and waits, and
+        // the producer runs on a thread min_threads asked for.
+        halide_parallel_task_t tasks[2] = {serial_task(consume_rows_waiting_inside, &r, 1),
+                                           serial_task(produce_rows, &r, 1)};
+        tasks[0].min_threads = 1;
+        tasks[1].min_threads = 1;
+        g_error.clear();
+        halide_error_handler_t previous = halide_set_error_handler(capture_error);
+        EXPECT_EQ(halide_do_parallel_tasks(nullptr, 2, tasks, nullptr), 0) << threads << " threads: " << g_error;
+        halide_set_error_handler(previous);
+        EXPECT_EQ(r.wrong.load(), 0) << threads << " threads";
+        EXPECT_EQ(r.produced.load(), 50) << threads << " threads";
+        halide_set_num_threads(old);
+    }
+}
