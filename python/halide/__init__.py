@@ -59,24 +59,31 @@ def _load_halide_bin() -> None:
         halide_bin.load()
 
 
+def _load_compiler() -> Any:
+    """The compiler module, or None in a runtime-only install."""
+    try:
+        _load_halide_bin()
+        return importlib.import_module(_COMPILER_MODULE)
+    except ModuleNotFoundError as e:
+        if e.name != _COMPILER_MODULE:
+            raise
+        return None
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     if name.startswith("__"):
         raise AttributeError(name)
-    try:
-        _load_halide_bin()
-        compiler = importlib.import_module(_COMPILER_MODULE)
-    except ModuleNotFoundError as e:
-        if e.name != _COMPILER_MODULE:
-            raise
+    compiler = _load_compiler()
+    if compiler is None:
         raise ImportError(
             f"halide.{name} belongs to the Halide compiler, which is not installed: "
             "this environment has only the standalone runtime (halide-runtime). "
             "Install the compiler with `pip install halide`, or use halide.runtime "
             "to load precompiled kernels.",
             name=__name__,
-        ) from None
+        )
     if name in _GENERATOR_NAMES:
         value = getattr(importlib.import_module(_GENERATOR_MODULE), name)
     else:
@@ -92,12 +99,7 @@ def __dir__() -> list[str]:
     upstream's module does; in a runtime-only install that is the runtime.
     """
     names = {n for n in globals() if n not in _IMPORTED and not n.startswith("_")} | _SUBMODULES
-    try:
-        _load_halide_bin()
-        compiler = importlib.import_module(_COMPILER_MODULE)
-    except ModuleNotFoundError as e:
-        if e.name != _COMPILER_MODULE:
-            raise
-        return sorted(names)
-    names |= {n for n in dir(compiler) if not n.startswith("_")} | _GENERATOR_NAMES
+    compiler = _load_compiler()
+    if compiler is not None:
+        names |= {n for n in dir(compiler) if not n.startswith("_")} | _GENERATOR_NAMES
     return sorted(names)
