@@ -1,5 +1,5 @@
 // Tests of the IR core: node constructors, visitor, mutator, printer and
-// structural equality.
+// structural equality, and whether an expression uses some variables.
 #include <cmath>
 #include <limits>
 #include <map>
@@ -15,6 +15,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
+#include "ir/UsesVars.h"
 
 using namespace Halide;
 using namespace Halide::Internal;
@@ -379,4 +380,35 @@ TEST(IREquality, OrderKeysAMap) {
     Expr a = var("a"), b = var("b");
     EXPECT_EQ(deep_compare(a, b), -deep_compare(b, a));
     EXPECT_NE(deep_compare(a, b), 0);
+}
+
+// ---------------------------------------------------------------- UsesVars.cpp
+
+TEST(UsesVars, FindsNamesAnywhereInTheExpression) {
+    Expr x = var("x"), y = var("y");
+    Expr e = Select::make(LT::make(x, i32(3)), Load::make(Int(32), "buf", Add::make(y, i32(1))), i32(0));
+    EXPECT_TRUE(expr_uses_any_var(e, {"y"}));
+    EXPECT_TRUE(expr_uses_any_var(e, {"z", "x"}));
+    EXPECT_FALSE(expr_uses_any_var(e, {"z"}));
+    EXPECT_FALSE(expr_uses_any_var(e, {}));
+    EXPECT_FALSE(expr_uses_any_var(e, {"buf"})); // a buffer's name is not a variable
+    // A Let's own name counts too (these helpers do not scope).
+    EXPECT_TRUE(expr_uses_any_var(Let::make("t", x, Add::make(var("t"), i32(1))), {"t"}));
+    EXPECT_TRUE(expr_uses_var_if(e, [](const std::string &n) { return n.size() == 1 && n[0] > 'x'; }));
+    EXPECT_FALSE(expr_uses_var_if(e, [](const std::string &n) { return n == "w"; }));
+}
+
+TEST(UsesVars, SharedSubtreesAreVisitedOnce) {
+    // e_k = e_{k-1} + e_{k-1}: a tree of 2^60 leaves, a graph of 61 nodes.
+    Expr e = var("x");
+    for (int k = 0; k < 60; k++) {
+        e = Add::make(e, e);
+    }
+    int asked = 0;
+    EXPECT_FALSE(expr_uses_var_if(e, [&](const std::string &) {
+        asked++;
+        return false;
+    }));
+    EXPECT_EQ(asked, 1);
+    EXPECT_TRUE(expr_uses_any_var(e, {"x"}));
 }

@@ -48,6 +48,7 @@
 #include "Halide/IRVisitor.h"
 #include "analysis/Interval.h"
 #include "ir/Substitute.h"
+#include "ir/UsesVars.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -120,40 +121,12 @@ const Expr &likely_arg(const Expr &e) {
     return e.as<Call>()->args[0];
 }
 
-// Finds a Variable named in `names` or `extra`, visiting each node once:
-// the expressions solved here share subtrees (expanded lets, bounds), and
-// as trees they can be exponentially larger than as graphs.
-class MentionFinder : public IRVisitor {
-public:
-    MentionFinder(const std::map<std::string, Expr> &n, const std::string &x) : names_(n), extra_(x) {}
-    bool found = false;
-    using IRVisitor::visit;
-#define HALIDE_IR_NODE(N)                                                                                              \
-    void visit(const N *op) override {                                                                                 \
-        once(op);                                                                                                      \
-    }
-#include "Halide/IRNodes.def"
-#undef HALIDE_IR_NODE
-
-private:
-    template <typename Node> void once(const Node *op) {
-        if (!found && seen_.insert(op).second) {
-            IRVisitor::visit(op);
-        }
-    }
-    void once(const Variable *op) {
-        found = found || op->name == extra_ || names_.count(op->name);
-    }
-    const std::map<std::string, Expr> &names_;
-    const std::string &extra_;
-    std::set<const void *> seen_;
-};
-
-// Does e mention any of `names`?
-bool mentions(const Expr &e, const std::map<std::string, Expr> &names, const std::string &extra) {
-    MentionFinder finder(names, extra);
-    finder.include(e);
-    return finder.found;
+// Does e use v or a name in `names` (the lets that depend on v)? The
+// expressions solved here share subtrees (expanded lets, bounds): as
+// trees they can be exponentially larger than as graphs, which the helper
+// walks.
+bool mentions(const Expr &e, const std::map<std::string, Expr> &names, const std::string &v) {
+    return expr_uses_var_if(e, [&](const std::string &n) { return n == v || names.count(n) != 0; });
 }
 
 // A range of the loop variable; an undefined end is unbounded.
@@ -455,12 +428,8 @@ private:
         if (!r.ok) {
             return false;
         }
-        std::map<std::string, Expr> names;
-        for (const std::string &n : inside_) {
-            names[n] = Expr();
-        }
         for (const Expr &e : {r.lo, r.hi}) {
-            if (e.defined() && mentions(e, names, v_)) {
+            if (e.defined() && expr_uses_var_if(e, [&](const std::string &n) { return n == v_ || inside_.count(n); })) {
                 return false;
             }
         }

@@ -31,6 +31,7 @@
 #include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IRVisitor.h"
+#include "ir/UsesVars.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -39,18 +40,6 @@ namespace {
 
 bool is_masked_load(const Call *op) {
     return op->call_type == Call::Intrinsic && op->name == "masked_load";
-}
-
-// Whether `e` reads any of `names`.
-bool uses_any(const Expr &e, const std::set<std::string> &names) {
-    struct Uses : IRVisitor {
-        const std::set<std::string> &names;
-        bool found = false;
-        explicit Uses(const std::set<std::string> &n) : names(n) {}
-        void visit(const Variable *op) override { found = found || names.count(op->name) > 0; }
-    } uses(names);
-    uses.include(e);
-    return uses.found;
 }
 
 // The vector loads of a value that may be shared, with their counts, inner
@@ -65,7 +54,7 @@ private:
 
     void visit(const Load *op) override {
         IRVisitor::visit(op);
-        if (!op->type.is_vector() || uses_any(op->index, bound_inside_)) {
+        if (!op->type.is_vector() || expr_uses_any_var(op->index, bound_inside_)) {
             return;
         }
         Expr load = Load::make(op->type, op->name, op->index);
@@ -99,7 +88,7 @@ private:
 
     Expr visit(const Load *op) override {
         auto it = names_.find(Load::make(op->type, op->name, op->index));
-        if (it != names_.end() && !uses_any(op->index, bound_inside_)) {
+        if (it != names_.end() && !expr_uses_any_var(op->index, bound_inside_)) {
             return Variable::make(op->type, it->second);
         }
         return IRMutator::visit(op);
