@@ -22,33 +22,21 @@
 // JSON line on stdout.
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include <time.h>
-
 #include "Halide.h"
+#include "bench_timing.h"
 
 using namespace Halide;
 
 namespace {
 
-double now_s() {
-    using clock = std::chrono::steady_clock;
-    return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
-
-// CPU time of the whole process (all threads): on a machine shared with
-// other jobs, the time this process actually ran, which wall time is not.
-double cpu_s() {
-    timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
+using bench::cpu_s;
+using bench::now_s;
 
 struct Options {
     int width = 1920, height = 1080, runs = 30;
@@ -128,15 +116,9 @@ int run(const Options &o) {
     double compile_s = now_s() - t0;
     Buffer<uint8_t> dst{Runtime::Buffer<uint8_t>(out_rt)};
     out.realize(dst); // warm-up
-    double best = 1e30, best_cpu = 1e30, start = now_s();
-    int runs = 0;
-    while (runs < o.runs && !(runs >= 3 && now_s() - start > o.budget_s)) {
-        double w = now_s(), c = cpu_s();
-        out.realize(dst);
-        best_cpu = std::min(best_cpu, cpu_s() - c);
-        best = std::min(best, now_s() - w);
-        runs++;
-    }
+    bench::Best timing = bench::time_runs([&] { out.realize(dst); }, o.runs, o.budget_s);
+    double best = timing.wall_s, best_cpu = timing.cpu_s;
+    int runs = timing.runs;
     if (!o.out.empty()) {
         FILE *f = std::fopen(o.out.c_str(), "wb");
         if (!f) {

@@ -1,8 +1,8 @@
 """Matrix multiply 1024x1024 float32 against Halide 21 and Halide 14 (issue 12). Not a test: a report.
 
 Compiles benchmarks/matmul/matmul.cpp unchanged against ours, upstream Halide
-21 and Debian's Halide 14 with benchmarks/stencils/bench_stencils.py's
-machinery (same compilers, flags and Halide 14 target fix), then, in each
+21 and Debian's Halide 14 (benchmarks/common/harness.py: compilers, flags
+and Halide 14's JIT target), then, in each
 sweep: measures this core's FMA peak (`matmul --peak`: independent AVX-512
 and AVX2 FMAs, and a dependent FMA chain for the clock, in process CPU
 time), runs the pipeline with each schedule on each build at 1 and 2
@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
-import platform
 import shutil
 import sys
 import tempfile
@@ -33,13 +31,11 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-sys.path.insert(0, str(REPO / "benchmarks" / "stencils"))
-import bench_stencils as stencils  # noqa: E402
+sys.path.insert(0, str(REPO / "benchmarks" / "common"))
+import harness  # noqa: E402
 
 SOURCE = HERE / "matmul.cpp"
-BUILDS = stencils.BUILDS
-LABELS = stencils.LABELS
-THREADS = (1, 2)
+BUILDS, LABELS, THREADS = harness.BUILDS, harness.LABELS, harness.THREADS
 SCHEDULES = {
     "tiles": "upstream's performance-test schedule: rows of tiles in parallel, each tile's accumulator at the "
     "output's x tile loop",
@@ -48,7 +44,7 @@ SCHEDULES = {
 }
 ASSUMED_FMA_LATENCY = 4  # cycles of a dependent FMA on Zen 2-4, Skylake and later
 TARGET_PEAK = 0.85  # issue 12: 85% of the core's FMA peak on one thread
-log = stencils.log
+log = harness.log
 
 
 def reference(n: int) -> np.ndarray:
@@ -59,32 +55,17 @@ def reference(n: int) -> np.ndarray:
     return (a @ b).astype(np.float32)
 
 
-def h14_target(binary: Path) -> str | None:
-    """Halide 14's host target without avx512_sapphirerapids when the CPU lacks AVX512-FP16."""
-    res, err = stencils.run(binary, ["--size", "64", "--runs", "1"], 1, None)
-    if res is None:
-        raise SystemExit(f"{binary}: {err}")
-    features = res["target"].split("-")
-    if "avx512_sapphirerapids" in features and "avx512_fp16" not in stencils.cpu_flags():
-        return "-".join(f for f in features if f not in ("avx512_sapphirerapids", "jit"))
-    return None
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ours-prefix", type=Path, default=REPO / "build" / "dev" / "install")
-    ap.add_argument("--build-dir", type=Path, default=REPO / "build" / "bench-matmul")
+    harness.common_args(ap, "matmul", runs=10, budget=10.0, rounds=2)
     ap.add_argument("--size", type=int, default=1024)
-    ap.add_argument("--runs", type=int, default=10, help="realizations per process (best is kept)")
-    ap.add_argument("--budget", type=float, default=10.0, help="seconds per process before stopping early")
-    ap.add_argument("--rounds", type=int, default=2, help="sweeps over everything; the best of all is kept")
     ap.add_argument("--report", type=Path, help="append the Markdown section to this file")
     ap.add_argument("--dump", type=Path, help="write each build's lowered statement and assembly here")
     args = ap.parse_args()
 
-    binaries = stencils.build(args.ours_prefix, args.build_dir, SOURCE)
-    targets = {"ours": None, "h21": None, "h14": h14_target(binaries["h14"])}
-    load_before = stencils.load_average()
+    binaries = harness.build(args.ours_prefix, args.build_dir, SOURCE)
+    targets = {"ours": None, "h21": None, "h14": harness.h14_target(binaries["h14"], ["--size", "64", "--runs", "1"])}
+    load_before = harness.load_average()
     started = datetime.datetime.now()
     peaks: list[dict[str, Any]] = []
     results: dict[tuple[str, str, int], dict[str, Any]] = {}
@@ -94,12 +75,14 @@ def main() -> int:
     raw_dir = Path(tempfile.mkdtemp(prefix="bench-matmul-"))
 
     def measure_peak() -> None:
-        res, err = stencils.run(binaries["ours"], ["--peak"], 1, None)
+        res, err = harness.run(binaries["ours"], ["--peak"], 1, None)
         if res is None:
             raise SystemExit(f"--peak: {err}")
         peaks.append(res)
-        log(f"peak {max(res['flops_512'], res['flops_256']) / 1e9:.1f} GFLOP/s, FMA latency "
-            f"{res['fma_latency_s'] * 1e9:.3f} ns")
+        log(
+            f"peak {max(res['flops_512'], res['flops_256']) / 1e9:.1f} GFLOP/s, FMA latency "
+            f"{res['fma_latency_s'] * 1e9:.3f} ns"
+        )
 
     try:
         for rnd in range(args.rounds):
@@ -110,20 +93,16 @@ def main() -> int:
                         raw = raw_dir / f"{side}.{threads}.raw"
                         cmd = ["--size", str(args.size), "--runs", str(args.runs), "--budget", str(args.budget)]
                         cmd += ["--schedule", sched, "--out", str(raw)]
-                        if args.dump and rnd == 0 and threads == 1:
-                            args.dump.mkdir(parents=True, exist_ok=True)
-                            cmd += ["--stmt", str(args.dump / f"matmul.{sched}.{side}.stmt")]
-                            cmd += ["--asm", str(args.dump / f"matmul.{sched}.{side}.s")]
-                        res, err = stencils.run(binaries[side], cmd, threads, targets[side])
+                        if rnd == 0 and threads == 1:
+                            cmd += harness.dump_args(args.dump, f"matmul.{sched}.{side}")
+                        res, err = harness.run(binaries[side], cmd, threads, targets[side])
                         key = (sched, side, threads)
                         if res is not None:
                             out = np.fromfile(raw, dtype=np.float32).reshape(args.size, args.size)
                             if not np.array_equal(out, ref):
                                 bad = int(np.count_nonzero(out != ref))
                                 mismatches.append(f"{sched}, {LABELS[side]}, {threads} thread(s): {bad} values differ")
-                            best = results.setdefault(key, dict(res))
-                            best["run_s"] = min(best["run_s"], res["run_s"])
-                            best["cpu_s"] = min(best["cpu_s"], res["cpu_s"])
+                            harness.keep(results, key, res)
                         else:
                             errors[key] = err
                         timing = f"{res['run_s'] * 1e3:.1f} ms, CPU {res['cpu_s'] * 1e3:.1f} ms" if res else err
@@ -131,12 +110,9 @@ def main() -> int:
             measure_peak()
     finally:
         shutil.rmtree(raw_dir, ignore_errors=True)
-    load_after = stencils.load_average()
+    load_after = harness.load_average()
     text = markdown(args, peaks, results, errors, mismatches, targets, load_before, load_after, started)
-    print(text)
-    if args.report:
-        with args.report.open("a") as f:
-            f.write(text + "\n")
+    harness.write_report(text, args.report)
     return 1 if mismatches else 0
 
 
@@ -151,16 +127,12 @@ def markdown(args, peaks, results, errors, mismatches, targets, load_before, loa
     per_cycle = peak / clock
     width = 16 if p512 >= p256 else 8
     out = [f"## Matrix multiply {n}x{n} float32 against Halide 21 and Halide 14 (issue 12)", ""]
-    out.append(
-        f"Date: {started:%Y-%m-%d %H:%M}. Machine: {stencils.cpu_model()} ({platform.machine()}, {os.cpu_count()} "
-        f"cores, shared with other jobs). Load average (1, 5, 15 min) {load_before} before the runs, {load_after} "
-        "after."
-    )
+    out.append(harness.machine_line(started, load_before, load_after))
     out.append("")
     out.append(
         "`benchmarks/matmul/bench_matmul.py`: one C++ source (`benchmarks/matmul/matmul.cpp`) compiled unchanged "
-        "against ours, upstream Halide 21 and Debian's Halide 14 (bench_stencils.py's build). Same algorithm "
-        "(`prod(x, y) += A(k, y) * B(x, k)`), schedules (below; output tiles of 2 vectors x 8 rows, the "
+        "against ours, upstream Halide 21 and Debian's Halide 14 (`benchmarks/common/harness.py`'s build). Same "
+        "algorithm (`prod(x, y) += A(k, y) * B(x, k)`), schedules (below; output tiles of 2 vectors x 8 rows, the "
         "accumulator per tile with its 16 vectors unrolled inside the loop over k) and inputs; JIT for the host; each "
         f"figure the best of up to {args.runs} realizations after one warm-up, in each of {args.rounds} "
         "sweep(s), one process per schedule, build and thread count, wall and process CPU time each the best "
@@ -179,9 +151,7 @@ def markdown(args, peaks, results, errors, mismatches, targets, load_before, loa
     )
     out.append("")
     tgt = {s: (results.get(("tiles", s, 1)) or {}).get("target", "?") for s in BUILDS}
-    if targets.get("h14"):
-        tgt["h14"] = targets["h14"] + " (its host target minus avx512_sapphirerapids, which faults here)"
-    out.append(f"JIT targets: ours `{tgt['ours']}`; Halide 21 `{tgt['h21']}`; Halide 14 `{tgt['h14']}`.")
+    out.append(harness.targets_line(tgt, targets))
     out.append("")
     out.append("Schedules (the same on every build):")
     out += [f"- `{name}`: {text}." for name, text in SCHEDULES.items()]
@@ -203,9 +173,7 @@ def markdown(args, peaks, results, errors, mismatches, targets, load_before, loa
                 per_core = flop / r["cpu_s"]
                 pct = per_core / peak
                 mark = " ✗" if side == "ours" and threads == 1 and pct < TARGET_PEAK else ""
-                ratios = ["", ""]
-                if side != "ours" and ours is not None:
-                    ratios = [f"{ours['run_s'] / r['run_s']:.2f}", f"{ours['cpu_s'] / r['cpu_s']:.2f}"]
+                ratios = harness.ratios(ours, r, side)
                 out.append(
                     f"| {sched} | {threads} | {LABELS[side]} | {r['run_s'] * 1e3:.1f} ms | {r['cpu_s'] * 1e3:.1f} ms | "
                     f"{flop / r['run_s'] / 1e9:.1f} | {per_core / 1e9:.1f} | {pct:.1%}{mark} | {ratios[0]} | "

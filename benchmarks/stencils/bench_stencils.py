@@ -1,10 +1,8 @@
 """Stencils against Halide 14 and 21 (issue 14). Not a test: a report.
 
-Compiles benchmarks/stencils/stencils.cpp three times, unchanged: against our
-libhalide (pkg-config from --ours-prefix, build/dev/install by default),
-upstream Halide 21 (the PyPI wheel's headers and libHalide.so, in the venv
-build/upstream21 that tests/differential also uses; installed on first use)
-and Debian's Halide 14 (libhalide14-0-dev). Runs every pipeline in its own process
+Compiles benchmarks/stencils/stencils.cpp unchanged against ours, upstream
+Halide 21 and Debian's Halide 14 (benchmarks/common/harness.py: compilers,
+flags and Halide 14's JIT target). Runs every pipeline in its own process
 on each build at 1 and 2 threads (HL_NUM_THREADS), one build after the other
 for each pipeline, so that a change of machine load hits the three alike;
 compares the outputs bit for bit (the three builds, both thread counts, and
@@ -13,11 +11,6 @@ Markdown table of best times and ratios (with --report FILE, also appended
 to FILE).
 
     .venv/bin/python benchmarks/stencils/bench_stencils.py [--ours-prefix DIR] [--rounds 1] [--runs 30]
-
-Halide 14 detects this kind of CPU (AVX-512 with BF16 but no FP16, e.g. AMD
-Zen 4) as avx512_sapphirerapids and then emits AVX512-FP16 instructions
-(vmovw) that fault; its JIT target is then the host's without that feature
-(HL_JIT_TARGET, stated in the report).
 """
 
 from __future__ import annotations
@@ -27,7 +20,6 @@ import datetime
 import json
 import os
 import platform
-import shlex
 import shutil
 import subprocess
 import sys
@@ -37,15 +29,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO / "benchmarks" / "common"))
+import harness  # noqa: E402
+
 SOURCE = HERE / "stencils.cpp"
-UPSTREAM21_VENV = REPO / "build" / "upstream21"  # the venv tests/differential uses
-UPSTREAM21_VERSION = "21.0.0"
-BUILDS = ("ours", "h14", "h21")
-LABELS = {"ours": "ours", "h14": "Halide 14", "h21": "Halide 21"}
-THREADS = (1, 2)
+BUILDS, LABELS, THREADS = harness.BUILDS, harness.LABELS, harness.THREADS
+log, run, load_average, cpu_model = harness.log, harness.run, harness.load_average, harness.cpu_model
 TARGET_VS_H14 = 0.9  # issue 14: at most 0.9x Halide 14's time
 TARGET_VS_PADDED = 1.1  # issue 14: boundary conditions within 1.1x of the pre-padded input
-CXXFLAGS = ["-O2", "-std=c++17", "-Wall", "-Wextra"]
 DESCRIPTIONS = {
     "copy": "copy (out = in), uint16",
     "box3_repeat_edge": "3x3 box blur, `repeat_edge`",
@@ -58,126 +49,6 @@ DESCRIPTIONS = {
 }
 
 
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def upstream21() -> Path:
-    """The `halide` package folder of upstream Halide 21's wheel (installed into its venv on first use)."""
-    py = UPSTREAM21_VENV / "bin" / "python"
-    if not py.exists():
-        log(f"creating {UPSTREAM21_VENV}")
-        subprocess.run([sys.executable, "-m", "venv", str(UPSTREAM21_VENV)], check=True)
-    headers = sorted(UPSTREAM21_VENV.glob("lib/python3*/site-packages/halide/include/Halide.h"))
-    if not headers:
-        log(f"pip install halide=={UPSTREAM21_VERSION} into {UPSTREAM21_VENV}")
-        subprocess.run([str(py), "-m", "pip", "install", "-q", f"halide=={UPSTREAM21_VERSION}"], check=True)
-        headers = sorted(UPSTREAM21_VENV.glob("lib/python3*/site-packages/halide/include/Halide.h"))
-    return headers[0].parents[1]
-
-
-def compile_commands(ours_prefix: Path, out_dir: Path, source: Path = SOURCE) -> dict[str, list[str]]:
-    """The g++ command line of each build of `source` (benchmarks/matmul reuses this)."""
-    pcs = sorted(ours_prefix.rglob("halide.pc"))
-    if not pcs:
-        raise SystemExit(f"no halide.pc under {ours_prefix} (build and install ours first)")
-    env = dict(os.environ, PKG_CONFIG_PATH=str(pcs[0].parent))
-    flags = subprocess.run(
-        ["pkg-config", "--cflags", "--libs", "halide"], env=env, capture_output=True, text=True, check=True
-    ).stdout.split()
-    ours_libdirs = [f[2:] for f in flags if f.startswith("-L")]
-    h14_header = Path("/usr/include/halide14/Halide.h")
-    if not h14_header.exists():
-        raise SystemExit("Halide 14 headers not found: apt-get install libhalide14-0-dev")
-    up = upstream21()
-    up_lib = up / "lib64" if (up / "lib64" / "libHalide.so").exists() else up / "lib"
-    cxx = shlex.split(os.environ.get("CXX", "g++"))
-    base = [*cxx, *CXXFLAGS, str(source)]
-    return {
-        "ours": [*base, *flags, *(f"-Wl,-rpath,{d}" for d in ours_libdirs), "-o", str(out_dir / "ours")],
-        "h21": [
-            *base,
-            "-isystem",
-            str(up / "include"),
-            f"-L{up_lib}",
-            "-lHalide",
-            "-lpthread",
-            "-ldl",
-            f"-Wl,-rpath,{up_lib}",
-            "-o",
-            str(out_dir / "h21"),
-        ],
-        "h14": [
-            *base,
-            "-isystem",
-            str(h14_header.parent),
-            "-lHalide14",
-            "-lpthread",
-            "-ldl",
-            "-o",
-            str(out_dir / "h14"),
-        ],
-    }
-
-
-def build(ours_prefix: Path, out_dir: Path, source: Path = SOURCE) -> dict[str, Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for name, cmd in compile_commands(ours_prefix, out_dir, source).items():
-        log(f"compiling {name}")
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr}")
-        if proc.stderr.strip():
-            log(proc.stderr)
-    return {name: out_dir / name for name in BUILDS}
-
-
-def cpu_flags() -> set[str]:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("flags"):
-            return set(line.split(":", 1)[1].split())
-    return set()
-
-
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
-
-
-def load_average() -> str:
-    return " ".join(f"{v:.2f}" for v in os.getloadavg())
-
-
-def run(binary: Path, args: list[str], threads: int, target: str | None) -> tuple[dict[str, Any] | None, str]:
-    env = dict(os.environ, HL_NUM_THREADS=str(threads))
-    env.pop("HL_JIT_TARGET", None)
-    env.pop("HL_TARGET", None)
-    if target:
-        env["HL_JIT_TARGET"] = env["HL_TARGET"] = target
-    try:
-        proc = subprocess.run([str(binary), *args], env=env, capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        return None, "timed out after 600 s"
-    if proc.returncode != 0:
-        tail = (proc.stderr.strip().splitlines() or [""])[-1][:200]
-        how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
-        return None, f"{how}: {tail}" if tail else how
-    return json.loads(proc.stdout.strip().splitlines()[-1]), ""
-
-
-def h14_target(binary: Path) -> str | None:
-    """Halide 14's host target without avx512_sapphirerapids when the CPU lacks AVX512-FP16."""
-    res, err = run(binary, ["--pipeline", "memcpy", "--runs", "1"], 1, None)
-    if res is None:
-        raise SystemExit(f"{binary}: {err}")
-    features = res["target"].split("-")
-    if "avx512_sapphirerapids" in features and "avx512_fp16" not in cpu_flags():
-        return "-".join(f for f in features if f not in ("avx512_sapphirerapids", "jit"))
-    return None
-
-
 def fmt_ms(seconds: float | None) -> str:
     return "failed" if seconds is None else f"{seconds * 1e3:.3f}"
 
@@ -188,11 +59,7 @@ def fmt_ratio(a: float | None, b: float | None) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ours-prefix", type=Path, default=REPO / "build" / "dev" / "install")
-    ap.add_argument("--build-dir", type=Path, default=REPO / "build" / "bench-stencils")
-    ap.add_argument("--runs", type=int, default=30, help="realizations per pipeline (best is kept)")
-    ap.add_argument("--budget", type=float, default=5.0, help="seconds per pipeline before stopping early")
-    ap.add_argument("--rounds", type=int, default=1, help="sweeps over everything; the best of all is kept")
+    harness.common_args(ap, "stencils", runs=30, budget=5.0, rounds=1)
     ap.add_argument("--vec", type=int, default=16, help="vector width of every schedule")
     ap.add_argument("--only", nargs="*", default=None, help="pipelines to run (default: all)")
     ap.add_argument("--report", type=Path, help="append the Markdown section to this file")
@@ -200,10 +67,14 @@ def main() -> int:
     ap.add_argument("--dump", type=Path, help="write each build's lowered statement and assembly of each pipeline here")
     args = ap.parse_args()
 
-    binaries = build(args.ours_prefix, args.build_dir)
+    binaries = harness.build(args.ours_prefix, args.build_dir, SOURCE)
     names = subprocess.run([str(binaries["ours"]), "--list"], capture_output=True, text=True, check=True)
     pipelines = [n for n in names.stdout.split() if args.only is None or n in args.only or n == "memcpy"]
-    targets = {"ours": None, "h21": None, "h14": h14_target(binaries["h14"])}
+    targets = {
+        "ours": None,
+        "h21": None,
+        "h14": harness.h14_target(binaries["h14"], ["--pipeline", "memcpy", "--runs", "1"]),
+    }
 
     load_before = load_average()
     started = datetime.datetime.now()
@@ -240,10 +111,7 @@ def main() -> int:
         shutil.rmtree(raw_dir, ignore_errors=True)
 
     text = markdown(args, pipelines, results, errors, mismatches, targets, load_before, load_after, started)
-    print(text)
-    if args.report:
-        with args.report.open("a") as f:
-            f.write(text + "\n")
+    harness.write_report(text, args.report)
     if args.json:
         args.json.write_text(
             json.dumps(
