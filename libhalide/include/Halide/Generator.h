@@ -17,6 +17,12 @@
 //       Var x, y;
 //   };
 //   HALIDE_REGISTER_GENERATOR(Brighten, brighten)
+//
+// Inputs and Outputs may also be added by configure(), which runs once the
+// GeneratorParams are set (add_input<T>(name, ...), add_output<T>(name, ...),
+// and set_type()/set_dimensions()/set_array_size() of what is left open).
+// From code: Brighten::create(context), GeneratorRegistry::create(name,
+// context) and create_callable_from_generator(context, name, params).
 #ifndef HALIDE_GENERATOR_H
 #define HALIDE_GENERATOR_H
 
@@ -28,7 +34,9 @@
 #include <vector>
 
 #include "Halide/Argument.h"
+#include "Halide/Callable.h"
 #include "Halide/Func.h"
+#include "Halide/GeneratorContext.h"
 #include "Halide/GeneratorIO.h"
 #include "Halide/GeneratorParam.h"
 #include "Halide/Pipeline.h"
@@ -43,6 +51,19 @@ class GeneratorBase;
 // The generator being constructed on this thread: members register with it.
 GeneratorBase *generator_under_construction();
 
+// Makes `g` the generator whose members register while it lives (the
+// Inputs and Outputs configure() adds).
+class GeneratorConstructionScope {
+public:
+    explicit GeneratorConstructionScope(GeneratorBase *g);
+    ~GeneratorConstructionScope();
+    GeneratorConstructionScope(const GeneratorConstructionScope &) = delete;
+    GeneratorConstructionScope &operator=(const GeneratorConstructionScope &) = delete;
+
+private:
+    GeneratorBase *previous_;
+};
+
 class GeneratorBase {
 public:
     GeneratorBase();
@@ -50,10 +71,59 @@ public:
     GeneratorBase(const GeneratorBase &) = delete;
     GeneratorBase &operator=(const GeneratorBase &) = delete;
 
-    // Sets a GeneratorParam (or a scalar Input's default) from a string.
-    // Throws CompileError naming the generator and the key if there is none.
+    // Sets a GeneratorParam (or a scalar Input's default, the target, or
+    // autoscheduler / autoscheduler.KEY) from a string. Throws CompileError
+    // naming the generator and the key if there is none.
     void set_param(const std::string &key, const std::string &value);
     void set_params(const std::map<std::string, std::string> &params);
+
+    // Upstream's names (AbstractGenerator): the registered name, the
+    // context, GeneratorParams by name (not the target: that is the
+    // context's), and the pipeline compiled for the context's target.
+    std::string name() const { return registered_name_; }
+    GeneratorContext context() const { return GeneratorContext(target_, autoscheduler_params_); }
+    void set_generatorparam_value(const std::string &name, const std::string &value);
+    void set_generatorparam_value(const std::string &name, const LoopLevel &loop_level);
+    void set_generatorparam_values(const GeneratorParamsMap &params);
+    Callable compile_to_callable();
+
+    // Whether an autoscheduler was named (the autoscheduler GeneratorParam or
+    // the context): generate() may then leave the schedule to it.
+    bool using_autoscheduler() const { return !autoscheduler_params_.name.empty(); }
+    const AutoschedulerParams &autoscheduler_params() const { return autoscheduler_params_; }
+    // Ahead-of-time compilation applies the named autoscheduler; this
+    // compiler has none, so a name is upstream's "Unknown autoscheduler" error.
+    void check_autoscheduler() const;
+
+    // configure() only: an Input or Output of this instance, owned by it,
+    // after those declared as members. The arguments are those of the
+    // Input<T>/Output<T> declarations (add_input<Expr>(name, type) too).
+    template <typename T, typename... Args> Input<T> *add_input(const std::string &name, const Args &...args) {
+        begin_add(name, "input", "add_input()");
+        GeneratorConstructionScope scope(this);
+        std::unique_ptr<Input<T>> io;
+        if constexpr (std::is_same<T, Expr>::value) {
+            static_assert(sizeof...(Args) == 1, "add_input<Expr>(name, type)");
+            io = std::make_unique<Input<T>>(name);
+            io->set_type(args...);
+        } else {
+            io = std::make_unique<Input<T>>(name, args...);
+        }
+        Input<T> *p = io.get();
+        owned_io_.push_back(std::move(io));
+        return p;
+    }
+    template <typename T, typename... Args> Output<T> *add_output(const std::string &name, const Args &...args) {
+        begin_add(name, "output", "add_output()");
+        GeneratorConstructionScope scope(this);
+        auto io = std::make_unique<Output<T>>(name, args...);
+        Output<T> *p = io.get();
+        owned_io_.push_back(std::move(io));
+        return p;
+    }
+    // Throws unless configure() is running ("You may not do this operation
+    // at this phase", as upstream, naming `what`).
+    void check_configure_phase(const std::string &what) const;
 
     // Builds the pipeline: resolves Inputs/Outputs, runs generate() and
     // schedule(). Idempotent.
@@ -93,13 +163,24 @@ public:
     GeneratorParamBase *find_param(const std::string &name) const;
 
 protected:
+    // The target and autoscheduler of `context` (Generator<T>::create).
+    virtual void init_from_context(const GeneratorContext &context);
+    virtual void call_configure() = 0;
     virtual void call_generate() = 0;
     virtual void call_schedule() = 0;
 
 private:
+    enum class Phase { Created, Configuring, Configured };
+    // Runs configure() once.
+    void configure();
+    void begin_add(const std::string &name, const char *kind, const char *what) const;
+
     std::vector<GeneratorParamBase *> params_;
     std::vector<std::unique_ptr<GeneratorParamBase>> owned_params_;
     std::vector<GeneratorIOBase *> inputs_, outputs_;
+    std::vector<std::unique_ptr<GeneratorIOBase>> owned_io_; // added by configure()
+    Phase phase_ = Phase::Created;
+    AutoschedulerParams autoscheduler_params_;
     std::map<std::string, std::string> output_names_;
     Target target_;
     std::string registered_name_;
@@ -108,15 +189,33 @@ private:
     std::vector<std::pair<Expr, std::vector<Expr>>> requirements_;
 };
 
+// Upstream's names for a generator instance.
+using AbstractGenerator = GeneratorBase;
+using AbstractGeneratorPtr = std::unique_ptr<GeneratorBase>;
+
 // The registry of generators by name (HALIDE_REGISTER_GENERATOR).
-using GeneratorFactory = std::function<std::unique_ptr<GeneratorBase>()>;
+using GeneratorFactory = std::function<AbstractGeneratorPtr(const GeneratorContext &context)>;
 void register_generator(const std::string &name, GeneratorFactory factory);
 void register_generator_alias(const std::string &alias, const std::string &name,
                               const std::map<std::string, std::string> &params);
 std::vector<std::string> registered_generators();
-// A fresh instance of `name` (an alias gets its parameters set); throws
-// CompileError listing the registered names if there is no such generator.
-std::unique_ptr<GeneratorBase> create_generator(const std::string &name);
+// A fresh instance of `name` made with `context` (an alias gets its
+// parameters set); throws CompileError listing the registered names if
+// there is no such generator.
+AbstractGeneratorPtr create_generator(const std::string &name,
+                                      const GeneratorContext &context = GeneratorContext(get_host_target()));
+
+// Upstream's registry interface.
+class GeneratorRegistry {
+public:
+    static void register_factory(const std::string &name, GeneratorFactory factory) {
+        register_generator(name, std::move(factory));
+    }
+    static void unregister_factory(const std::string &name);
+    static std::vector<std::string> enumerate() { return registered_generators(); }
+    // nullptr if there is no generator of that name.
+    static AbstractGeneratorPtr create(const std::string &name, const GeneratorContext &context);
+};
 
 struct RegisterGenerator {
     RegisterGenerator(const char *name, GeneratorFactory factory) { register_generator(name, std::move(factory)); }
@@ -133,12 +232,38 @@ int generate_filter_main(int argc, char **argv);
 
 } // namespace Internal
 
+// Upstream's class names for Input and Output.
+template <typename T> using GeneratorInput = Input<T>;
+template <typename T> using GeneratorOutput = Output<T>;
+
 template <typename T> class Generator : public Internal::GeneratorBase {
+public:
+    // A new instance with the context's target and autoscheduler.
+    static std::unique_ptr<T> create(const GeneratorContext &context) {
+        auto g = std::make_unique<T>();
+        g->init_from_context(context);
+        return g;
+    }
+    // HALIDE_REGISTER_GENERATOR's factory (the stub name is not used).
+    static std::unique_ptr<T> create(const GeneratorContext &context, const std::string &registered_name,
+                                     const std::string & /*stub_name*/) {
+        auto g = create(context);
+        g->set_registered_name(registered_name);
+        return g;
+    }
+
 protected:
     template <typename U> using Input = Halide::Input<U>;
     template <typename U> using Output = Halide::Output<U>;
     template <typename U> using GeneratorParam = Halide::GeneratorParam<U>;
+    using GeneratorContext = Halide::GeneratorContext;
+    using LoopLevel = Halide::LoopLevel;
 
+    void call_configure() override {
+        if constexpr (has_configure<T>(0)) {
+            static_cast<T *>(this)->configure();
+        }
+    }
     void call_generate() override { static_cast<T *>(this)->generate(); }
     void call_schedule() override {
         if constexpr (has_schedule<T>(0)) {
@@ -151,7 +276,19 @@ private:
         return true;
     }
     template <typename U> static constexpr bool has_schedule(...) { return false; }
+    template <typename U> static constexpr auto has_configure(int) -> decltype(std::declval<U &>().configure(), true) {
+        return true;
+    }
+    template <typename U> static constexpr bool has_configure(...) { return false; }
 };
+
+// Compiles the registered generator `name`, made with `context` and given
+// `generator_params`, into a Callable (inputs, then output buffers).
+// Throws CompileError if there is no such generator.
+Callable create_callable_from_generator(const GeneratorContext &context, const std::string &name,
+                                        const GeneratorParamsMap &generator_params = {});
+Callable create_callable_from_generator(const Target &target, const std::string &name,
+                                        const GeneratorParamsMap &generator_params = {});
 
 } // namespace Halide
 
@@ -163,10 +300,10 @@ private:
 #define HALIDE_REGISTER_GENERATOR(...) HALIDE_REGISTER_GENERATOR_IMPL(__VA_ARGS__, unused)
 #define HALIDE_REGISTER_GENERATOR_IMPL(GEN_CLASS, GEN_NAME, ...)                                                       \
     namespace {                                                                                                        \
-    const ::Halide::Internal::RegisterGenerator                                                                        \
-        HALIDE_GENERATOR_CONCAT(halide_register_generator_,                                                            \
-                                GEN_NAME)(#GEN_NAME, []() -> std::unique_ptr<::Halide::Internal::GeneratorBase> {      \
-            return std::unique_ptr<::Halide::Internal::GeneratorBase>(new GEN_CLASS());                                \
+    const ::Halide::Internal::RegisterGenerator HALIDE_GENERATOR_CONCAT(halide_register_generator_, GEN_NAME)(         \
+        #GEN_NAME,                                                                                                     \
+        [](const ::Halide::GeneratorContext &context) -> std::unique_ptr<::Halide::Internal::GeneratorBase> {          \
+            return GEN_CLASS::create(context, #GEN_NAME, #GEN_NAME);                                                   \
         });                                                                                                            \
     }
 

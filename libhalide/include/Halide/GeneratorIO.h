@@ -6,9 +6,12 @@
 //   Input<float> scale{"scale", 1.0f, 0.0f, 2.0f}; a scalar: default, min, max
 //   Input<Buffer<uint8_t>[]> ins{"ins", 2};       an array, sized by ins.size=N
 //   Input<int32_t[2]> gains{"gains"};             an array of fixed size
+//   Input<Expr> k{"k"};                           a scalar whose type is set by k.type
+//                                                 or set_type() in configure()
 //   Output<Buffer<float>> out{"out", 2};          a Func to define and schedule
 //   Output<Func> pair{"pair", {UInt(8), Float(32)}, 2};  a Tuple output
 //   Output<Func[]> outs{"outs", Int(32), 2};      sized by outs.size=N or outs.resize(N)
+//   Output<float> total{"total"};                 a zero-dimensional output: total() = ...
 //
 // Element i of an array is argument NAME_i; value k of a Tuple output is
 // NAME.k (NAME_i.k in an array), as upstream names them. A type, dimension
@@ -35,6 +38,8 @@ template <typename T> class Output;
 
 namespace Internal {
 
+class GeneratorBase;
+
 // What every Input and Output shares: a name, declared types (empty: open),
 // a dimension count (-1: open) and, for arrays, a size (-1: open).
 class GeneratorIOBase {
@@ -57,6 +62,13 @@ public:
     int dims() const { return dims_; }
     bool array_size_defined() const { return array_size_ >= 0; }
 
+    // From configure() only, for what the declaration left open (upstream's
+    // errors otherwise). set_type with several types: a Tuple Output.
+    void set_type(const Type &t) { set_type(std::vector<Type>{t}); }
+    void set_type(const std::vector<Type> &types);
+    void set_dimensions(int dims);
+    void set_array_size(int size);
+
     // Run once the GeneratorParams are final, before generate().
     virtual void init() = 0;
     // Inputs: the compiled pipeline's arguments, one per element.
@@ -74,6 +86,7 @@ protected:
     // Throws unless generate() may use the value (init() ran).
     void check_initialized(bool initialized) const;
 
+    GeneratorBase *generator_;
     std::string name_;
     bool is_input_, is_array_;
     int array_size_; // 1 for a single value
@@ -219,6 +232,23 @@ public:
     }
 };
 
+// Input<Expr>: one scalar argument whose type is set by NAME.type or by
+// set_type() in configure() (add_input<Expr>(name, type) does that).
+class InputExprBase : public GeneratorIOBase {
+public:
+    explicit InputExprBase(const std::string &name) : GeneratorIOBase(name, true, 0, {}, 0, true) {}
+    void init() override;
+    std::vector<Argument> arguments() const override;
+    void set_default_from_string(const std::string &value) override;
+    operator Expr() const;
+    // The value the metadata suggests for tuning.
+    void set_estimate(const Expr &value);
+
+private:
+    std::vector<Param<void>> params_; // one, once init() ran
+    Expr estimate_;
+};
+
 // Output<Buffer<T>> and Output<Func>: a Func (define and schedule it as
 // one), checked against the declaration once generate() ran. Assigning a
 // Func makes it the output; the argument keeps the Output's name.
@@ -333,6 +363,11 @@ public:
         : Internal::InputScalarOne<T>(name, 0, def, min, max) {}
 };
 
+template <> class Input<Expr> : public Internal::InputExprBase {
+public:
+    explicit Input(const std::string &name) : InputExprBase(name) {}
+};
+
 template <typename T> class Input<T[]> : public Internal::InputScalarArray<T> {
     static_assert(std::is_arithmetic<T>::value, "Input<T[]> takes a scalar type, Buffer<T> or Func");
 
@@ -420,6 +455,36 @@ public:
         : OutputArrayBase(name, (int)size, types, dims) {}
     // Sets the size in generate(), if NAME.size did not.
     void resize(size_t size) { resize_array(size); }
+};
+
+// Output<T> for a scalar type T: a Func of zero dimensions (out() = ...),
+// written into a zero-dimensional buffer.
+template <typename T> class Output : public Internal::OutputBufferBase {
+    static_assert(std::is_arithmetic<T>::value, "Output<T> takes a scalar type, Buffer<T>, Func or an array of them");
+
+public:
+    explicit Output(const std::string &name) : OutputBufferBase(name, {type_of<T>()}, 0) {}
+    Output &operator=(const Func &f) {
+        assign(f);
+        return *this;
+    }
+};
+
+template <typename T> class Output<T[]> : public Internal::OutputArrayBase {
+    static_assert(std::is_arithmetic<T>::value, "Output<T[]> takes a scalar type, Buffer<T> or Func");
+
+public:
+    explicit Output(const std::string &name) : OutputArrayBase(name, -1, {type_of<T>()}, 0) {}
+    Output(size_t size, const std::string &name) : OutputArrayBase(name, (int)size, {type_of<T>()}, 0) {}
+    // Sets the size in generate(), if NAME.size did not.
+    void resize(size_t size) { resize_array(size); }
+};
+
+template <typename T, size_t N> class Output<T[N]> : public Internal::OutputArrayBase {
+    static_assert(std::is_arithmetic<T>::value, "Output<T[N]> takes a scalar type, Buffer<T> or Func");
+
+public:
+    explicit Output(const std::string &name) : OutputArrayBase(name, (int)N, {type_of<T>()}, 0) {}
 };
 
 template <size_t N> class Output<Func[N]> : public Internal::OutputArrayBase {

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "Halide/Error.h"
+#include "Halide/Schedule.h"
 #include "Halide/Type.h"
 
 namespace Halide {
@@ -32,6 +33,9 @@ public:
     // False for the implicit NAME.type/.dim/.size of an Input or Output
     // whose declaration already fixes that value (setting it is an error).
     virtual bool settable() const { return true; }
+    // GeneratorParam<LoopLevel> only (set_generatorparam_value with a LoopLevel).
+    virtual bool is_loop_level() const { return false; }
+    virtual void set_loop_level(const LoopLevel &) {}
 
 protected:
     std::string name_;
@@ -130,6 +134,33 @@ private:
     T min_{}, max_{};
     bool has_range_ = false;
     std::map<std::string, T> names_;
+};
+
+// A LoopLevel chosen by whoever builds the generator (compute_at(level) in
+// generate()). On the command line: root or inlined. Setting it changes
+// every copy already handed out (LoopLevel::set), so it may be set after
+// generate(), as upstream.
+template <> class GeneratorParam<LoopLevel> : public Internal::GeneratorParamBase {
+public:
+    GeneratorParam(const std::string &name, const LoopLevel &value) : GeneratorParamBase(name), value_(value) {}
+
+    const LoopLevel &value() const { return value_; }
+    operator LoopLevel() const { return value_; }
+    GeneratorParam &operator=(const LoopLevel &v) {
+        set(v);
+        return *this;
+    }
+    void set(const LoopLevel &v) {
+        value_.set(v); // the copies generate() already used
+        value_ = v;    // and the level itself, from now on
+    }
+    void set_from_string(const std::string &s) override;
+    std::string to_string() const override;
+    bool is_loop_level() const override { return true; }
+    void set_loop_level(const LoopLevel &v) override { set(v); }
+
+private:
+    LoopLevel value_;
 };
 
 } // namespace Halide

@@ -67,8 +67,21 @@ GeneratorBase *generator_under_construction() {
     return constructing;
 }
 
+GeneratorConstructionScope::GeneratorConstructionScope(GeneratorBase *g) : previous_(constructing) {
+    constructing = g;
+}
+
+GeneratorConstructionScope::~GeneratorConstructionScope() {
+    constructing = previous_;
+}
+
 GeneratorBase::GeneratorBase() : target_(get_host_target()) {
     constructing = this;
+}
+
+void GeneratorBase::init_from_context(const GeneratorContext &context) {
+    target_ = context.target();
+    autoscheduler_params_ = context.autoscheduler_params();
 }
 
 GeneratorBase::~GeneratorBase() {
@@ -119,6 +132,15 @@ void GeneratorBase::set_param(const std::string &key, const std::string &value) 
         set_target(Target(value));
         return;
     }
+    if (key == "autoscheduler") {
+        autoscheduler_params_.name = value;
+        return;
+    }
+    const std::string prefix = "autoscheduler.";
+    if (key.compare(0, prefix.size(), prefix) == 0 && key.size() > prefix.size()) {
+        autoscheduler_params_.extra[key.substr(prefix.size())] = value;
+        return;
+    }
     if (GeneratorParamBase *p = find_param(key)) {
         p->set_from_string(value);
         return;
@@ -148,10 +170,73 @@ void GeneratorBase::set_params(const std::map<std::string, std::string> &params)
     }
 }
 
+void GeneratorBase::set_generatorparam_value(const std::string &name, const std::string &value) {
+    user_assert(name != "target") << "The GeneratorParam '" << name
+                                  << "' cannot be specified via string here; use GeneratorContext instead.";
+    set_param(name, value);
+}
+
+void GeneratorBase::set_generatorparam_value(const std::string &name, const LoopLevel &loop_level) {
+    GeneratorParamBase *p = find_param(name);
+    user_assert(p) << "Generator '" << registered_name_ << "' has no GeneratorParam named '" << name << "'";
+    user_assert(p->is_loop_level()) << "GeneratorParam " << name << " is not a LoopLevel and cannot be set this way.";
+    p->set_loop_level(loop_level); // allowed after generate(): LoopLevels are shared
+}
+
+void GeneratorBase::set_generatorparam_values(const GeneratorParamsMap &params) {
+    for (const auto &kv : params) {
+        set_generatorparam_value(kv.first, kv.second);
+    }
+}
+
+void GeneratorBase::check_configure_phase(const std::string &what) const {
+    user_assert(phase_ == Phase::Configuring)
+        << "You may not do this operation at this phase: " << what << " may only be called from configure()"
+        << (registered_name_.empty() ? std::string() : " (Generator " + registered_name_ + ")") << ".";
+}
+
+void GeneratorBase::begin_add(const std::string &name, const char *kind, const char *what) const {
+    check_configure_phase(what);
+    for (const auto *list : {&inputs_, &outputs_}) {
+        for (const GeneratorIOBase *io : *list) {
+            user_assert(io->name() != name) << "Cannot add " << kind << " with name " << name
+                                            << ". It is already taken by another input or output parameter.";
+        }
+    }
+}
+
+void GeneratorBase::configure() {
+    if (phase_ != Phase::Created) {
+        return;
+    }
+    phase_ = Phase::Configuring;
+    GeneratorConstructionScope scope(this);
+    try {
+        call_configure();
+    } catch (...) {
+        phase_ = Phase::Created;
+        throw;
+    }
+    phase_ = Phase::Configured;
+}
+
+void GeneratorBase::check_autoscheduler() const {
+    user_assert(!using_autoscheduler())
+        << "Unknown autoscheduler name '" << autoscheduler_params_.name
+        << "'; known names are: (none: this compiler ships no autoscheduler; schedule the pipeline in generate() or "
+           "schedule())";
+}
+
+Callable GeneratorBase::compile_to_callable() {
+    Pipeline p = build_pipeline();
+    return p.compile_to_callable(arguments(), target_);
+}
+
 Pipeline GeneratorBase::build_pipeline() {
     if (built_) {
         return pipeline_;
     }
+    configure();
     for (GeneratorIOBase *io : inputs_) {
         io->init();
     }
@@ -210,6 +295,7 @@ const std::map<std::string, std::string> &GeneratorBase::output_names() {
 void GeneratorBase::compile_to(const std::map<OutputFileType, std::string> &files, const std::string &function_name,
                                const Target &target) {
     set_target(target);
+    check_autoscheduler();
     Pipeline p = build_pipeline();
     FunctionName fn = split_function_name(function_name, target);
     compile_lowered(files, lower_for_aot(p, arguments(), fn.name, target, output_names()), target, fn.namespaces);
@@ -248,7 +334,7 @@ std::vector<std::string> registered_generators() {
     return names;
 }
 
-std::unique_ptr<GeneratorBase> create_generator(const std::string &name) {
+AbstractGeneratorPtr create_generator(const std::string &name, const GeneratorContext &context) {
     Registry &r = registry();
     GeneratorFactory factory;
     std::map<std::string, std::string> params;
@@ -273,11 +359,43 @@ std::unique_ptr<GeneratorBase> create_generator(const std::string &name) {
         user_error << "There is no generator named '" << name << "'"
                    << (known.empty() ? std::string("; none is registered") : "; registered: " + known);
     }
-    std::unique_ptr<GeneratorBase> g = factory();
+    AbstractGeneratorPtr g = factory(context);
     g->set_registered_name(name);
     g->set_params(params);
     return g;
 }
 
+void GeneratorRegistry::unregister_factory(const std::string &name) {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    user_assert(r.factories.erase(name) || r.aliases.erase(name))
+        << "There is no Generator with the name '" << name << "' currently available.";
+}
+
+AbstractGeneratorPtr GeneratorRegistry::create(const std::string &name, const GeneratorContext &context) {
+    {
+        Registry &r = registry();
+        std::lock_guard<std::mutex> lock(r.mutex);
+        if (!r.factories.count(name) && !r.aliases.count(name)) {
+            return nullptr;
+        }
+    }
+    return create_generator(name, context);
+}
+
 } // namespace Internal
+
+Callable create_callable_from_generator(const GeneratorContext &context, const std::string &name,
+                                        const GeneratorParamsMap &generator_params) {
+    Internal::AbstractGeneratorPtr g = Internal::GeneratorRegistry::create(name, context);
+    user_assert(g) << "There is no Generator with the name '" << name << "' currently available.";
+    g->set_generatorparam_values(generator_params);
+    return g->compile_to_callable();
+}
+
+Callable create_callable_from_generator(const Target &target, const std::string &name,
+                                        const GeneratorParamsMap &generator_params) {
+    return create_callable_from_generator(GeneratorContext(target), name, generator_params);
+}
+
 } // namespace Halide

@@ -59,20 +59,22 @@ std::string type_list_name(const std::vector<Type> &types) {
 
 GeneratorIOBase::GeneratorIOBase(const std::string &name, bool is_input, int array_size, const std::vector<Type> &types,
                                  int dims, bool is_scalar)
-    : name_(name), is_input_(is_input), is_array_(array_size != 0), array_size_(array_size == 0 ? 1 : array_size),
-      types_(types), dims_(dims) {
+    : generator_(generator_under_construction()), name_(name), is_input_(is_input), is_array_(array_size != 0),
+      array_size_(array_size == 0 ? 1 : array_size), types_(types), dims_(dims) {
     user_assert(!name.empty()) << "Generator inputs and outputs need a name";
-    GeneratorBase *g = generator_under_construction();
+    GeneratorBase *g = generator_;
     user_assert(g) << (is_input ? "Input" : "Output") << " '" << name
                    << "' must be a member of a Generator (declared in the class)";
     g->add_io(this, is_input);
-    if (!is_scalar) {
+    if (!is_scalar || !types_defined()) { // Input<Expr> has a NAME.type
         g->add_owned_param(
             std::make_unique<SyntheticParam>(name + ".type", types_defined(), [this](const std::string &v) {
                 types_ = parse_type_list(v);
                 user_assert(!is_input_ || types_.size() == 1)
                     << "Input '" << name_ << "' takes one type, not '" << v << "' (Tuples are for Outputs)";
             }));
+    }
+    if (!is_scalar) {
         g->add_owned_param(
             std::make_unique<SyntheticParam>(name + ".dim", dims_defined(), [this](const std::string &v) {
                 dims_ = parse_scalar<int>(name_ + ".dim", v);
@@ -90,6 +92,31 @@ GeneratorIOBase::GeneratorIOBase(const std::string &name, bool is_input, int arr
 
 std::string GeneratorIOBase::array_name(size_t i) const {
     return is_array_ ? name_ + "_" + std::to_string(i) : name_;
+}
+
+void GeneratorIOBase::set_type(const std::vector<Type> &types) {
+    generator_->check_configure_phase(name_ + ".set_type()");
+    user_assert(!types_defined()) << "set_type() may only be called on an Input or Output that has no type specified.";
+    user_assert(!types.empty() && (!is_input_ || types.size() == 1))
+        << (is_input_ ? "Input" : "Output") << " '" << name_ << "' takes "
+        << (is_input_ ? "one type" : "one type or more") << ", not " << types.size();
+    types_ = types;
+}
+
+void GeneratorIOBase::set_dimensions(int dims) {
+    generator_->check_configure_phase(name_ + ".set_dimensions()");
+    user_assert(!dims_defined())
+        << "set_dimensions() may only be called on an Input or Output that has no dimensionality specified.";
+    user_assert(dims >= 0) << name_ << ".set_dimensions(" << dims << "): the count can't be negative";
+    dims_ = dims;
+}
+
+void GeneratorIOBase::set_array_size(int size) {
+    generator_->check_configure_phase(name_ + ".set_array_size()");
+    user_assert(is_array_ && !array_size_defined())
+        << "set_array_size() may only be called on an Input or Output that has no array size specified.";
+    user_assert(size >= 1) << name_ << ".set_array_size(" << size << "): an array needs at least one element";
+    array_size_ = size;
 }
 
 Type GeneratorIOBase::type() const {
@@ -187,6 +214,38 @@ std::vector<Func>::const_iterator InputFuncArray::begin() const {
 std::vector<Func>::const_iterator InputFuncArray::end() const {
     elements();
     return funcs_.end();
+}
+
+void InputExprBase::init() {
+    user_assert(types_defined()) << "Type is not defined for Input '" << name_ << "'; you may need to specify '"
+                                 << name_
+                                 << ".type' as a GeneratorParam, or call set_type() from the configure() method.";
+    if (params_.empty()) {
+        params_.emplace_back(types_[0], name_);
+        if (estimate_.defined()) {
+            params_[0].parameter().set_estimate(estimate_);
+        }
+    }
+}
+
+std::vector<Argument> InputExprBase::arguments() const {
+    return std::vector<Argument>(params_.begin(), params_.end());
+}
+
+void InputExprBase::set_default_from_string(const std::string &) {
+    user_error << "Input<Expr> '" << name_ << "' has no default value to set";
+}
+
+InputExprBase::operator Expr() const {
+    check_initialized(!params_.empty());
+    return params_[0];
+}
+
+void InputExprBase::set_estimate(const Expr &value) {
+    estimate_ = value;
+    for (Param<void> &p : params_) {
+        p.parameter().set_estimate(value);
+    }
 }
 
 void set_default_of_param(const Expr &param, const Expr &value) {

@@ -210,16 +210,15 @@ int run(int argc, char **argv) {
         compile_multitarget(
             files, fn.name, targets,
             [&](const Target &t, const std::string &variant) {
-                std::unique_ptr<GeneratorBase> g = create_generator(generator);
-                g->set_target(t);
+                AbstractGeneratorPtr g = create_generator(generator, GeneratorContext(t));
                 g->set_params(params);
+                g->check_autoscheduler();
                 Pipeline p = g->build_pipeline();
                 return lower_for_aot(p, g->arguments(), variant, t, g->output_names());
             },
             fn.namespaces);
     } else {
-        std::unique_ptr<GeneratorBase> g = create_generator(generator);
-        g->set_target(target);
+        AbstractGeneratorPtr g = create_generator(generator, GeneratorContext(target));
         g->set_params(params);
         if (!files.empty()) {
             g->compile_to(files, function, target);
