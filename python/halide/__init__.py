@@ -24,6 +24,7 @@ _COMPILER_MODULE = "halide._compiler"
 _GENERATOR_MODULE = "halide._generator"
 _GENERATOR_NAMES = frozenset(
     {
+        "AutoschedulerParams",
         "Generator",
         "GeneratorContext",
         "GeneratorParam",
@@ -33,6 +34,7 @@ _GENERATOR_NAMES = frozenset(
         "OutputScalar",
         "active_generator_context",
         "alias",
+        "create_callable_from_generator",
         "funcs",
         "generator",
         "main",

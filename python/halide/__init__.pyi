@@ -187,6 +187,7 @@ from halide._compiler import (
     widening_sub as widening_sub,
 )
 from halide._generator import (
+    AutoschedulerParams as AutoschedulerParams,
     Generator as Generator,
     GeneratorContext as GeneratorContext,
     GeneratorParam as GeneratorParam,
@@ -196,6 +197,7 @@ from halide._generator import (
     OutputScalar as OutputScalar,
     active_generator_context as active_generator_context,
     alias as alias,
+    create_callable_from_generator as create_callable_from_generator,
     funcs as funcs,
     generator as generator,
     main as main,

@@ -57,22 +57,55 @@ def _fail(message: str) -> None:
 # ---------------------------------------------------------------- contexts
 
 
-class GeneratorContext:
-    """The target a generator compiles for; ``with ctx:`` makes it the one new
-    generators take (upstream's ``hl.GeneratorContext``)."""
+class AutoschedulerParams:
+    """An autoscheduler's name and its options (upstream's
+    ``hl.AutoschedulerParams``). This compiler ships no autoscheduler: a
+    generator given a name says so when compiled ahead of time."""
 
-    def __init__(self, target: Target | str | None = None) -> None:
+    __slots__ = ("extra", "name")
+
+    def __init__(self, name: str = "", extra: dict[str, str] | None = None) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"AutoschedulerParams() takes a str name, got {type(name).__name__}")
+        self.name = name
+        self.extra: dict[str, str] = dict(extra or {})
+
+    def _copy(self) -> AutoschedulerParams:
+        return AutoschedulerParams(self.name, self.extra)
+
+    def __repr__(self) -> str:
+        return f"<halide.AutoschedulerParams name={self.name!r} extra={self.extra!r}>"
+
+
+class GeneratorContext:
+    """The target a generator compiles for and its autoscheduler; ``with
+    ctx:`` makes it the one new generators take (upstream's
+    ``hl.GeneratorContext``)."""
+
+    def __init__(
+        self, target: Target | str | None = None, autoscheduler_params: AutoschedulerParams | None = None
+    ) -> None:
         if target is None:
             target = get_jit_target_from_environment()
         elif isinstance(target, str):
             target = Target(target)
         if not isinstance(target, Target):
             raise TypeError(f"GeneratorContext() takes a halide.Target, got {type(target).__name__}")
+        if autoscheduler_params is None:
+            autoscheduler_params = AutoschedulerParams()
+        if not isinstance(autoscheduler_params, AutoschedulerParams):
+            raise TypeError(
+                f"GeneratorContext() takes a halide.AutoschedulerParams, got {type(autoscheduler_params).__name__}"
+            )
         self._target = target
+        self._autoscheduler_params = autoscheduler_params
         self._tokens: list[Token[GeneratorContext | None]] = []
 
     def target(self) -> Target:
         return self._target
+
+    def autoscheduler_params(self) -> AutoschedulerParams:
+        return self._autoscheduler_params
 
     def __enter__(self) -> GeneratorContext:
         self._tokens.append(_active_context.set(self))
@@ -318,8 +351,9 @@ def _declared(cls: type) -> dict[str, Any]:
 class _State:
     """An instance's bookkeeping, kept out of the user's namespace."""
 
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, autoscheduler: AutoschedulerParams) -> None:
         self.target = target
+        self.autoscheduler = autoscheduler
         self.params: dict[str, GeneratorParam] = {}
         self.unknown_params: dict[str, Any] = {}  # NAME.type/NAME.dim until the IO exists
         self.inputs: dict[str, _IO] = {}
@@ -344,7 +378,8 @@ class Generator(ABC):
     _halide_state: _State  # set in __init__ (object.__setattr__: fields are read-only)
 
     def __init__(self, generator_params: dict[str, Any] | None = None) -> None:
-        state = _State(active_generator_context().target())
+        context = active_generator_context()
+        state = _State(context.target(), context.autoscheduler_params()._copy())
         object.__setattr__(self, "_halide_state", state)
         for name, value in _declared(type(self)).items():
             if isinstance(value, GeneratorParam):
@@ -364,13 +399,18 @@ class Generator(ABC):
         return self._halide_state.target
 
     def context(self) -> GeneratorContext:
-        return GeneratorContext(self._halide_state.target)
+        return GeneratorContext(self._halide_state.target, self._halide_state.autoscheduler._copy())
+
+    def autoscheduler(self) -> AutoschedulerParams:
+        return self._halide_state.autoscheduler
 
     def natural_vector_size(self, type: Type | type) -> int:
         return int(self._halide_state.target.natural_vector_size(_as_type(type)))
 
     def using_autoscheduler(self) -> bool:
-        return False  # this compiler has no autoschedulers
+        """Whether an autoscheduler was named (``autoscheduler=NAME`` or the
+        context's); generate() may then leave the schedule to it."""
+        return bool(self._halide_state.autoscheduler.name)
 
     def allow_out_of_order_inputs_and_outputs(self) -> bool:
         return False
@@ -473,8 +513,15 @@ class Generator(ABC):
         if name in state.params:
             # A new object: the declaration is shared by every instance.
             state.params[name] = GeneratorParam(state.params[name]._parse(name, value))
-        elif name == "autoscheduler" or name.startswith("autoscheduler."):
-            _fail(f"The GeneratorParam {name} cannot be set: this compiler has no autoschedulers.")
+        elif name == "autoscheduler":
+            if state.autoscheduler.name:
+                _fail(f"The GeneratorParam {name} cannot be set more than once")
+            state.autoscheduler.name = str(value)
+        elif name.startswith("autoscheduler."):
+            key = name[len("autoscheduler.") :]
+            if key in state.autoscheduler.extra:
+                _fail(f"The GeneratorParam {name} cannot be set more than once")
+            state.autoscheduler.extra[key] = str(value)
         else:
             state.unknown_params[name] = value
 
@@ -663,6 +710,24 @@ def generator(name: str = "") -> Callable[[type], type[Generator]]:
     return register
 
 
+def create_callable_from_generator(
+    context: GeneratorContext | Target, name: str, generator_params: dict[str, Any] | None = None
+) -> Any:
+    """The registered generator `name`, made in `context` (or for a Target)
+    with `generator_params` set, compiled to an ``hl.Callable`` (upstream's
+    function; the generators are those of ``@hl.generator``)."""
+    if isinstance(context, Target):
+        context = GeneratorContext(context)
+    if not isinstance(context, GeneratorContext):
+        raise TypeError(f"create_callable_from_generator() takes a GeneratorContext or Target, got {type(context)}")
+    cls = _generators.get(name)
+    if cls is None:
+        raise HalideError(f"There is no Generator with the name '{name}' currently available.")
+    with context:
+        g = cls(dict(generator_params or {}))
+    return g.compile_to_callable()
+
+
 def alias(**aliases: dict[str, Any]) -> Callable[[_C], _C]:
     """``@hl.alias(name={"param": value}, ...)`` above ``@hl.generator``: more
     registered names, each with its GeneratorParams set."""
@@ -844,6 +909,12 @@ def _run(argv: list[str]) -> int:
         gc.collect()
         with GeneratorContext(t):
             g = cls(dict(params))
+        if g.using_autoscheduler():
+            # Ahead-of-time compilation applies it; there is none to apply.
+            _fail(
+                f"Unknown autoscheduler name '{g.autoscheduler().name}'; known names are: (none: this compiler "
+                "ships no autoscheduler; schedule the pipeline in generate())"
+            )
         pipeline = g._build_pipeline()
         for field, obj in g._halide_state.input_objects.items():
             if obj.name() != field:

@@ -27,8 +27,8 @@ print(json.dumps(out))
 # (`halide_` is its extension module, `install_dir` a packaging helper).
 KNOWN_GAPS = {
     "": {
-        "ArgInfo", "ArgInfoDirection", "ArgInfoKind", "AutoSchedulerResults", "AutoschedulerParams",
-        "Derivative", "FuncTupleElementRef", "LinkageType", "Module", "create_callable_from_generator",
+        "ArgInfo", "ArgInfoDirection", "ArgInfoKind", "AutoSchedulerResults",
+        "Derivative", "FuncTupleElementRef", "LinkageType", "Module",
         "deserialize_parameters", "deserialize_pipeline", "evaluate_may_gpu", "gather", "halide_",
         "install_dir", "lambda_func", "link_modules", "load_plugin", "propagate_adjoints", "scatter",
         "serialize_pipeline", "user_context_value",
@@ -37,8 +37,6 @@ KNOWN_GAPS = {
     "OutputBuffer": {"compile_to_c", "compile_to_module"},
     "OutputScalar": {"compile_to_c", "compile_to_module"},
     "Pipeline": {"apply_autoscheduler", "compile_to_c", "compile_to_module"},
-    "Generator": {"autoscheduler"},
-    "GeneratorContext": {"autoscheduler_params"},
     "ImageParam": {"trace_loads"},
     "InputBuffer": {"trace_loads"},
     "OutputFileType": {

@@ -325,6 +325,10 @@ def test_help_lists_generators(script):
             "Cannot set the GeneratorParam mask.type for logical_op because the value is explicitly specified",
         ),
         (["-r", "rt", "-o", "{out}", "-e", "c_header", "target=host"], "-r writes a runtime: emit o or static_library"),
+        (
+            ["-g", "logical_op", "-o", "{out}", "target=host", "autoscheduler=Mullapudi2016", "autoscheduler.x=1"],
+            "Unknown autoscheduler name 'Mullapudi2016'; known names are:",
+        ),
     ],
 )
 def test_errors_exit_1(script, tmp_path, args, message):
