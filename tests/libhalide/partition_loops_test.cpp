@@ -106,6 +106,21 @@ TEST(PartitionLoops, OuterLoopsAreNotPartitionedForBranchesTheInnerLoopsSplitOff
     EXPECT_EQ(count(text, "for (xo, "), 3) << text;
 }
 
+TEST(PartitionLoops, SolvedThroughDivisionByAConstant) {
+    // A Bayer mosaic's quad: in[clamp(likely((x / 2) * 2 + 1), 0, 49)], steady
+    // while (x / 2) * 2 + 1 <= 49, i.e. x <= 49 (and x >= -2 for the max).
+    Expr quad = Add::make(Mul::make(Div::make(var("x"), 2), 2), 1);
+    Expr index = Max::make(Min::make(likely(quad), 49), 0);
+    std::string text = printed(simplify(partition_loops(loop_reading(index))));
+    // (The prologue is empty: simplified away.)
+    EXPECT_NE(text.find("for (x, 0, 50) {\n  out[x] = in[likely((((x / 2) * 2) + 1))]"), std::string::npos) << text;
+    EXPECT_EQ(count(text, "max(min("), 1) << text; // the epilogue's
+    // A divisor that is not a positive constant is not solved.
+    Expr by_var = Max::make(Min::make(likely(Div::make(var("x"), var("k"))), 49), 0);
+    text = printed(simplify(partition_loops(loop_reading(by_var))));
+    EXPECT_EQ(count(text, "for (x, "), 1) << text;
+}
+
 TEST(PartitionLoops, UnsolvableConditionsKeepTheirBranch) {
     // x * x is not solved: no partition, the clamp stays.
     Expr index = Max::make(Min::make(likely(Mul::make(var("x"), var("x"))), 49), 0);
@@ -211,6 +226,31 @@ TEST(PartitionLoops, SolvedThroughScalesAndNegation) {
     expect_matches(f, 40, 1,
                    [&](int i, int j) { return in(clampi(40 - 2 * i, 0, 30), j) + in(clampi(3 * i + 1, 0, w - 1), j); });
     EXPECT_NE(lowered(f, {im}, "scaled").find("steady"), std::string::npos);
+}
+
+TEST(PartitionLoops, HalfResolutionReadsOfAMosaic) {
+    // The camera pipe's planes: repeat_edge(im)(2 * (x / 2) + 1, ...) and
+    // the like, read at full resolution, vectorized; the loop over vectors
+    // is partitioned through x / 2, and every size still matches.
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y");
+    Func c = BoundaryConditions::repeat_edge(im);
+    Func f("f");
+    Expr qx = x / 2, qy = y / 2;
+    f(x, y) = c(2 * qx - 1, 2 * qy) + c(2 * qx + 1, 2 * qy) * 3 + c(2 * (qx + 1), 2 * qy + 1) * 5;
+    f.vectorize(x, 8, TailStrategy::GuardWithIf);
+    std::string text = lowered(f, {im}, "mosaic");
+    EXPECT_NE(text.find("f.s0.x$o.steady_min"), std::string::npos) << text;
+    for (int w : {1, 2, 7, 16, 33, 64}) {
+        Buffer<int32_t> in = ramp_input(w, 4);
+        im.set(in);
+        auto at = [&](int i, int j) { return in(clampi(i, 0, w - 1), clampi(j, 0, 3)); };
+        auto fl = [](int a) { return a >= 0 ? a / 2 : -((1 - a) / 2); };
+        expect_matches(f, w, 4, [&](int i, int j) {
+            int a = fl(i), b = fl(j);
+            return at(2 * a - 1, 2 * b) + at(2 * a + 1, 2 * b) * 3 + at(2 * (a + 1), 2 * b + 1) * 5;
+        });
+    }
 }
 
 TEST(PartitionLoops, ShiftedInwardsTailsStayCorrect) {

@@ -21,7 +21,8 @@
 // A taken min/max stays marked (likely(a)), so a clamp's outer max sees it.
 // The range is found by solving each condition for v, conservatively: a
 // smaller range only moves iterations into the prologue or epilogue, which
-// compute the same values. Inner loops' variables count at their extremes
+// compute the same values. Sums, differences, products and quotients (by
+// constants) of v are solved, and mins and maxes of them; inner loops' variables count at their extremes
 // (the condition must hold for every inner iteration); lets inside the loop
 // are expanded, up to a size (kMaxExpandedLet): lets that use each other
 // several times grow exponentially when expanded, and a let past the limit
@@ -216,6 +217,16 @@ public:
             // Division rounds down: a * k <= c <=> a <= c / k, a * k >= c <=> a >= (c + k - 1) / k.
             Expr bound = le ? Div::make(c, op->b) : Div::make(Add::make(c, int32_const(*k - 1)), op->b);
             return solve(op->a, le, bound);
+        }
+        if (const Div *op = e.as<Div>()) {
+            // By a positive constant (a Bayer quad's x / 2): division rounds
+            // down, so a / k <= c <=> a <= c * k + k - 1 and a / k >= c <=> a >= c * k.
+            const int64_t *k = as_const_int(op->b);
+            if (!k || *k <= 0 || depends(op->b)) {
+                return failed();
+            }
+            Expr scaled = Mul::make(c, op->b);
+            return solve(op->a, le, le ? Add::make(scaled, int32_const(*k - 1)) : scaled);
         }
         if (e.as<Min>() || e.as<Max>()) {
             // min(a, b) <= c when either is; >= c when both are (max: the other way).
