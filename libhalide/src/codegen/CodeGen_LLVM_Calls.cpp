@@ -128,6 +128,9 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
     if (n == "interleave_vectors") {
         return interleave_vectors(op);
     }
+    if (n == "slice_vector") {
+        return slice_vector(op);
+    }
     if (n == "print") {
         llvm::Value *value = arg(0);
         emit_print(op->args, 0);

@@ -195,6 +195,9 @@ private:
     // interleave_vectors(v0, ..., vm-1) (DeinterleaveStores.cpp): lane i of
     // the result is lane i / m of v(i % m); one shuffle.
     llvm::Value *interleave_vectors(const Call *op);
+    // slice_vector(v, start, stride, lanes) (ShareStridedLoads.cpp): lanes
+    // start, start + stride, ... of v, `lanes` of them; one shuffle.
+    llvm::Value *slice_vector(const Call *op);
     // A scalar store, a dense vector store or one store per lane.
     void store(const Store *op);
     // Distinct buffers never overlap (as in upstream Halide): each buffer's

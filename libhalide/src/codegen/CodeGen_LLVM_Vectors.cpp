@@ -304,6 +304,18 @@ llvm::Value *CodeGen_LLVM::interleave_vectors(const Call *op) {
     return b_.CreateShuffleVector(all, pick);
 }
 
+llvm::Value *CodeGen_LLVM::slice_vector(const Call *op) {
+    internal_assert(op->args.size() == 4) << "slice_vector(v, start, stride, lanes) expected";
+    const IntImm *start = op->args[1].as<IntImm>(), *stride = op->args[2].as<IntImm>(),
+                 *lanes = op->args[3].as<IntImm>();
+    internal_assert(start && stride && lanes) << "slice_vector takes constant start, stride and lanes";
+    std::vector<int> pick(lanes->value);
+    for (int i = 0; i < (int)lanes->value; i++) {
+        pick[i] = (int)(start->value + i * stride->value);
+    }
+    return b_.CreateShuffleVector(codegen(op->args[0]), pick);
+}
+
 llvm::Value *CodeGen_LLVM::masked_load(const Call *op) {
     const Load *load = op->args[0].as<Load>();
     internal_assert(load && op->args.size() == 2) << "masked_load(load, mask) expected";

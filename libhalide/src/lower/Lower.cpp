@@ -182,6 +182,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     s = vectorize_loops(s);
     s = deinterleave_stores(s);  // select(x % 2 == 0, a(x / 2), ...): interleaved slices, strided loads
     s = share_repeated_loads(s); // an inlined value read several times by one store: loaded once
+    s = share_strided_loads(s);  // f(2x), f(2x + 1) in one store: slices of one dense load
 
     // 10a. async() producers as tasks next to their consumers, with semaphores.
     s = fork_async_producers(s, env, async_run_ahead);

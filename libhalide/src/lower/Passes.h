@@ -167,6 +167,13 @@ Stmt deinterleave_stores(const Stmt &s);
 // LetStmt around the store; masked loads and atomic stores are left alone.
 Stmt share_repeated_loads(const Stmt &s);
 
+// ShareStridedLoads.cpp: strided vector loads (stride 2 to 4) of one buffer
+// that a store's value reads at neighbouring offsets (a downsample's f(2x),
+// f(2x + 1)) become slice_vector shuffles of one dense load, bound by a
+// LetStmt around the store, where together they read exactly that load's
+// elements; masked loads and atomic stores are left alone.
+Stmt share_strided_loads(const Stmt &s);
+
 // SlidingWindow.cpp: a Func stored outside a serial loop and computed
 // inside it computes, after the loop's first iteration, only the part of its
 // region the previous iterations did not (line buffers).
