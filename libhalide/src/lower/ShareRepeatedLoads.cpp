@@ -31,30 +31,25 @@
 #include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IRVisitor.h"
-#include "ir/UsesVars.h"
+#include "lower/LoadsOutsideLets.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
 namespace {
 
-bool is_masked_load(const Call *op) {
-    return op->call_type == Call::Intrinsic && op->name == "masked_load";
-}
-
 // The vector loads of a value that may be shared, with their counts, inner
 // loads (those in another load's index) before the outer ones.
-class CountLoads : public IRVisitor {
+class CountLoads : public LoadsOutsideLetsVisitor {
 public:
     std::map<Expr, int, ExprCompare> counts;
     std::vector<Expr> order;
 
 private:
-    std::set<std::string> bound_inside_;
-
+    using LoadsOutsideLetsVisitor::visit;
     void visit(const Load *op) override {
         IRVisitor::visit(op);
-        if (!op->type.is_vector() || expr_uses_any_var(op->index, bound_inside_)) {
+        if (!op->type.is_vector() || !movable(op)) {
             return;
         }
         Expr load = Load::make(op->type, op->name, op->index);
@@ -62,51 +57,23 @@ private:
             order.push_back(load);
         }
     }
-    void visit(const Call *op) override {
-        if (!is_masked_load(op)) {
-            IRVisitor::visit(op);
-        }
-    }
-    void visit(const Let *op) override {
-        include(op->value);
-        bool fresh = bound_inside_.insert(op->name).second;
-        include(op->body);
-        if (fresh) {
-            bound_inside_.erase(op->name);
-        }
-    }
 };
 
 // Each shared load replaced by its variable.
-class ReplaceLoads : public IRMutator {
+class ReplaceLoads : public LoadsOutsideLetsMutator {
 public:
     explicit ReplaceLoads(const std::map<Expr, std::string, ExprCompare> &names) : names_(names) {}
 
 private:
     const std::map<Expr, std::string, ExprCompare> &names_;
-    std::set<std::string> bound_inside_;
 
+    using LoadsOutsideLetsMutator::visit;
     Expr visit(const Load *op) override {
         auto it = names_.find(Load::make(op->type, op->name, op->index));
-        if (it != names_.end() && !expr_uses_any_var(op->index, bound_inside_)) {
+        if (it != names_.end() && movable(op)) {
             return Variable::make(op->type, it->second);
         }
         return IRMutator::visit(op);
-    }
-    Expr visit(const Call *op) override {
-        if (is_masked_load(op)) {
-            return self_expr(op);
-        }
-        return IRMutator::visit(op);
-    }
-    Expr visit(const Let *op) override {
-        Expr value = mutate(op->value);
-        bool fresh = bound_inside_.insert(op->name).second;
-        Expr body = mutate(op->body);
-        if (fresh) {
-            bound_inside_.erase(op->name);
-        }
-        return Let::make(op->name, value, body);
     }
 };
 

@@ -35,17 +35,12 @@
 #include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
-#include "Halide/IRVisitor.h"
-#include "ir/UsesVars.h"
+#include "lower/LoadsOutsideLets.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
 namespace {
-
-bool is_masked_load(const Call *op) {
-    return op->call_type == Call::Intrinsic && op->name == "masked_load";
-}
 
 // A load at ramp(e + c, s, n), s a constant from 2 to 4, split into its parts.
 struct Strided {
@@ -101,31 +96,17 @@ struct GroupKeyLess {
 };
 
 // The offsets c of each group's strided loads in a store's value.
-class CollectStrided : public IRVisitor {
+class CollectStrided : public LoadsOutsideLetsVisitor {
 public:
     std::map<GroupKey, std::set<int64_t>, GroupKeyLess> groups;
 
 private:
-    std::set<std::string> bound_inside_;
-
+    using LoadsOutsideLetsVisitor::visit;
     void visit(const Load *op) override {
         IRVisitor::visit(op);
         Strided st;
-        if (as_strided(op, st) && !expr_uses_any_var(op->index, bound_inside_)) {
+        if (as_strided(op, st) && movable(op)) {
             groups[GroupKey{op->name, op->type, st.s, st.e}].insert(st.c);
-        }
-    }
-    void visit(const Call *op) override {
-        if (!is_masked_load(op)) {
-            IRVisitor::visit(op);
-        }
-    }
-    void visit(const Let *op) override {
-        include(op->value);
-        bool fresh = bound_inside_.insert(op->name).second;
-        include(op->body);
-        if (fresh) {
-            bound_inside_.erase(op->name);
         }
     }
 };
@@ -138,18 +119,18 @@ struct Source {
 };
 
 // Each clustered load replaced by a slice of its dense vector.
-class ReplaceStrided : public IRMutator {
+class ReplaceStrided : public LoadsOutsideLetsMutator {
 public:
     explicit ReplaceStrided(const std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> &sources)
         : sources_(sources) {}
 
 private:
     const std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> &sources_;
-    std::set<std::string> bound_inside_;
 
+    using LoadsOutsideLetsMutator::visit;
     Expr visit(const Load *op) override {
         Strided st;
-        if (as_strided(op, st) && !expr_uses_any_var(op->index, bound_inside_)) {
+        if (as_strided(op, st) && movable(op)) {
             auto group = sources_.find(GroupKey{op->name, op->type, st.s, st.e});
             if (group != sources_.end()) {
                 auto at = group->second.find(st.c);
@@ -162,21 +143,6 @@ private:
             }
         }
         return IRMutator::visit(op);
-    }
-    Expr visit(const Call *op) override {
-        if (is_masked_load(op)) {
-            return self_expr(op);
-        }
-        return IRMutator::visit(op);
-    }
-    Expr visit(const Let *op) override {
-        Expr value = mutate(op->value);
-        bool fresh = bound_inside_.insert(op->name).second;
-        Expr body = mutate(op->body);
-        if (fresh) {
-            bound_inside_.erase(op->name);
-        }
-        return Let::make(op->name, value, body);
     }
 };
 
