@@ -243,6 +243,50 @@ TEST(CodeGen, DivModVectorsByVariables) {
     check_div_mod<uint8_t>(16);
 }
 
+TEST(CodeGen, DivModOfARampByAVariable) {
+    // q[i * 16 + k] = (base + i * 16 * s + k * s) / m and r the same with %, for
+    // bases either side of 0 and divisors larger than the ramp's span (one
+    // scalar division and a compare), equal to it, smaller, 0 and negative
+    // (the general vector division).
+    for (int s : {1, 3}) {
+        const int lanes = 16;
+        Expr base = add(var("base"), mul(var("i"), i32(lanes * s)));
+        Expr ramp = Ramp::make(base, i32(s), lanes);
+        Expr m = Broadcast::make(var("m"), lanes);
+        Expr at = Ramp::make(mul(var("i"), i32(lanes)), i32(1), lanes);
+        Stmt body = Block::make(Store::make("q", Div::make(ramp, m), at), Store::make("r", Mod::make(ramp, m), at));
+        body = For::make("i", i32(0), Div::make(var("q.extent.0"), i32(lanes)), ForType::Serial, body);
+        body = bind_buffer("q", 1, bind_buffer("r", 1, body));
+        LoweredFunc f;
+        f.name = "ramp_divmod_" + std::to_string(s);
+        f.args = {buffer_arg("q", Int(32), 1, true), buffer_arg("r", Int(32), 1, true), scalar_arg("base", Int(32)),
+                  scalar_arg("m", Int(32))};
+        f.body = body;
+        JITModule jit = JITModule::compile(f);
+        const int n = lanes * 8;
+        for (int32_t mv : {2, 7, 15 * s, 15 * s + 1, 16 * s, 100, 1000, 0, -1, -5, -40}) {
+            for (int32_t b : {-300, -17, -1, 0, 5, 999}) {
+                Runtime::Buffer<int32_t> q(n), r(n);
+                void *args[] = {q.raw_buffer(), r.raw_buffer(), &b, &mv};
+                ASSERT_EQ(jit.argv_function()(args), 0);
+                for (int k = 0; k < n; k++) {
+                    int64_t a = b + (int64_t)k * s;
+                    int64_t eq = 0, er = 0; // Euclidean; 0 for a zero divisor
+                    if (mv != 0) {
+                        er = ((a % mv) + std::abs(mv)) % std::abs(mv);
+                        eq = (a - er) / mv;
+                    }
+                    ASSERT_EQ(q(k), eq) << "s " << s << " m " << mv << " base " << b << " lane " << k;
+                    ASSERT_EQ(r(k), er) << "s " << s << " m " << mv << " base " << b << " lane " << k;
+                }
+            }
+        }
+        // Divisors larger than the span have their path, with one scalar
+        // division of the base (the general one divides vectors of doubles).
+        EXPECT_NE(jit.llvm_ir().find("srem i32 "), std::string::npos);
+    }
+}
+
 TEST(CodeGen, FloatMath) {
     // out[i] = sqrtf(in[i]) + (in[i] mod -3.0f) + (in[i] / 4.0f)
     Expr x = Load::make(Float(32), "in", var("i"));

@@ -5,6 +5,8 @@
 // plain LLVM instruction, so each spells out the rule it implements.
 #include "codegen/CodeGen_LLVM_Internal.h"
 
+#include <limits>
+
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 
@@ -90,6 +92,12 @@ llvm::Value *CodeGen_LLVM::arith(const Expr &ea, const Expr &eb, llvm::Instructi
 
 llvm::Value *CodeGen_LLVM::div_mod(const Expr &ea, const Expr &eb, bool is_div) {
     Type t = ea.type();
+    const Ramp *ramp = ea.as<Ramp>();
+    const Broadcast *by = eb.as<Broadcast>();
+    const IntImm *stride = ramp ? ramp->stride.as<IntImm>() : nullptr;
+    if (stride && stride->value > 0 && by && !by->value.as<IntImm>() && t.is_int() && t.bits() == 32) {
+        return div_mod_ramp(ea, by->value, stride->value, is_div);
+    }
     llvm::Value *a = codegen(ea);
     llvm::Value *b = codegen(eb);
     if (is_floating(t)) {
@@ -168,6 +176,59 @@ llvm::Value *CodeGen_LLVM::div_mod_through_float(llvm::Value *a, llvm::Value *b,
         special = b_.CreateOr(b_zero, b_neg1);                 // a % -1 == 0
     }
     return b_.CreateSelect(is_div ? b_zero : special, zero, is_div ? q : r);
+}
+
+// A ramp divided by a broadcast value m (a mirrored boundary condition's
+// (ramp - min) % (2 * (extent - 1))). When m exceeds the span of the ramp,
+// its lanes pass a multiple of m at most once: one scalar division of the
+// base gives q0 and r0, lane i's remainder is r0 + i * stride less m if
+// that reaches m, and its quotient q0 plus one there. Otherwise (m small,
+// zero or negative) the general vector division.
+llvm::Value *CodeGen_LLVM::div_mod_ramp(const Expr &a, const Expr &m, int64_t stride, bool is_div) {
+    const Ramp *ramp = a.as<Ramp>();
+    Type t = a.type();
+    int64_t span = stride * (ramp->lanes - 1);
+    if (span >= std::numeric_limits<int32_t>::max() / 2) {
+        return div_mod_through_float(codegen(a), codegen(Broadcast::make(m, ramp->lanes)), t, is_div);
+    }
+    llvm::Value *ms = codegen(m);
+    llvm::Type *st = ms->getType();
+    // span < m <= INT32_MAX - span: r0 + span < 2m does not overflow.
+    llvm::Value *fits = b_.CreateAnd(b_.CreateICmpSGT(ms, int_const(st, span)),
+                                     b_.CreateICmpSLE(ms, int_const(st, std::numeric_limits<int32_t>::max() - span)));
+    llvm::Value *mv = b_.CreateVectorSplat(ramp->lanes, ms);
+    llvm::BasicBlock *fast = new_block("ramp_divmod_wraps_once"), *slow = new_block("ramp_divmod_general");
+    llvm::BasicBlock *done = new_block("ramp_divmod_done");
+    branch_likely(fits, fast, slow);
+
+    b_.SetInsertPoint(fast);
+    llvm::Value *r0 = codegen(Mod::make(ramp->base, m));
+    std::vector<llvm::Constant *> steps;
+    for (int i = 0; i < ramp->lanes; i++) {
+        steps.push_back(llvm::ConstantInt::get(st, i * stride));
+    }
+    llvm::Value *r = b_.CreateAdd(b_.CreateVectorSplat(ramp->lanes, r0), llvm::ConstantVector::get(steps));
+    llvm::Value *wraps = b_.CreateICmpSGE(r, mv);
+    llvm::Value *fast_value;
+    if (is_div) {
+        llvm::Value *q0 = b_.CreateVectorSplat(ramp->lanes, codegen(Div::make(ramp->base, m)));
+        fast_value = b_.CreateAdd(q0, b_.CreateZExt(wraps, r->getType()));
+    } else {
+        fast_value = b_.CreateSub(r, b_.CreateSelect(wraps, mv, int_const(r->getType(), 0)));
+    }
+    llvm::BasicBlock *fast_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(slow);
+    llvm::Value *slow_value = div_mod_through_float(codegen(a), mv, t, is_div);
+    llvm::BasicBlock *slow_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(done);
+    llvm::PHINode *phi = b_.CreatePHI(fast_value->getType(), 2);
+    phi->addIncoming(fast_value, fast_end);
+    phi->addIncoming(slow_value, slow_end);
+    return phi;
 }
 
 llvm::Value *CodeGen_LLVM::min_max(const Expr &ea, const Expr &eb, bool is_min) {

@@ -143,7 +143,8 @@ private:
     llvm::Value *shift_by_magnitude(bool left, const Type &t, llvm::Value *a, llvm::Value *amount);
     // Add, Sub or Mul (`int_op`; the float instruction for float operands).
     llvm::Value *arith(const Expr &ea, const Expr &eb, llvm::Instruction::BinaryOps int_op);
-    // Integer Div/Mod per IR.h, without branches and without ever trapping:
+    // Integer Div/Mod per IR.h, without branches on the dividend (div_mod_ramp
+    // branches on the divisor) and without ever trapping:
     // a zero divisor gives 0, and INT_MIN / -1 wraps. Signed division is
     // Euclidean: the remainder is in [0, |b|) and a == (a / b) * b + a % b,
     // so for b > 0 the quotient is the floor of a / b.
@@ -151,6 +152,10 @@ private:
     // The same for vectors of at most 32-bit integers (type t) by a divisor
     // that is not a constant, through floating point.
     llvm::Value *div_mod_through_float(llvm::Value *a, llvm::Value *b, const Type &t, bool is_div);
+    // A 32-bit ramp of positive stride by a broadcast variable: one scalar
+    // division where the lanes wrap at most once (a branch on m, loop
+    // invariant), else div_mod_through_float.
+    llvm::Value *div_mod_ramp(const Expr &a, const Expr &m, int64_t stride, bool is_div);
     llvm::Value *min_max(const Expr &ea, const Expr &eb, bool is_min);
     // EQ, NE, LT, LE, GT or GE (`kind`); NaN compares unequal to anything.
     llvm::Value *compare(const Expr &ea, const Expr &eb, IRNodeType kind);
