@@ -30,6 +30,7 @@
 #include "Halide/Random.h"
 #include "Halide/Realization.h"
 #include "Halide/Require.h"
+#include "Halide/ScatterGather.h"
 #include "Halide/Schedule.h"
 #include "Halide/Simplify.h"
 #include "Halide/Target.h"

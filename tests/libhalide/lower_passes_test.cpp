@@ -233,3 +233,20 @@ TEST(PrintLoopNest, AsUpstreamPrintsIt) {
         EXPECT_EQ(Pipeline(f).loop_nest(), expected[ny - 1]) << "y extent " << ny;
     }
 }
+
+TEST(ScatterGather, OneStorePerValueAfterEveryLoad) {
+    // f(scatter(3, 5)) = f(gather(5, 3)) + 1: both loads, then both stores.
+    Expr sg_store = Call::make(Int(32), "scatter_gather", {Expr(3), Expr(5)}, Call::Intrinsic);
+    Expr sg_load = Call::make(Int(32), "scatter_gather", {Expr(5), Expr(3)}, Call::Intrinsic);
+    Expr load = Call::make(Int(32), "f", {sg_load}, Call::Halide);
+    Stmt before = Provide::make("f", {Add::make(load, Expr(1)), Expr(7)}, {sg_store});
+    EXPECT_EQ(printed(before), "f(scatter_gather(3, 5)) = {(f(scatter_gather(5, 3)) + 1), 7}\n");
+    Stmt after = lower_scatter_gather(before);
+    EXPECT_EQ(printed(after), "let f.gathered.0.0 = (f(5) + 1)\n"
+                              "let f.gathered.1.0 = (f(3) + 1)\n"
+                              "f(3) = {f.gathered.0.0, 7}\n"
+                              "f(5) = {f.gathered.1.0, 7}\n");
+    // A Provide without them is left alone.
+    Stmt plain = Provide::make("g", {Expr(1)}, {Expr(0)});
+    EXPECT_TRUE(lower_scatter_gather(plain).same_as(plain));
+}

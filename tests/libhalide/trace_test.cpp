@@ -324,3 +324,58 @@ TEST(Trace, DefaultHandlerPrintsUpstreamLines) {
                        "End realization f.0(0, 2, 0, 1)\n"
                        "End pipeline g.0()\n");
 }
+
+// ImageParam::trace_loads: each load of the buffer is an event named after
+// the ImageParam, parented to the pipeline, after a "func_type_and_dim" tag
+// of the region read and the add_trace_tag tags (as upstream Halide 21
+// reports them: traced images' tags before the Funcs', their own tags
+// after the Funcs').
+TEST(Trace, ImageParamLoadsAndTags) {
+    ImageParam im(Float(32), 2, "im_traced");
+    ImageParam quiet(Float(32), 1, "im_quiet");
+    Func a("a_traced"), out("out_traced");
+    Var x("x");
+    a(x) = im(x, 1) + quiet(x);
+    out(x) = a(x) * 2;
+    a.compute_root().trace_realizations().add_trace_tag("a tag");
+    im.trace_loads();
+    im.add_trace_tag("hello").add_trace_tag("world");
+    quiet.add_trace_tag("never shown"); // not traced: no tag
+    Buffer<float> b(3, 3), q(3);
+    for (int i = 0; i < 3; i++) {
+        q(i) = 0;
+        for (int j = 0; j < 3; j++) {
+            b(i, j) = (float)(10 * j + i);
+        }
+    }
+    im.set(b);
+    quiet.set(q);
+
+    recorded.clear();
+    next_id = 1000;
+    out.jit_handlers().custom_trace = record;
+    Buffer<float> result = out.realize({3});
+    for (int i = 0; i < 3; i++) {
+        EXPECT_EQ(result(i), 2.0f * (10 + i));
+    }
+
+    Expected ex;
+    const std::vector<int> box = {0, 3};
+    int p = ex.add(halide_trace_begin_pipeline, "out_traced", 0);
+    ex.add(halide_trace_tag, "im_traced", p, {}, false, "func_type_and_dim: 1 2 32 1 2 0 3 1 1");
+    ex.add(halide_trace_tag, "a_traced", p, {}, false, "func_type_and_dim: 1 2 32 1 1 0 3");
+    ex.add(halide_trace_tag, "a_traced", p, {}, false, "a tag");
+    ex.add(halide_trace_tag, "im_traced", p, {}, false, "hello");
+    ex.add(halide_trace_tag, "im_traced", p, {}, false, "world");
+    int ra = ex.add(halide_trace_begin_realization, "a_traced", p, box);
+    int pa = ex.add(halide_trace_produce, "a_traced", ra, box);
+    ex.access(halide_trace_load, "im_traced", p, {0, 1}, {10});
+    ex.access(halide_trace_load, "im_traced", p, {1, 1}, {11});
+    ex.access(halide_trace_load, "im_traced", p, {2, 1}, {12});
+    ex.add(halide_trace_end_produce, "a_traced", pa, box);
+    int ca = ex.add(halide_trace_consume, "a_traced", ra, box);
+    ex.add(halide_trace_end_consume, "a_traced", ca, box);
+    ex.add(halide_trace_end_realization, "a_traced", ra, box);
+    ex.add(halide_trace_end_pipeline, "out_traced", p);
+    expect_events(ex.events);
+}

@@ -630,6 +630,9 @@ public:
     // A tag event with this text, after the Func's "func_type_and_dim" tag,
     // at the start of every traced run of a pipeline that traces this Func.
     Func &add_trace_tag(const std::string &trace_tag);
+    // Leaves the Func out of a profiler's report (targets with `profile`):
+    // recorded; this compiler produces no profiler report.
+    Func &no_profiling();
     // The JIT handlers of pipeline() (see Pipeline::jit_handlers).
     JITHandlers &jit_handlers();
 

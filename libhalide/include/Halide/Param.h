@@ -3,6 +3,7 @@
 #ifndef HALIDE_PARAM_H
 #define HALIDE_PARAM_H
 
+#include <cstring>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -69,6 +70,11 @@ template <typename V> Expr exact_constant_of(Type t, V v) {
     }
 }
 Expr param_min_value(const ParamContents &p);
+// The current value's bytes (as set_param_value stored them).
+const void *param_value_address(const ParamContents &p);
+// The bound, cast to the Param's type (undefined: no bound).
+void set_param_min_value(ParamContents &p, const Expr &min);
+void set_param_max_value(ParamContents &p, const Expr &max);
 Expr param_max_value(const ParamContents &p);
 // The Param as an argument, with its range and estimate (no default: as
 // upstream, only infer_arguments reports the value).
@@ -86,7 +92,21 @@ public:
         set_range(min, max);
     }
     void set(T value) { Internal::set_param_value(*p_, &value, sizeof(T)); }
-    void set_range(const Expr &min, const Expr &max) { Internal::set_param_range(*p_, min, max); }
+    // The value given to set() (or the constructor).
+    T get() const {
+        T value;
+        std::memcpy((void *)&value, Internal::param_value_address(*p_), sizeof(T));
+        return value;
+    }
+    // Checked when the pipeline runs; cast to T; an undefined Expr means no bound.
+    void set_range(const Expr &min, const Expr &max) {
+        set_min_value(min);
+        set_max_value(max);
+    }
+    void set_min_value(const Expr &min) { Internal::set_param_min_value(*p_, min); }
+    void set_max_value(const Expr &max) { Internal::set_param_max_value(*p_, max); }
+    Expr min_value() const { return Internal::param_min_value(*p_); }
+    Expr max_value() const { return Internal::param_max_value(*p_); }
     void set_estimate(T value) { Internal::set_param_estimate(*p_, Internal::scalar_constant(value)); }
     const std::string &name() const { return Internal::param_name(*p_); }
     Type type() const { return type_of<T>(); }
@@ -123,8 +143,8 @@ public:
         set_min_value(min);
         set_max_value(max);
     }
-    void set_min_value(const Expr &min);
-    void set_max_value(const Expr &max);
+    void set_min_value(const Expr &min) { Internal::set_param_min_value(*p_, min); }
+    void set_max_value(const Expr &max) { Internal::set_param_max_value(*p_, max); }
     Expr min_value() const { return Internal::param_min_value(*p_); }
     Expr max_value() const { return Internal::param_max_value(*p_); }
     const std::string &name() const { return Internal::param_name(*p_); }
@@ -254,6 +274,10 @@ public:
     Func in(const Func &consumer);
     Func in(const std::vector<Func> &consumers);
     Func in();
+    // Traces every load from this buffer (as Func::trace_loads: events
+    // named after the ImageParam), and adds a tag event of it.
+    void trace_loads();
+    ImageParam &add_trace_tag(const std::string &trace_tag);
 
 private:
     friend void Internal::bind_image_param(ImageParam &p, const Buffer<> &b, std::shared_ptr<void> owner);

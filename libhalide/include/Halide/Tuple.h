@@ -16,6 +16,8 @@ class Tuple {
 public:
     // Every value of a call of a Func (f(x, y)[0], f(x, y)[1], ...).
     explicit Tuple(const FuncRef &f);
+    // A Tuple of one value.
+    explicit Tuple(Expr e) : exprs_{std::move(e)} {}
     template <typename... Args>
     Tuple(const Expr &a, const Expr &b, const Args &...rest) : exprs_{a, b, Expr(rest)...} {}
     explicit Tuple(const std::vector<Expr> &exprs) : exprs_(exprs) {

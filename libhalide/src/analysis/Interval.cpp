@@ -329,6 +329,12 @@ public:
              op->name == "strict_float") &&
             !op->args.empty()) {
             result = of(op->args[0]); // these return their first argument
+        } else if (op->call_type == Call::Intrinsic && op->name == "scatter_gather" && !op->args.empty()) {
+            // scatter()/gather(): any of its values (one store per value).
+            result = of(op->args[0]);
+            for (size_t i = 1; i < op->args.size(); i++) {
+                result = interval_union(result, of(op->args[i]));
+            }
         } else if (op->call_type == Call::Intrinsic && (op->name == "print_when" || op->name == "require") &&
                    op->args.size() > 1) {
             result = of(op->args[1]);

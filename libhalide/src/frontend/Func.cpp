@@ -16,6 +16,7 @@
 #include "Halide/Random.h"
 #include "ImplicitVars.h"
 #include "ReductionDomainUse.h"
+#include "ScatterGather.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -132,6 +133,7 @@ void FuncRef::define(const std::vector<Expr> &values) {
     }
     expand_placeholder_in_definition(f_->name, f_->defined(), args_, values);
     check_undef_placement(f_->name, values);
+    check_scatter_gather(f_->name, args_, values);
     if (f_->defined()) {
         user_assert(!f_->frozen) << "Func " << f_->name
                                  << " cannot be given a new update definition, because it has already been realized "

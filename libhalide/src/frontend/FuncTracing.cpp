@@ -1,7 +1,9 @@
-// Func::trace_loads/trace_stores/trace_realizations/add_trace_tag: flags
-// that lowering (lower/AddTracing.cpp) turns into halide_trace events.
+// Func::trace_loads/trace_stores/trace_realizations/add_trace_tag (and
+// ImageParam::trace_loads/add_trace_tag): flags that lowering
+// (lower/AddTracing.cpp) turns into halide_trace events.
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "Halide/Param.h"
 #include "Halide/Pipeline.h"
 #include "lower/Function.h"
 
@@ -35,6 +37,24 @@ Func &Func::trace_realizations() {
 Func &Func::add_trace_tag(const std::string &trace_tag) {
     f_->trace_tags.push_back(trace_tag);
     mark_changed(*f_);
+    return *this;
+}
+
+Func &Func::no_profiling() {
+    f_->no_profiling = true;
+    return *this;
+}
+
+void ImageParam::trace_loads() {
+    check_defined();
+    contents_->trace_loads = true;
+    Internal::mark_everything_changed(); // its consumers are not known here
+}
+
+ImageParam &ImageParam::add_trace_tag(const std::string &trace_tag) {
+    check_defined();
+    contents_->trace_tags.push_back(trace_tag);
+    Internal::mark_everything_changed();
     return *this;
 }
 

@@ -6,6 +6,7 @@
 #include "Halide/IR.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
+#include "ImplicitVars.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -38,6 +39,7 @@ const std::string &buffer_contents_name(const InputBufferContents &c) {
 Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args) {
     auto b = find_input_buffer(name);
     internal_assert(b) << "unknown buffer " << name;
+    expand_placeholder_in_call(b->user_name, b->dimensions, args);
     user_assert((int)args.size() == b->dimensions)
         << "Buffer '" << name << "' has " << b->dimensions << " dimensions but is called with " << args.size()
         << " coordinates";
@@ -95,6 +97,18 @@ Expr param_min_value(const ParamContents &p) {
 }
 Expr param_max_value(const ParamContents &p) {
     return p.max_value;
+}
+
+const void *param_value_address(const ParamContents &p) {
+    return &p.value;
+}
+
+// Cast to the Param's type, so the run-time check compares like with like.
+void set_param_min_value(ParamContents &p, const Expr &min) {
+    set_param_range(p, min.defined() && min.type() != p.type ? cast(p.type, min) : min, p.max_value);
+}
+void set_param_max_value(ParamContents &p, const Expr &max) {
+    set_param_range(p, p.min_value, max.defined() && max.type() != p.type ? cast(p.type, max) : max);
 }
 
 Argument param_argument(const ParamContents &p) {
@@ -418,14 +432,4 @@ Expr ImageParam::call(const std::vector<Expr> &pos) const {
     return Internal::make_image_call(contents_->type, contents_->name, pos);
 }
 
-} // namespace Halide
-
-// Param<void>'s bounds, cast to its type so the run-time check compares like with like.
-namespace Halide {
-void Param<void>::set_min_value(const Expr &min) {
-    Internal::set_param_range(*p_, min.defined() && min.type() != type() ? cast(type(), min) : min, max_value());
-}
-void Param<void>::set_max_value(const Expr &max) {
-    Internal::set_param_range(*p_, min_value(), max.defined() && max.type() != type() ? cast(type(), max) : max);
-}
 } // namespace Halide

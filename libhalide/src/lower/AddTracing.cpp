@@ -17,6 +17,7 @@
 // the argument layout below. In a vectorized loop a load or store is one
 // event of the whole vector (VectorizeLoops.cpp widens trace_value), with
 // the coordinates of every lane, as upstream reports it.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -101,6 +102,23 @@ bool is_production(const Stmt &s, const std::string &f) {
     return false;
 }
 
+// Whether s loads from an input buffer whose loads are traced.
+bool reads_traced_image(const Stmt &s) {
+    struct Finder : IRVisitor {
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Image && !found) {
+                InputBufferPtr b = find_input_buffer(op->name);
+                found = b && b->trace_loads;
+            }
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.include(s);
+    return finder.found;
+}
+
 void flatten(const Stmt &s, std::vector<Stmt> &out) {
     if (const Block *b = s.as<Block>()) {
         flatten(b->first, out);
@@ -117,6 +135,14 @@ public:
     bool traces_loads(const FunctionContents &f) const { return f.trace_loads || options_.loads; }
     bool traces_stores(const FunctionContents &f) const { return f.trace_stores || options_.stores; }
     bool traces_realizations(const FunctionContents &f) const { return f.trace_realizations || options_.realizations; }
+    // An input buffer's loads (ImageParam::trace_loads), parented to the pipeline.
+    bool traces_image_loads(const std::string &name) const {
+        if (options_.loads) {
+            return true;
+        }
+        InputBufferPtr b = find_input_buffer(name);
+        return b && b->trace_loads;
+    }
 
     // Where f's production (and, after it, consumption) starts in s: wraps
     // the run of its production in a produce event (f.trace_id rebound to
@@ -196,6 +222,8 @@ public:
     // Funcs with traced realizations, outermost first: the order of their
     // add_trace_tag tags (after all the func_type_and_dim ones).
     std::vector<std::string> tag_order;
+    // Input buffers whose loads are traced, in the order first met.
+    std::vector<std::string> images;
 
     using IRMutator::visit;
     Stmt visit(const Realize *op) override {
@@ -237,6 +265,13 @@ public:
 
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
+        if (op->call_type == Call::Image && traces_image_loads(op->name)) {
+            if (std::find(images.begin(), images.end(), op->name) == images.end()) {
+                images.push_back(op->name);
+            }
+            op = e.as<Call>();
+            return traced(halide_trace_load, op->name, op->value_index, op->args, e);
+        }
         if (op->call_type != Call::Halide) {
             return e;
         }
@@ -254,7 +289,8 @@ private:
     // it is computed.
     Expr traced(halide_trace_event_code_t event, const std::string &name, int value_index,
                 const std::vector<Expr> &args, const Expr &value) {
-        Expr parent = realizations.count(name) ? trace_id(name) : int32_const(0);
+        bool image = std::find(images.begin(), images.end(), name) != images.end();
+        Expr parent = image ? trace_id("pipeline") : realizations.count(name) ? trace_id(name) : int32_const(0);
         std::vector<Expr> call_args = {value,  StringImm::make(name),    int32_const((int)event),
                                        parent, int32_const(value_index), int32_const(0)};
         call_args.insert(call_args.end(), args.begin(), args.end());
@@ -266,13 +302,12 @@ private:
 };
 
 // The "func_type_and_dim" tag: value types, then min and extent per dimension.
-std::vector<Expr> tag_parts(const FunctionContents &f, const Box &box) {
-    std::string head = "func_type_and_dim: " + std::to_string(f.values.size());
-    for (const Expr &v : f.values) {
-        Type t = v.type();
+std::vector<Expr> tag_parts(const std::vector<Type> &types, const Box &box) {
+    std::string head = "func_type_and_dim: " + std::to_string(types.size());
+    for (const Type &t : types) {
         head += " " + std::to_string((int)t.code()) + " " + std::to_string(t.bits()) + " " + std::to_string(t.lanes());
     }
-    head += " " + std::to_string(f.args.size());
+    head += " " + std::to_string(box.size());
     std::vector<Expr> parts = {StringImm::make(head)};
     for (const Interval &i : box) {
         parts.push_back(StringImm::make(" "));
@@ -291,6 +326,7 @@ Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::s
     for (const auto &[name, f] : env) {
         any = any || f->trace_loads || f->trace_stores || f->trace_realizations;
     }
+    any = any || reads_traced_image(s);
     if (!any) {
         return s;
     }
@@ -324,6 +360,17 @@ Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::s
     }
 
     std::vector<Stmt> all;
+    // Traced input buffers first (upstream's order: producers first).
+    for (const std::string &name : events.images) {
+        InputBufferPtr b = find_input_buffer(name);
+        auto t = touched.find(name);
+        Box box;
+        for (int d = 0; b && d < b->dimensions; d++) {
+            bool known = t != touched.end() && d < (int)t->second.size() && t->second[d].is_bounded();
+            box.push_back(known ? t->second[d] : Interval{int32_const(0), int32_const(-1)});
+        }
+        all.push_back(trace_stmt(name, halide_trace_tag, trace_id("pipeline"), {}, tag_parts({b->type}, box)));
+    }
     for (const std::string &name : order) {
         auto it = env.find(name);
         if (it == env.end() || !events.touched.count(name)) {
@@ -345,10 +392,20 @@ Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::s
                 box.push_back(known ? t->second[d] : Interval{int32_const(0), int32_const(-1)});
             }
         }
-        all.push_back(trace_stmt(name, halide_trace_tag, trace_id("pipeline"), {}, tag_parts(f, box)));
+        std::vector<Type> types;
+        for (const Expr &v : f.values) {
+            types.push_back(v.type());
+        }
+        all.push_back(trace_stmt(name, halide_trace_tag, trace_id("pipeline"), {}, tag_parts(types, box)));
     }
     for (const std::string &name : events.tag_order) {
         for (const std::string &tag : env.at(name)->trace_tags) {
+            all.push_back(trace_stmt(name, halide_trace_tag, trace_id("pipeline"), {}, {StringImm::make(tag)}));
+        }
+    }
+    for (const std::string &name : events.images) {
+        InputBufferPtr b = find_input_buffer(name);
+        for (const std::string &tag : b ? b->trace_tags : std::vector<std::string>{}) {
             all.push_back(trace_stmt(name, halide_trace_tag, trace_id("pipeline"), {}, {StringImm::make(tag)}));
         }
     }

@@ -169,6 +169,10 @@ struct InputBufferContents {
     // ImageParam::in(): wrapper Funcs by consumer ("" for the global one), as FunctionContents::wrappers.
     std::map<std::string, std::shared_ptr<FunctionContents>> wrappers;
     FunctionContents *func = nullptr; // outputs: the Func, to mark it changed
+    // ImageParam::trace_loads()/add_trace_tag(): its loads traced as a
+    // Func's (lower/AddTracing.cpp), with these tags.
+    bool trace_loads = false;
+    std::vector<std::string> trace_tags;
 };
 using InputBufferPtr = std::shared_ptr<InputBufferContents>;
 // As upstream: only the innermost stride is constrained, to 1.
@@ -235,6 +239,9 @@ struct FunctionContents {
     bool trace_loads = false, trace_stores = false, trace_realizations = false;
     // add_trace_tag(): texts reported as tag events after the Func's own tag.
     std::vector<std::string> trace_tags;
+    // no_profiling(): recorded (upstream leaves the Func out of the
+    // profiler's report; this compiler has no profiler).
+    bool no_profiling = false;
     // gpu_*() / hexagon(): the device the schedule asks for (None: the
     // host). Lowering refuses it: there is no GPU or Hexagon backend.
     DeviceAPI device_api = DeviceAPI::None;

@@ -110,6 +110,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 3a. The updates marked atomic() update their points atomically.
     s = add_atomics(s, env);
+    s = lower_scatter_gather(s); // scatter()/gather(): one store per value
 
     // 3b. trace_loads/trace_stores/trace_realizations (or the target's
     // trace_* features) report their events to halide_trace.

@@ -91,6 +91,13 @@ void check_schedule_directives(const Environment &env);
 // read-modify-writes.
 Stmt add_atomics(const Stmt &s, const Environment &env);
 
+// ScatterGather.cpp: scatter()/gather() in an update. A Provide whose
+// coordinates or values hold "scatter_gather" calls of n values each
+// becomes n stores, the k-th with every such call replaced by its k-th
+// value, left to right; every coordinate and value is computed before the
+// first store (so f(scatter(a, b)) = f(gather(b, a)) swaps).
+Stmt lower_scatter_gather(const Stmt &s);
+
 // AddTracing.cpp: Func::trace_loads/trace_stores/trace_realizations, and the
 // target's trace_* features (which trace every Func). Each event (pipeline
 // begin/end, tags, realizations, produce/consume, each store and load)
