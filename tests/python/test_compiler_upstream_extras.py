@@ -3,7 +3,8 @@ rvars, Param with a range, ArgumentEstimates, Tuple(func_ref),
 ImageParam.in_ / host_alignment / store_in, Func.set_estimate(s),
 Pipeline.add_requirement / invalidate_cache / print_loop_nest /
 compile_to_conceptual_stmt / compile_to_multitarget_object_files and HTML
-statements. Results against NumPy; names, messages and the printed loop
+statements, ImageParam.trace_loads, the placeholder hl._ in calls of an
+ImageParam or a Buffer, a one-value Tuple, hl.lambda_func. Results against NumPy; names, messages and the printed loop
 nest against upstream Halide 21's observed behaviour."""
 
 from __future__ import annotations
@@ -435,3 +436,72 @@ def test_names_and_argument_names_match_upstream():
     for attr in ["scalar_def", "scalar_min", "scalar_max", "scalar_estimate", "buffer_estimates"]:
         assert hasattr(hl.ArgumentEstimates(), attr)
     assert hasattr(hl.Argument(), "argument_estimates")
+
+
+def test_image_param_trace_loads(capfd: pytest.CaptureFixture[str]) -> None:
+    # The lines upstream Halide 21 prints for the same pipeline: the loads,
+    # named after the ImageParam, after its "func_type_and_dim" tag (type
+    # uint8 = code 1, 8 bits; the region read: x in [0, 3), y in [1, 2)).
+    im = hl.ImageParam(hl.UInt(8), 2, "traced_im")
+    f = hl.Func("reads_traced_im")
+    f[x] = hl.u16(im[x, 1]) * 2
+    assert im.trace_loads() is None
+    im.set(hl.Buffer(np.arange(6, dtype=np.uint8).reshape(2, 3)))
+    capfd.readouterr()
+    np.testing.assert_array_equal(np.asarray(f.realize([3])), [6, 8, 10])
+    assert capfd.readouterr().out.splitlines() == [
+        "Begin pipeline reads_traced_im.0()",
+        'Tag traced_im.0() tag = "func_type_and_dim: 1 1 8 1 2 0 3 1 1"',
+        "Load traced_im.0(0, 1) = 3",
+        "Load traced_im.0(1, 1) = 4",
+        "Load traced_im.0(2, 1) = 5",
+        "End pipeline reads_traced_im.0()",
+    ]
+    # add_trace_tag (C++'s; upstream's Python lacks it): a tag line after the type tag.
+    assert im.add_trace_tag("my tag") is im
+    g = hl.Func("reads_tagged_im")
+    g[x] = im[x, 0]
+    g.realize([1])
+    lines = capfd.readouterr().out.splitlines()
+    assert lines[1:4] == ['Tag traced_im.0() tag = "func_type_and_dim: 1 1 8 1 2 0 1 0 1"',
+                          'Tag traced_im.0() tag = "my tag"', "Load traced_im.0(0, 0) = 0"]
+
+
+def test_placeholder_in_image_param_and_buffer_calls():
+    # f[x, _] = b[_, x] is f[x, a] = b[a, x]; NumPy arrays are (row, column).
+    data = np.arange(6, dtype=np.int32).reshape(2, 3)  # width 3, height 2
+    b = hl.Buffer(data)
+    t = hl.Func("transpose_by_placeholder")
+    t[x, hl._] = b[hl._, x]
+    assert t.dimensions() == 2
+    np.testing.assert_array_equal(np.asarray(t.realize([2, 3])), data.T)
+    im = hl.ImageParam(hl.Int(32), 2, "im_placeholder")
+    g = hl.Func("all_by_placeholder")
+    g[hl._] = im[hl._] + 1
+    assert g.dimensions() == 2
+    im.set(b)
+    np.testing.assert_array_equal(np.asarray(g.realize([3, 2])), data + 1)
+
+
+def test_one_value_tuple():
+    t = hl.Tuple([x * 2])
+    assert len(t) == 1
+    f = hl.Func("one_value_tuple")
+    f[x] = hl.Tuple([x * 2 + 1])
+    assert f.outputs() == 1 and f.type() == hl.Int(32)
+    np.testing.assert_array_equal(np.asarray(f.realize([4])), np.arange(4) * 2 + 1)
+
+
+def test_lambda_func():
+    f = hl.lambda_func(x, y, x * 10 + y)
+    assert isinstance(f, hl.Func) and f.dimensions() == 2
+    ny, nx = np.mgrid[0:3, 0:4]
+    np.testing.assert_array_equal(np.asarray(f.realize([4, 3])), nx * 10 + ny)
+    # Any number of Vars (upstream's too); implicit Vars become further arguments.
+    vs = [hl.Var(f"lv{i}") for i in range(6)]
+    assert hl.lambda_func(*vs, sum(vs[1:], vs[0])).dimensions() == 6
+    g = hl.lambda_func(x, x + hl._0 * 100)
+    assert g.dimensions() == 2
+    np.testing.assert_array_equal(np.asarray(g.realize([3, 2])), np.add.outer(np.arange(2) * 100, np.arange(3)))
+    with pytest.raises(ValueError, match="Not enough arguments"):
+        hl.lambda_func()

@@ -29,6 +29,8 @@ void define_integer_ops(py::module_ &m);
 void define_target(py::module_ &m);
 void define_target_queries(py::module_ &m);
 void define_random(py::module_ &m);
+void define_scatter_gather(py::module_ &m);
+void define_lambda(py::module_ &m);
 void define_require(py::module_ &m);
 void define_buffer(py::module_ &m);
 void define_tuple(py::module_ &m);

@@ -243,6 +243,10 @@ void define_param(py::module_ &m) {
         .def("in_", py::overload_cast<const Halide::Func &>(&ImageParam::in), py::arg("f"))
         .def("in_", py::overload_cast<const std::vector<Halide::Func> &>(&ImageParam::in), py::arg("fs"))
         .def("in_", py::overload_cast<>(&ImageParam::in))
+        // Loads from the buffer traced as a Func's (upstream's Python has no add_trace_tag; C++'s does).
+        .def("trace_loads", &ImageParam::trace_loads)
+        .def("add_trace_tag", &ImageParam::add_trace_tag, py::arg("trace_tag"),
+             py::return_value_policy::reference_internal)
         .def(
             "__getitem__", [](const ImageParam &p, const py::object &index) { return p(coordinates(index)); },
             py::arg("index"))
