@@ -6,6 +6,7 @@
 // with -rdynamic) is asked to produce; values against plain C++.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 

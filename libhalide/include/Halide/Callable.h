@@ -16,6 +16,8 @@
 
 namespace Halide {
 
+struct JITUserContext;
+
 namespace Internal {
 struct CallableContents;
 }
@@ -29,23 +31,37 @@ public:
     // output buffer per output Func (and per value of a Tuple).
     const std::vector<Argument> &arguments() const;
 
-    // argv[i] is argument i: a halide_buffer_t * for a buffer, a pointer to
-    // the value (of exactly the argument's type) for a scalar. Unlike
-    // upstream, there is no JITUserContext in front. Returns 0, or throws
-    // RuntimeError with the pipeline's message.
+    // As upstream: argv[0] points to a JITUserContext * (which may be null),
+    // argv[1 + i] is argument i: a halide_buffer_t * for a buffer, a
+    // pointer to the value (of exactly the argument's type) for a scalar;
+    // argc counts both. Returns 0, or throws RuntimeError with the
+    // pipeline's message (with a custom_error handler set, the messages go
+    // to it and the pipeline's error code is returned).
     int call_argv_fast(size_t argc, const void *const *argv) const;
 
-    // c(input, scale, output): Buffers (any Buffer<T, D>, or a
-    // halide_buffer_t *) and scalars of exactly the argument's type.
-    template <typename... Args> int operator()(const Args &...args) const {
-        const void *argv[sizeof...(Args) + 1] = {nullptr};
-        size_t i = 0;
-        ((argv[i] = pointer_to(i, args), i++), ...);
-        return call_argv_fast(sizeof...(Args), argv);
-    }
+    // c(input, scale, output), or c(context, input, scale, output) with a
+    // JITUserContext * whose handlers are used for this call (those it
+    // leaves unset are the pipeline's at compile_to_callable time): Buffers
+    // (any Buffer<T, D>, or a halide_buffer_t *) and scalars of exactly the
+    // argument's type.
+    template <typename... Args> int operator()(const Args &...args) const { return call_with(args...); }
 
 private:
     friend class Pipeline;
+    template <typename First, typename... Rest> int call_with(const First &first, const Rest &...rest) const {
+        if constexpr (std::is_convertible_v<First, JITUserContext *>) {
+            return call_packed(static_cast<JITUserContext *>(first), rest...);
+        } else {
+            return call_packed(nullptr, first, rest...);
+        }
+    }
+    int call_with() const { return call_packed(nullptr); }
+    template <typename... Args> int call_packed(JITUserContext *context, const Args &...args) const {
+        const void *argv[sizeof...(Args) + 1] = {&context};
+        size_t i = 0;
+        ((argv[i + 1] = pointer_to(i, args), i++), ...);
+        return call_argv_fast(sizeof...(Args) + 1, argv);
+    }
     // Checks argument i's kind (and a scalar's type) against `t`/`is_buffer`.
     void check_argument(size_t i, bool is_buffer, const Type &t) const;
     template <typename T, int D> const void *pointer_to(size_t i, const Buffer<T, D> &b) const {

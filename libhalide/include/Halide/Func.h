@@ -478,10 +478,21 @@ public:
     void specialize_fail(const std::string &message);
 
     // JIT-compiles (cached until the pipeline changes) and runs.
-    // The Func over `sizes`: one buffer, or one per value of a Tuple.
-    Realization realize(std::vector<int32_t> sizes);
-    void realize(const Realization &dst);
-    template <typename T, int D> void realize(Buffer<T, D> dst) { realize_into(dst.raw_buffer()); }
+    // The Func over `sizes` (none for a 0-D Func): one buffer, or one per
+    // value of a Tuple. A default Target() means the JIT's; the JIT makes
+    // code for this machine only. With a JITUserContext, as
+    // Pipeline::realize.
+    Realization realize(std::vector<int32_t> sizes = {}, const Target &target = Target());
+    Realization realize(JITUserContext *context, std::vector<int32_t> sizes = {}, const Target &target = Target());
+    void realize(const Realization &dst, const Target &target = Target());
+    void realize(JITUserContext *context, const Realization &dst, const Target &target = Target());
+    template <typename T, int D> void realize(Buffer<T, D> dst, const Target &target = Target()) {
+        realize(nullptr, Realization({Buffer<>(dst)}), target);
+    }
+    template <typename T, int D>
+    void realize(JITUserContext *context, Buffer<T, D> dst, const Target &target = Target()) {
+        realize(context, Realization({Buffer<>(dst)}), target);
+    }
     void compile_jit();
 
     // For people: the lowered loop nest, LLVM IR and assembly of this
@@ -566,6 +577,14 @@ public:
     void infer_input_bounds(const std::vector<int32_t> &sizes,
                             const Target &target = get_jit_target_from_environment());
     void infer_input_bounds(const Realization &dst, const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, const Realization &dst,
+                            const Target &target = get_jit_target_from_environment());
+    template <typename T, int D>
+    void infer_input_bounds(const Buffer<T, D> &dst, const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(Realization({Buffer<>(dst)}), target);
+    }
     std::vector<Argument> infer_arguments();
 
     // Wrappers: a new Func with this one's arguments and values
@@ -675,7 +694,6 @@ public:
     std::shared_ptr<Internal::FunctionContents> function() const { return f_; }
 
 private:
-    void realize_into(halide_buffer_t *dst);
     Pipeline &pipeline();
     std::shared_ptr<Internal::FunctionContents> f_;
     std::shared_ptr<Pipeline> pipeline_;

@@ -57,6 +57,16 @@ public:
     template <typename T, int D> void realize(const Buffer<T, D> &dst, const Target &target = Target()) {
         realize(Realization({Buffer<>(dst)}), target);
     }
+    // The same with a JITUserContext (may be null), handed to the handlers
+    // of this run: those it sets win over jit_handlers(), which fill the
+    // ones it leaves unset (as upstream, in the caller's object). With a
+    // custom_error handler, a failing run reports only through it.
+    Realization realize(JITUserContext *context, std::vector<int32_t> sizes = {}, const Target &target = Target());
+    void realize(JITUserContext *context, const Realization &dst, const Target &target = Target());
+    template <typename T, int D>
+    void realize(JITUserContext *context, const Buffer<T, D> &dst, const Target &target = Target()) {
+        realize(context, Realization({Buffer<>(dst)}), target);
+    }
 
     // JIT-compiles with a fixed argument list: `args` (every Param and
     // ImageParam the pipeline reads) and then the output buffers. Input
@@ -69,13 +79,31 @@ public:
     void infer_input_bounds(const std::vector<int32_t> &sizes,
                             const Target &target = get_jit_target_from_environment());
     void infer_input_bounds(const Realization &dst, const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes,
+                            const Target &target = get_jit_target_from_environment());
+    void infer_input_bounds(JITUserContext *context, const Realization &dst,
+                            const Target &target = get_jit_target_from_environment());
+    template <typename T, int D>
+    void infer_input_bounds(const Buffer<T, D> &dst, const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(Realization({Buffer<>(dst)}), target);
+    }
+
+    // Func `index` of every Func the pipeline computes, in realization
+    // order (producers before consumers; the outputs last).
+    Func get_func(size_t index);
+    // Every later compile reports begin_pipeline/end_pipeline trace events
+    // (halide_trace), even when no Func is traced.
+    void trace_pipeline();
+    // The target of the JIT-compiled code (Target() before compile_jit).
+    Target get_compiled_jit_target() const;
 
     // The Params and ImageParams (and input Buffers) the pipeline reads:
     // buffers first, then scalars, each sorted by name (as upstream).
     std::vector<Argument> infer_arguments();
 
     // Hooks for the runs of this pipeline's JIT-compiled code (see
-    // JITModule.h: custom_trace is honoured, the others refused).
+    // JITModule.h: the host handlers are honoured, the GPU and symbol-lookup
+    // ones refused).
     JITHandlers &jit_handlers();
 
     // Custom passes over the lowered statement, run in the order added after
@@ -162,8 +190,9 @@ private:
     friend Internal::LowerOptions Internal::lower_options_with_passes(Pipeline &p);
     // Runs into raw buffers, one per output. With `query_inputs`, unbound
     // ImageParams are passed as bounds queries and their buffers returned.
-    void run(const std::vector<halide_buffer_t *> &outputs);
-    void infer_input_bounds(const std::vector<halide_buffer_t *> &outputs);
+    // `query`: a bounds query of the outputs' shapes, run without handlers.
+    void run(const std::vector<halide_buffer_t *> &outputs, JITUserContext *context = nullptr, bool query = false);
+    void infer_input_bounds(const std::vector<halide_buffer_t *> &outputs, JITUserContext *context);
     std::shared_ptr<Internal::PipelineContents> contents_;
 };
 

@@ -23,6 +23,7 @@ struct CallableContents {
     // Per entry-point argument: the caller's argument index, or -1 for an
     // input Buffer (or bound ImageParam) read from its binding at call time.
     std::vector<int> from_caller;
+    JITHandlers handlers; // the pipeline's at compile_to_callable time
 };
 
 namespace {
@@ -62,8 +63,12 @@ void Callable::check_argument(size_t i, bool is_buffer, const Type &t) const {
 int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
     user_assert(contents_) << "The Callable is undefined (default-constructed)";
     const CallableContents &c = *contents_;
-    user_assert(argc == c.arguments.size())
-        << "Callable '" << c.name << "' takes " << c.arguments.size() << " arguments but was given " << argc;
+    user_assert(argc == c.arguments.size() + 1)
+        << "Callable '" << c.name << "' takes " << c.arguments.size()
+        << " arguments (after the JITUserContext) but was given " << (argc == 0 ? 0 : argc - 1);
+    user_assert(argv[0]) << "Callable '" << c.name << "': argv[0] must point to a JITUserContext * (which may be null)";
+    JITUserContext *context = *static_cast<JITUserContext *const *>(argv[0]);
+    argv++;
     constexpr size_t kOnStack = 32;
     void *stack[kOnStack];
     std::vector<void *> heap;
@@ -86,8 +91,7 @@ int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
             args[k] = b->bound;
         }
     }
-    run_jit(c.module, c.name, args);
-    return 0;
+    return run_jit(c.module, c.name, args, context, &c.handlers);
 }
 
 Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const Target &target) {
@@ -145,6 +149,7 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
         c->from_caller.push_back(from);
     }
     c->module = JITModule::compile(lf);
+    c->handlers = jit_handlers();
     Callable result;
     result.contents_ = std::move(c);
     return result;
@@ -160,6 +165,14 @@ void Func::infer_input_bounds(const std::vector<int32_t> &sizes, const Target &t
 
 void Func::infer_input_bounds(const Realization &dst, const Target &target) {
     Pipeline(*this).infer_input_bounds(dst, target);
+}
+
+void Func::infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes, const Target &target) {
+    Pipeline(*this).infer_input_bounds(context, sizes, target);
+}
+
+void Func::infer_input_bounds(JITUserContext *context, const Realization &dst, const Target &target) {
+    Pipeline(*this).infer_input_bounds(context, dst, target);
 }
 
 std::vector<Argument> Func::infer_arguments() {

@@ -958,16 +958,20 @@ void Func::compile_jit() {
     pipeline().compile_jit();
 }
 
-void Func::realize_into(halide_buffer_t *dst) {
-    pipeline().run({dst});
+void Func::realize(const Realization &dst, const Target &target) {
+    pipeline().realize(dst, target);
 }
 
-void Func::realize(const Realization &dst) {
-    pipeline().realize(dst);
+void Func::realize(JITUserContext *context, const Realization &dst, const Target &target) {
+    pipeline().realize(context, dst, target);
 }
 
-Realization Func::realize(std::vector<int32_t> sizes) {
-    return pipeline().realize(std::move(sizes));
+Realization Func::realize(std::vector<int32_t> sizes, const Target &target) {
+    return pipeline().realize(std::move(sizes), target);
+}
+
+Realization Func::realize(JITUserContext *context, std::vector<int32_t> sizes, const Target &target) {
+    return pipeline().realize(context, std::move(sizes), target);
 }
 
 std::string Func::lowered_stmt() {

@@ -10,11 +10,15 @@
 namespace Halide {
 namespace Internal {
 
-// Calls `module`'s entry point with `args`; a non-zero result becomes a
-// RuntimeError carrying the messages the runtime reported during the call
-// (collected per call, so concurrent calls keep their messages apart).
-// `handlers` (may be null): the pipeline's JITHandlers for this call.
-void run_jit(const JITModule &module, const std::string &name, void **args, const JITHandlers *handlers = nullptr);
+// Calls `module`'s entry point with `args`. `context` (may be null) is the
+// caller's JITUserContext, handed to the handlers; as upstream, its handlers
+// left unset are filled from `handlers` (the pipeline's; may be null). A
+// non-zero result becomes a RuntimeError carrying the messages the runtime
+// reported during the call (collected per call, so concurrent calls keep
+// their messages apart), unless a custom_error handler took the messages:
+// then the result is returned.
+int run_jit(const JITModule &module, const std::string &name, void **args, JITUserContext *context = nullptr,
+            const JITHandlers *handlers = nullptr);
 
 // The JIT makes code for this machine only: a user error for a target of
 // another OS, architecture or bit width. `what` names the caller.

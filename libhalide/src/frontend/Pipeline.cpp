@@ -14,6 +14,7 @@
 #include "call_context.h"
 #include "frontend/CustomPasses.h"
 #include "frontend/JITCall.h"
+#include "jit/JITHandlers.h"
 #include "lower/Function.h"
 #include "lower/Lower.h"
 #include "lower/Passes.h"
@@ -51,35 +52,42 @@ struct PipelineContents {
     CustomPasses custom_passes;
     JITHandlers handlers;
     std::vector<std::pair<Expr, std::vector<Expr>>> requirements; // add_requirement()
+    bool trace_pipeline = false;                                  // trace_pipeline()
+    Target jit_target;                                            // of `module`
 };
 
 namespace {
 
-// Runtime errors of JIT-compiled pipelines: the runtime linked into
-// libhalide reports through this handler, which appends to the log of the
-// call in progress (the call context follows the call onto pool threads).
-void capture_jit_error(void *, const char *message) {
-    auto *call = static_cast<JITCallContext *>(hlrt_get_call_context());
-    if (!call) {
-        return;
-    }
-    std::lock_guard<std::mutex> lock(call->mutex);
-    call->errors += (call->errors.empty() ? "" : "\n") + std::string(message);
-}
-
-// The handlers this JIT does not honour yet: an error rather than silence.
+// The handlers this JIT does not honour: an error rather than silence.
 void check_supported_handlers(const JITHandlers &h) {
     auto refuse = [](bool set, const char *name) {
-        user_assert(!set) << "JITHandlers::" << name
-                          << " is not supported by this JIT (of the handlers, only custom_trace is)";
+        user_assert(!set) << "JITHandlers::" << name << " is not supported by this JIT";
     };
-    refuse(h.custom_print, "custom_print");
-    refuse(h.custom_malloc || h.custom_free, "custom_malloc/custom_free");
-    refuse(h.custom_do_task || h.custom_do_par_for, "custom_do_task/custom_do_par_for");
-    refuse(h.custom_error, "custom_error");
     refuse(h.custom_get_symbol || h.custom_load_library || h.custom_get_library_symbol,
            "custom_get_symbol/custom_load_library/custom_get_library_symbol");
     refuse(h.custom_cuda_acquire_context || h.custom_cuda_release_context || h.custom_cuda_get_stream, "custom_cuda_*");
+}
+
+// As upstream: the handlers a call's context leaves unset are the pipeline's.
+void fill_unset_handlers(JITHandlers &to, const JITHandlers &from) {
+    auto fill = [](auto &slot, auto value) {
+        if (!slot) {
+            slot = value;
+        }
+    };
+    fill(to.custom_print, from.custom_print);
+    fill(to.custom_malloc, from.custom_malloc);
+    fill(to.custom_free, from.custom_free);
+    fill(to.custom_do_task, from.custom_do_task);
+    fill(to.custom_do_par_for, from.custom_do_par_for);
+    fill(to.custom_error, from.custom_error);
+    fill(to.custom_trace, from.custom_trace);
+    fill(to.custom_get_symbol, from.custom_get_symbol);
+    fill(to.custom_load_library, from.custom_load_library);
+    fill(to.custom_get_library_symbol, from.custom_get_library_symbol);
+    fill(to.custom_cuda_acquire_context, from.custom_cuda_acquire_context);
+    fill(to.custom_cuda_release_context, from.custom_cuda_release_context);
+    fill(to.custom_cuda_get_stream, from.custom_cuda_get_stream);
 }
 
 std::atomic<uint64_t> jit_compilations{0};
@@ -96,22 +104,25 @@ ChangeStamps change_stamps_of(const std::vector<FunctionPtr> &outputs) {
 
 } // namespace
 
-void run_jit(const JITModule &module, const std::string &name, void **args, const JITHandlers *handlers) {
-    static std::once_flag once;
-    std::call_once(once, [] { halide_set_error_handler(capture_jit_error); });
+int run_jit(const JITModule &module, const std::string &name, void **args, JITUserContext *context,
+            const JITHandlers *handlers) {
+    install_jit_runtime_hooks();
+    JITUserContext own;
     JITCallContext call;
+    call.user = context ? context : &own;
     if (handlers) {
-        check_supported_handlers(*handlers);
-        call.user.handlers = *handlers;
+        fill_unset_handlers(call.user->handlers, *handlers);
     }
+    check_supported_handlers(call.user->handlers);
     void *outer = hlrt_set_call_context(&call);
     int result = module.argv_function()(args);
     hlrt_set_call_context(outer);
-    if (result != 0) {
+    if (result != 0 && !call.user->handlers.custom_error) {
         throw RuntimeError("Error running pipeline '" + name + "' (code " + std::to_string(result) +
                                "): " + (call.errors.empty() ? "no message" : call.errors),
                            result);
     }
+    return result;
 }
 
 uint64_t jit_compilation_count() {
@@ -165,6 +176,7 @@ LowerOptions Internal::lower_options_with_passes(Pipeline &p) {
     }
     if (p.contents_) {
         options.requirements = p.contents_->requirements;
+        options.trace_pipeline = p.contents_->trace_pipeline;
     }
     return options;
 }
@@ -209,6 +221,32 @@ JITHandlers &Pipeline::jit_handlers() {
     return contents_->handlers;
 }
 
+Func Pipeline::get_func(size_t index) {
+    user_assert(contents_) << "Can't get a Func of an empty Pipeline";
+    std::vector<FunctionPtr> outputs;
+    for (const Func &f : contents_->outputs) {
+        user_assert(f.defined()) << "Func '" << f.name() << "' has not been defined";
+        outputs.push_back(f.function());
+    }
+    Environment env;
+    std::vector<std::string> order = realization_order(outputs, env);
+    user_assert(index < order.size()) << "Index value passed is " << index << "; however, there are only "
+                                      << order.size() << " functions in the pipeline.";
+    const FunctionPtr &f = env.at(order[index]);
+    FunctionPtr user = find_function(order[index]);
+    return Func(user ? user : f);
+}
+
+void Pipeline::trace_pipeline() {
+    user_assert(contents_) << "Can't trace an empty Pipeline";
+    contents_->trace_pipeline = true;
+    contents_->module.reset(); // the next compile adds the events
+}
+
+Target Pipeline::get_compiled_jit_target() const {
+    return contents_ && contents_->module ? contents_->jit_target : Target();
+}
+
 std::vector<Func> Pipeline::outputs() const {
     return contents_ ? contents_->outputs : std::vector<Func>{};
 }
@@ -233,12 +271,17 @@ void Pipeline::compile_jit(const Target &target) {
         c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
         c.module = std::make_shared<JITModule>(JITModule::compile(c.lowered.func));
         c.stamps = std::move(stamps);
+        c.jit_target = target.has_unknowns() ? get_jit_target_from_environment() : target;
         jit_compilations++;
     }
     c.checked_at = now;
 }
 
 void Pipeline::realize(const Realization &dst, const Target &target) {
+    realize(nullptr, dst, target);
+}
+
+void Pipeline::realize(JITUserContext *context, const Realization &dst, const Target &target) {
     user_assert(contents_) << "Can't realize an empty Pipeline";
     check_jit_target(target, "realize");
     std::vector<halide_buffer_t *> outputs;
@@ -246,7 +289,7 @@ void Pipeline::realize(const Realization &dst, const Target &target) {
         user_assert(dst[i].defined()) << "Output buffer " << i << " given to realize() is undefined";
         outputs.push_back(dst[i].raw_buffer());
     }
-    run(outputs);
+    run(outputs, context);
 }
 
 namespace {
@@ -261,7 +304,7 @@ void check_output_count(const std::vector<Func> &funcs, size_t given, const char
 }
 } // namespace
 
-void Pipeline::run(const std::vector<halide_buffer_t *> &outputs) {
+void Pipeline::run(const std::vector<halide_buffer_t *> &outputs, JITUserContext *context, bool query) {
     compile_jit();
     PipelineContents &c = *contents_;
     check_output_count(c.outputs, outputs.size(), "realize()");
@@ -279,10 +322,18 @@ void Pipeline::run(const std::vector<halide_buffer_t *> &outputs) {
             args.push_back(outputs[(size_t)s.output_index]);
         }
     }
-    run_jit(*c.module, c.outputs[0].name(), args.data(), &c.handlers);
+    if (query) {
+        run_jit(*c.module, c.outputs[0].name(), args.data());
+    } else {
+        run_jit(*c.module, c.outputs[0].name(), args.data(), context, &c.handlers);
+    }
 }
 
 Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) {
+    return realize(nullptr, std::move(sizes), target);
+}
+
+Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> sizes, const Target &target) {
     user_assert(contents_) << "Can't realize an empty Pipeline";
     check_jit_target(target, "realize");
     std::vector<Type> types;
@@ -314,7 +365,7 @@ Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) 
         query_ptrs.push_back(&queries[i]);
     }
     try {
-        run(query_ptrs);
+        run(query_ptrs, nullptr, true);
     } catch (const RuntimeError &) {
         // No answer (a target without bounds queries): the requested region;
         // the run below reports whatever is wrong.
@@ -341,13 +392,13 @@ Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) 
         wholes.emplace_back(whole, names[i]);
         results.emplace_back(crop, names[i]);
     }
-    realize(Realization(wholes), target);
+    realize(context, Realization(wholes), target);
     return Realization(results);
 }
 
 // A bounds query (ABI.md 9) with every unbound ImageParam as a query
 // buffer; each then gets a zero-filled buffer of the answered shape.
-void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs) {
+void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs, JITUserContext *context) {
     compile_jit();
     PipelineContents &c = *contents_;
     check_output_count(c.outputs, outputs.size(), "infer_input_bounds()");
@@ -379,7 +430,7 @@ void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs)
     if (queries.empty()) {
         return;
     }
-    run_jit(*c.module, c.outputs[0].name(), args.data(), &c.handlers);
+    run_jit(*c.module, c.outputs[0].name(), args.data(), context, &c.handlers);
     for (Query &q : queries) {
         std::vector<int> extents, mins;
         for (const halide_dimension_t &d : q.dims) {
@@ -394,6 +445,10 @@ void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs)
 }
 
 void Pipeline::infer_input_bounds(const std::vector<int32_t> &sizes, const Target &target) {
+    infer_input_bounds(nullptr, sizes, target);
+}
+
+void Pipeline::infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes, const Target &target) {
     user_assert(contents_) << "Can't infer the input bounds of an empty Pipeline";
     check_jit_target(target, "infer_input_bounds");
     // Outputs as queries too: shapes given, no memory.
@@ -423,10 +478,14 @@ void Pipeline::infer_input_bounds(const std::vector<int32_t> &sizes, const Targe
         buffers[i].dim = dims[i].data();
         outputs.push_back(&buffers[i]);
     }
-    infer_input_bounds(outputs);
+    infer_input_bounds(outputs, context);
 }
 
 void Pipeline::infer_input_bounds(const Realization &dst, const Target &target) {
+    infer_input_bounds(nullptr, dst, target);
+}
+
+void Pipeline::infer_input_bounds(JITUserContext *context, const Realization &dst, const Target &target) {
     user_assert(contents_) << "Can't infer the input bounds of an empty Pipeline";
     check_jit_target(target, "infer_input_bounds");
     std::vector<halide_buffer_t *> outputs;
@@ -434,7 +493,7 @@ void Pipeline::infer_input_bounds(const Realization &dst, const Target &target) 
         user_assert(dst[i].defined()) << "Output buffer " << i << " given to infer_input_bounds() is undefined";
         outputs.push_back(dst[i].raw_buffer());
     }
-    infer_input_bounds(outputs);
+    infer_input_bounds(outputs, context);
 }
 
 std::vector<Argument> Pipeline::infer_arguments() {

@@ -5,9 +5,9 @@
 
 #include "Halide/Error.h"
 #include "HalideRuntime.h"
-#include "call_context.h"
 #include "codegen/CodeGen_LLVM.h"
 #include "codegen/LLVM_Headers.h"
+#include "jit/JITHandlers.h"
 
 namespace Halide {
 namespace Internal {
@@ -27,16 +27,6 @@ std::string error_text(llvm::Error e) {
     return llvm::toString(std::move(e));
 }
 
-// halide_trace of JIT-compiled code: the running pipeline's custom_trace if
-// it has one, otherwise the runtime's (its hook or default handler).
-int32_t jit_trace(void *user_context, const halide_trace_event_t *event) {
-    auto *call = static_cast<JITCallContext *>(hlrt_get_call_context());
-    if (call && call->user.handlers.custom_trace) {
-        return call->user.handlers.custom_trace(&call->user, event);
-    }
-    return halide_trace(user_context, event);
-}
-
 // The runtime functions generated code may call, bound to the copy of the
 // runtime inside libhalide even when libhalide was loaded RTLD_LOCAL (where
 // a process-wide dlsym would not see them).
@@ -47,12 +37,12 @@ llvm::orc::SymbolMap runtime_symbols(llvm::orc::LLJIT &jit) {
             llvm::orc::ExecutorAddr::fromPtr(fn), llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
     };
 #define HALIDE_RT(fn) add(#fn, &fn)
-    HALIDE_RT(halide_print);
+    add("halide_print", &jit_print);
     add("halide_trace", &jit_trace);
     HALIDE_RT(halide_error);
-    HALIDE_RT(halide_malloc);
-    HALIDE_RT(halide_free);
-    HALIDE_RT(halide_do_par_for);
+    add("halide_malloc", &jit_malloc);
+    add("halide_free", &jit_free);
+    add("halide_do_par_for", &jit_do_par_for);
     HALIDE_RT(halide_do_task);
     HALIDE_RT(halide_do_loop_task);
     HALIDE_RT(halide_do_parallel_tasks);

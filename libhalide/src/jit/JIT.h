@@ -18,11 +18,12 @@ struct LoweredFunc;
 
 // What a JIT call puts on the runtime's call context (call_context.h), which
 // follows it onto pool threads: the messages the runtime reports, and the
-// handlers of the pipeline being run (passed to them as their context).
+// JITUserContext whose handlers are in use (passed to them; the caller's own
+// object when it gave one, never null during a call).
 struct JITCallContext {
     std::mutex mutex;
     std::string errors;
-    JITUserContext user;
+    JITUserContext *user = nullptr;
 };
 
 class JITModule {

@@ -118,7 +118,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     trace.loads = options.target.has_feature(Target::TraceLoads);
     trace.stores = options.target.has_feature(Target::TraceStores);
     trace.realizations = options.target.has_feature(Target::TraceRealizations);
-    trace.pipeline = options.target.has_feature(Target::TracePipeline);
+    trace.pipeline = options.target.has_feature(Target::TracePipeline) || options.trace_pipeline;
     s = add_tracing(s, env, order, outputs, name, trace);
 
     // 3c. Pipeline::add_requirement(): checked before anything is computed.

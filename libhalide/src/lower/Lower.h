@@ -41,6 +41,8 @@ struct LowerOptions {
     std::vector<std::pair<Expr, std::vector<Expr>>> requirements;
     // If set, receives the loop nest (Pipeline::print_loop_nest) once bounds are simplified.
     std::string *loop_nest = nullptr;
+    // Pipeline::trace_pipeline(): begin/end pipeline trace events.
+    bool trace_pipeline = false;
 };
 
 LoweredPipeline lower(const std::vector<FunctionPtr> &outputs, const std::string &name,

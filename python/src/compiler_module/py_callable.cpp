@@ -2,8 +2,10 @@
 // buffer-protocol object) and Python numbers, positionally or by argument
 // name. The call path stays in C++ with no allocation for up to
 // kMaxFastArgs arguments, and releases the GIL while the pipeline runs.
+#include <algorithm>
 #include <array>
 #include <memory>
+#include <vector>
 
 #include "halide_python_marshal.h"
 #include "py_compiler.h"
@@ -209,8 +211,19 @@ void call(const Callable &c, PyObject *args, PyObject *kwargs) {
         fail(c, "expected " + std::to_string(n) + " arguments, but " + missing + " " + (given + 1 == n ? "is" : "are") +
                     " missing");
     }
+    // call_argv_fast's argv[0]: a pointer to the (null) JITUserContext *.
+    Halide::JITUserContext *context = nullptr;
+    std::array<const void *, kMaxFastArgs + 1> stack_argv;
+    std::vector<const void *> heap_argv;
+    const void **argv = stack_argv.data();
+    if (n + 1 > stack_argv.size()) {
+        heap_argv.resize(n + 1);
+        argv = heap_argv.data();
+    }
+    argv[0] = &context;
+    std::copy(frame.argv(), frame.argv() + n, argv + 1);
     py::gil_scoped_release release;
-    c.call_argv_fast(n, frame.argv());
+    c.call_argv_fast(n + 1, argv);
 }
 
 // The type's tp_call: no pybind11 dispatch on the way in.

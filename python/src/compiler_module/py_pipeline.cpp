@@ -101,12 +101,11 @@ void define_pipeline(py::module_ &m) {
         .def("outputs", &Pipeline::outputs)
         .def(
             "get_func",
-            [](const Pipeline &p, int index) {
-                std::vector<Func> funcs = p.outputs();
-                if (index < 0 || index >= (int)funcs.size()) {
-                    throw py::index_error("Pipeline.get_func(): index " + std::to_string(index) + " is out of range");
+            [](Pipeline &p, int index) {
+                if (index < 0) {
+                    throw py::index_error("Pipeline.get_func(): index " + std::to_string(index) + " is negative");
                 }
-                return funcs[(size_t)index];
+                return p.get_func((size_t)index);
             },
             py::arg("index"))
         .def(
