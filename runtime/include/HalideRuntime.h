@@ -641,6 +641,15 @@ extern int halide_get_trace_file(void *user_context);
  * Returns 0 on success. */
 extern int halide_shutdown_trace(void);
 
+/* Func::debug_to_file: writes the values of `buf` (copied to the host first
+ * if its device side is newer) to `filename`, in a format chosen by the
+ * extension (case-insensitive): ".npy" NumPy (C order, shape in Halide's
+ * dimension order), ".mat" MATLAB level 5, ".tif"/".tiff" TIFF, anything
+ * else (".tmp") the 20-byte header of four extents (higher dimensions
+ * folded into the fourth) and a type code, then the dense values.
+ * Returns 0, or an error code after reporting through halide_error. */
+extern int32_t halide_debug_to_file(void *user_context, const char *filename, struct halide_buffer_t *buf);
+
 /* ------------------------------------------------------------------------
  * The memoization cache (Func::memoize): results of memoized Funcs kept
  * across calls, keyed by an opaque byte string the kernel builds, the

@@ -266,13 +266,44 @@ TEST(DumpArgumentList, ListsTheLoopsInnermostFirst) {
     EXPECT_EQ(f.update(0).dump_argument_list(), "Vars: y x __outermost\n");
 }
 
-TEST(DebugToFile, IsRefusedWithAClearError) {
+TEST(DebugToFile, WritesTheTmpFormat) {
+    // Header: four int32 extents (x, y, then 1s) and the type code (int32
+    // is 7), then the values with x fastest.
+    Var x("x"), y("y");
+    Func f("dumped"), g("reader");
+    f(x, y) = x * 10 + y;
+    g(x, y) = f(x, y) + 1;
+    f.compute_root();
+    std::string path = testing::TempDir() + "dumped_f.tmp";
+    f.debug_to_file(path);
+    g.realize({3, 2});
+    FILE *file = std::fopen(path.c_str(), "rb");
+    ASSERT_NE(file, nullptr);
+    int32_t words[5 + 6] = {};
+    size_t got = std::fread(words, sizeof(int32_t), 11, file);
+    EXPECT_EQ(std::fgetc(file), EOF);
+    std::fclose(file);
+    ASSERT_EQ(got, 11u);
+    const int32_t header[5] = {3, 2, 1, 1, 7};
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(words[i], header[i]) << i;
+    }
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 3; i++) {
+            EXPECT_EQ(words[5 + j * 3 + i], i * 10 + j);
+        }
+    }
+    EXPECT_THROW(f.debug_to_file(""), CompileError);
+}
+
+TEST(DebugToFile, TiffIsARuntimeError) {
     Var x("x");
-    Func f("f");
+    Func f("tiff_dump");
     f(x) = x;
-    std::string msg = message_of([&] { f.debug_to_file("/tmp/f.tmp"); });
-    EXPECT_NE(msg.find("debug_to_file"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("not supported"), std::string::npos) << msg;
+    f.debug_to_file(testing::TempDir() + "f.tiff");
+    std::string msg = message_of([&] { f.realize({4}); });
+    EXPECT_NE(msg.find("TIFF"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Failed to dump function tiff_dump"), std::string::npos) << msg;
 }
 
 namespace {

@@ -631,8 +631,10 @@ public:
     // accepted (see Stage::atomic and Stage::allow_race_conditions for updates).
     Func &atomic(bool override_associativity_test = false);
     Func &allow_race_conditions();
-    // Upstream writes the realized values to a file; not supported here:
-    // a CompileError says so.
+    // Every run writes this Func's values, once computed, to `filename`
+    // through the runtime's halide_debug_to_file: .npy, .mat or (any other
+    // extension) .tmp format as upstream's (HalideRuntime.h); .tif/.tiff is
+    // a runtime error here. Not for Tuples.
     void debug_to_file(const std::string &filename);
 
     // Debugging: when the pipeline runs, print each value stored into this

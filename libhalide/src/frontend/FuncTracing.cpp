@@ -1,6 +1,7 @@
 // Func::trace_loads/trace_stores/trace_realizations/add_trace_tag (and
 // ImageParam::trace_loads/add_trace_tag): flags that lowering
-// (lower/AddTracing.cpp) turns into halide_trace events.
+// (lower/AddTracing.cpp) turns into halide_trace events; and debug_to_file
+// (lower/DebugToFile.cpp).
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "Halide/Param.h"
@@ -10,10 +11,9 @@
 namespace Halide {
 
 void Func::debug_to_file(const std::string &filename) {
-    // Upstream writes the realization to a .tiff/.mat/.tmp file through the
-    // runtime's halide_debug_to_file, which this compiler does not have.
-    user_error << "Func::debug_to_file(\"" << filename << "\") of Func '" << name()
-               << "' is not supported by this compiler; realize the Func and write the buffer instead";
+    user_assert(!filename.empty()) << "debug_to_file of Func '" << name() << "': the file name is empty";
+    f_->debug_file = filename;
+    mark_changed(*f_);
 }
 
 Func &Func::trace_loads() {

@@ -73,6 +73,7 @@ llvm::orc::SymbolMap runtime_symbols(llvm::orc::LLJIT &jit) {
     HALIDE_RT(halide_error_out_of_memory);
     HALIDE_RT(halide_error_buffer_argument_is_null);
     HALIDE_RT(halide_error_debug_to_file_failed);
+    HALIDE_RT(halide_debug_to_file);
     HALIDE_RT(halide_error_unaligned_host_ptr);
     HALIDE_RT(halide_error_host_is_null);
     HALIDE_RT(halide_error_bad_fold);

@@ -237,6 +237,9 @@ struct FunctionContents {
     // trace_loads()/trace_stores()/trace_realizations(): lowering adds the
     // events upstream's default trace handler prints (AddTracing.cpp).
     bool trace_loads = false, trace_stores = false, trace_realizations = false;
+    // debug_to_file(): the file its values are written to once computed
+    // (lower/DebugToFile.cpp), or empty.
+    std::string debug_file;
     // add_trace_tag(): texts reported as tag events after the Func's own tag.
     std::vector<std::string> trace_tags;
     // no_profiling(): recorded (upstream leaves the Func out of the

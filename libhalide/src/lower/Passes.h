@@ -111,6 +111,13 @@ Stmt add_tracing(const Stmt &s, const Environment &env, const std::vector<std::s
                  const std::vector<FunctionPtr> &outputs, const std::string &pipeline,
                  const TraceOptions &options = {});
 
+// DebugToFile.cpp: Func::debug_to_file. After storage flattening, each
+// such Func's values, once computed (after the last statement writing its
+// allocation, or for an output at the end of the pipeline), are passed to
+// the runtime's halide_debug_to_file; a failure is
+// halide_error_debug_to_file_failed.
+Stmt inject_debug_to_file(const Stmt &s, const Environment &env, const std::vector<FunctionPtr> &outputs);
+
 // AddRequirements.cpp: Pipeline::add_requirement()'s (condition, message
 // parts) as assertions before `s`.
 Stmt add_requirements(const Stmt &s, const std::vector<std::pair<Expr, std::vector<Expr>>> &requirements);
