@@ -7,6 +7,8 @@
 #include "Halide/Random.h"
 
 #include <atomic>
+#include <string>
+#include <utility>
 
 #include "Halide/Error.h"
 #include "Halide/IRMutator.h"
@@ -38,31 +40,60 @@ Expr u32_const(uint32_t v) {
     return Internal::make_const(UInt(32), (uint64_t)v);
 }
 
+// The hash's Lets: each xor-shift reads its input twice, so without a
+// name per step the tree would double at every step (megabytes of IR and
+// seconds of compiling for one random_float()).
+class LetChain {
+public:
+    Expr bind(const Expr &e) {
+        if (e.as<Internal::Variable>() || Internal::is_const(e)) {
+            return e;
+        }
+        std::string name = "random$" + std::to_string(let_counter++);
+        lets_.emplace_back(name, e);
+        return Internal::Variable::make(e.type(), name);
+    }
+    Expr wrap(Expr body) const {
+        for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) {
+            body = Internal::Let::make(it->first, it->second, body);
+        }
+        return body;
+    }
+
+private:
+    static inline std::atomic<int> let_counter{0};
+    std::vector<std::pair<std::string, Expr>> lets_;
+};
+
+Expr xorshift(LetChain &lets, const Expr &x, int shift) {
+    Expr v = lets.bind(x);
+    return v ^ (v >> shift);
+}
+
 // x's bits scattered over all 32 (a bijection of UInt(32)).
-Expr mix(Expr x) {
-    x = x ^ (x >> 16);
-    x = x * u32_const(0x21f0aaadu);
-    x = x ^ (x >> 15);
-    x = x * u32_const(0x735a2d97u);
-    return x ^ (x >> 15);
+Expr mix(LetChain &lets, const Expr &x) {
+    Expr v = xorshift(lets, x, 16) * u32_const(0x21f0aaadu);
+    v = xorshift(lets, v, 15) * u32_const(0x735a2d97u);
+    return xorshift(lets, v, 15);
 }
 
 // The hash of the inputs, each an integer of up to 64 bits.
 Expr hash(const std::vector<Expr> &inputs) {
+    LetChain lets;
     Expr h = u32_const(0x6a09e667u);
     for (const Expr &in : inputs) {
         std::vector<Expr> words;
         if (in.type().bits() > 32) {
-            Expr wide = reinterpret(UInt(64, in.type().lanes()), in);
+            Expr wide = lets.bind(reinterpret(UInt(64, in.type().lanes()), in));
             words = {cast(UInt(32), wide), cast(UInt(32), wide >> 32)};
         } else {
             words = {cast(UInt(32), in)};
         }
         for (const Expr &w : words) {
-            h = mix(h ^ w) + u32_const(0x9e3779b9u);
+            h = mix(lets, h ^ w) + u32_const(0x9e3779b9u);
         }
     }
-    return mix(h);
+    return lets.wrap(mix(lets, h));
 }
 
 class LowerRandom : public Internal::IRMutator {
