@@ -118,9 +118,11 @@ int run_jit(const JITModule &module, const std::string &name, void **args, JITUs
     int result = module.argv_function()(args);
     hlrt_set_call_context(outer);
     if (result != 0 && !call.user->handlers.custom_error) {
-        throw RuntimeError("Error running pipeline '" + name + "' (code " + std::to_string(result) +
-                               "): " + (call.errors.empty() ? "no message" : call.errors),
-                           result);
+        // Upstream's text: "Error: " and the runtime's messages, one per line.
+        std::string text = call.errors.empty() ? "pipeline '" + name + "' failed with code " + std::to_string(result) +
+                                                     " and no message"
+                                               : call.errors;
+        throw RuntimeError("Error: " + text + "\n", result);
     }
     return result;
 }
