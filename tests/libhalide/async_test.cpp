@@ -11,6 +11,7 @@
 #include "Halide.h"
 #include "HalideRuntime.h"
 #include "error_message.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
 
@@ -18,10 +19,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
 
 Environment async_env(const std::vector<std::string> &names) {
     Environment env;

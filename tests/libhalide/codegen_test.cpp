@@ -16,6 +16,7 @@
 #include "Halide/IR.h"
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
+#include "ir_build.h"
 #include "jit/JIT.h"
 #include "lower/LoweredFunc.h"
 
@@ -26,9 +27,6 @@ namespace {
 
 Expr i32(int v) {
     return IntImm::make(Int(32), v);
-}
-Expr var(const std::string &name, Type t = Int(32)) {
-    return Variable::make(t, name);
 }
 Expr add(Expr a, Expr b) {
     return Add::make(std::move(a), std::move(b));

@@ -8,6 +8,7 @@
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
 #include "pipeline_fixtures.h"
@@ -15,21 +16,7 @@
 using namespace Halide;
 using namespace Halide::Internal;
 
-namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
-
-Expr lanes_of(const std::string &x, int n) {
-    return Ramp::make(var(x), IntImm::make(Int(32), 1), n);
-}
-
-Expr bcast(int v, int n) {
-    return Broadcast::make(IntImm::make(Int(32), v), n);
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST(DeinterleaveStores, SelectOnParityBecomesTwoSlicesWithScalarConditions) {
     // out[ramp(x, 1, 8)] = select(ramp(x, 1, 8) % 2 == 0, a[ramp(x, 1, 8) / 2], b[(ramp(x, 1, 8) / 2) * 2 + 1])

@@ -16,15 +16,13 @@
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
 #include "ir/UsesVars.h"
+#include "ir_build.h"
 
 using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
 
-Expr var(const std::string &name, Type t = Int(32)) {
-    return Variable::make(t, name);
-}
 Expr i32(int64_t v) {
     return IntImm::make(Int(32), v);
 }

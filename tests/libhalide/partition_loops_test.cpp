@@ -10,6 +10,7 @@
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Simplify.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
 #include "pipeline_fixtures.h"
@@ -18,10 +19,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
 
 // for (x, 0, 100) { out[x] = in[<index>] }
 Stmt loop_reading(const Expr &index) {

@@ -9,6 +9,7 @@
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
 #include "pipeline_fixtures.h"
@@ -17,18 +18,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
-
-Expr lanes_of(const std::string &x, int n) {
-    return Ramp::make(var(x), IntImm::make(Int(32), 1), n);
-}
-
-Expr bcast(int v, int n) {
-    return Broadcast::make(IntImm::make(Int(32), v), n);
-}
 
 // in[max(min(ramp(x, 1, 8), x8(w)), x8(0))]: a clamped read of the input.
 Expr clamped_read(Type t = Float(32, 8)) {

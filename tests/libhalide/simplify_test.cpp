@@ -16,6 +16,7 @@
 #include "Halide/IRVisitor.h"
 #include "Halide/Simplify.h"
 #include "ir/Substitute.h"
+#include "ir_build.h"
 
 using namespace Halide;
 using namespace Halide::Internal;
@@ -25,10 +26,6 @@ namespace {
 Expr i32(int64_t v) {
     return IntImm::make(Int(32), v);
 }
-Expr var(const std::string &n) {
-    return Variable::make(Int(32), n);
-}
-
 // The expression stored by the (single) Store in s.
 class FindStore : public IRVisitor {
 public:

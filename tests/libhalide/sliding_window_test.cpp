@@ -11,6 +11,7 @@
 #include "Halide/Simplify.h"
 #include "HalideRuntime.h"
 #include "ir/Substitute.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
 #include "pipeline_fixtures.h"
@@ -20,9 +21,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
 Expr i32(int v) {
     return IntImm::make(Int(32), v);
 }

@@ -13,6 +13,7 @@
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Simplify.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
 #include "pipeline_fixtures.h"
@@ -21,10 +22,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
 
 Expr i32(int v) {
     return IntImm::make(Int(32), v);
