@@ -22,6 +22,7 @@
 #include "Halide/JITModule.h"
 #include "Halide/Lambda.h"
 #include "Halide/MemoizeTag.h"
+#include "Halide/Module.h"
 #include "Halide/Param.h"
 #include "Halide/Parameter.h"
 #include "Halide/Pipeline.h"

@@ -28,14 +28,15 @@ print(json.dumps(out))
 KNOWN_GAPS = {
     "": {
         "ArgInfo", "ArgInfoDirection", "ArgInfoKind", "AutoSchedulerResults",
-        "Derivative", "FuncTupleElementRef", "LinkageType", "Module",
+        "Derivative", "FuncTupleElementRef",
         "deserialize_parameters", "deserialize_pipeline", "evaluate_may_gpu", "halide_", "install_dir",
-        "link_modules", "load_plugin", "propagate_adjoints", "serialize_pipeline", "user_context_value",
+        "load_plugin", "propagate_adjoints", "serialize_pipeline", "user_context_value",
     },
-    "Func": {"compile_to_c", "compile_to_module"},
-    "OutputBuffer": {"compile_to_c", "compile_to_module"},
-    "OutputScalar": {"compile_to_c", "compile_to_module"},
-    "Pipeline": {"apply_autoscheduler", "compile_to_c", "compile_to_module"},
+    "Func": {"compile_to_c"},
+    "OutputBuffer": {"compile_to_c"},
+    "OutputScalar": {"compile_to_c"},
+    "Pipeline": {"apply_autoscheduler", "compile_to_c"},
+    "Module": {"get_auto_scheduler_results", "set_auto_scheduler_results"},
     "OutputFileType": {
         "c_source", "compiler_log", "conceptual_stmt", "conceptual_stmt_html", "cpp_stub", "device_code",
         "featurization", "function_info_header", "hlpipe", "pytorch_wrapper", "registration", "schedule",

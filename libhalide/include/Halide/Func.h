@@ -33,6 +33,7 @@ enum class ForType;
 } // namespace Internal
 
 class Func;
+class Module;
 class Pipeline;
 struct CustomLoweringPass;
 struct JITHandlers;
@@ -556,6 +557,9 @@ public:
                                    const Target &target = get_target_from_environment());
     void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                          const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    // See Module.h: the pipeline lowered for `target`, not yet written.
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name = "",
+                             const Target &target = get_target_from_environment());
     void compile_to_multitarget_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                                const std::vector<Target> &targets);
     void compile_to_multitarget_object_files(const std::string &filename_prefix, const std::vector<Argument> &args,

@@ -16,6 +16,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/JITModule.h"
+#include "Halide/Module.h"
 #include "Halide/Realization.h"
 #include "Halide/Target.h"
 
@@ -181,6 +182,12 @@ public:
     // that runs the first one this CPU supports (the last is the fallback).
     void compile_to_multitarget_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                                const std::vector<Target> &targets);
+    // See Module.h: the pipeline lowered for `target` as function `fn_name`
+    // (entry points NAME, NAME_argv, NAME_metadata whatever the linkage),
+    // to be written by Module::compile or linked with others.
+    Module compile_to_module(const std::vector<Argument> &args, const std::string &fn_name,
+                             const Target &target = get_target_from_environment(),
+                             LinkageType linkage_type = LinkageType::ExternalPlusMetadata);
     // PREFIX.o and PREFIX.h.
     void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                          const std::string &fn_name = "", const Target &target = get_target_from_environment());

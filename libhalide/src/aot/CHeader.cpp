@@ -81,30 +81,46 @@ std::string preamble(const std::string &name, const std::string &guard, const st
 
 } // namespace
 
-std::string c_header(const LoweredFunc &f, const std::string &target_string) {
-    std::string guard = "HALIDE_" + c_identifier(f.name) + "_H";
-    return preamble(f.name, guard, target_string) + "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" + declarations(f) +
+std::string c_header(const std::vector<LoweredFunc> &fs, const std::string &name, const std::string &target_string) {
+    std::string guard = "HALIDE_" + c_identifier(name) + "_H";
+    std::string body;
+    for (const LoweredFunc &f : fs) {
+        body += (body.empty() ? "" : "\n") + declarations(f);
+    }
+    return preamble(name, guard, target_string) + "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" + body +
            "\n#ifdef __cplusplus\n} // extern \"C\"\n#endif\n\n#endif // " + guard + "\n";
 }
 
-std::string cplusplus_header(const LoweredFunc &f, const std::string &target_string,
-                             const std::vector<std::string> &namespaces) {
+std::string c_header(const LoweredFunc &f, const std::string &target_string) {
+    return c_header(std::vector<LoweredFunc>{f}, f.name, target_string);
+}
+
+std::string cplusplus_header(const std::vector<LoweredFunc> &fs, const std::string &name,
+                             const std::string &target_string, const std::vector<std::string> &namespaces) {
     std::string qualified;
     for (const std::string &ns : namespaces) {
         qualified += ns + "::";
     }
-    qualified += f.name;
+    qualified += name;
     std::string guard = "HALIDE_" + c_identifier(qualified) + "_H";
-    std::string open, close;
+    std::string open, close, body;
     for (const std::string &ns : namespaces) {
         open += "namespace " + ns + " {\n";
         close = "} // namespace " + ns + "\n" + close;
     }
+    for (const LoweredFunc &f : fs) {
+        body += (body.empty() ? "" : "\n") + declarations(f);
+    }
     return preamble(qualified, guard, target_string) +
            "#ifndef __cplusplus\n#error \"built with c_plus_plus_name_mangling: the functions have C++ names\"\n"
            "#endif\n\n" +
-           open + (open.empty() ? "" : "\n") + declarations(f) + (close.empty() ? "" : "\n") + close + "\n#endif // " +
-           guard + "\n";
+           open + (open.empty() ? "" : "\n") + body + (close.empty() ? "" : "\n") + close + "\n#endif // " + guard +
+           "\n";
+}
+
+std::string cplusplus_header(const LoweredFunc &f, const std::string &target_string,
+                             const std::vector<std::string> &namespaces) {
+    return cplusplus_header(std::vector<LoweredFunc>{f}, f.name, target_string, namespaces);
 }
 
 } // namespace Internal

@@ -181,20 +181,31 @@ std::string header(const LoweredFunc &f, const Target &t, const std::vector<std:
     return t.has_feature(Target::CPlusPlusMangling) ? cplusplus_header(f, t.to_string(), namespaces)
                                                     : c_header(f, t.to_string());
 }
+std::string header(const std::vector<LoweredFunc> &fs, const std::string &name, const Target &t,
+                   const std::vector<std::string> &namespaces) {
+    return t.has_feature(Target::CPlusPlusMangling) ? cplusplus_header(fs, name, t.to_string(), namespaces)
+                                                    : c_header(fs, name, t.to_string());
+}
 
 // Object bytes with the entry points given C++ names, if the target asks.
-std::string with_cplusplus_names(const std::string &object, const LoweredFunc &f, const Target &t,
+std::string with_cplusplus_names(const std::string &object, const std::vector<LoweredFunc> &fs, const Target &t,
                                  const std::vector<std::string> &namespaces) {
     if (!t.has_feature(Target::CPlusPlusMangling) || object.empty()) {
         return object;
     }
-    return rename_symbols(object, mangled_entry_points(f, namespaces));
+    std::map<std::string, std::string> renames;
+    for (const LoweredFunc &f : fs) {
+        renames.merge(mangled_entry_points(f, namespaces));
+    }
+    return rename_symbols(object, renames);
 }
 
 // What compile_to_lowered_stmt writes.
-std::string stmt_text(const LoweredFunc &f, const Target &target) {
+std::string stmt_text(const std::vector<LoweredFunc> &fs, const Target &target) {
     std::ostringstream s;
-    s << "// " << f.name << " for " << target.to_string() << "\n" << f.body;
+    for (const LoweredFunc &f : fs) {
+        s << "// " << f.name << " for " << target.to_string() << "\n" << f.body;
+    }
     return s.str();
 }
 
@@ -285,7 +296,7 @@ MultitargetParts build_multitarget(const std::string &name, const std::vector<Ta
     parts.described = base.with_feature(Target::NoRuntime).with_feature(Target::NoBoundsQuery);
     parts.wrapper = with_cplusplus_names(
         emit_multitarget_wrapper(parts.signature, functions, targets, base, parts.described.to_string()),
-        parts.signature, base, namespaces);
+        {parts.signature}, base, namespaces);
     return parts;
 }
 
@@ -329,6 +340,12 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
 
 void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const LoweredFunc &f,
                      const Target &target, const std::vector<std::string> &namespaces) {
+    compile_lowered(output_files, std::vector<LoweredFunc>{f}, f.name, target, namespaces);
+}
+
+void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const std::vector<LoweredFunc> &fs,
+                     const std::string &name, const Target &target, const std::vector<std::string> &namespaces) {
+    user_assert(!fs.empty()) << "Cannot compile module " << name << ": it has no functions";
     bool cplusplus = target.has_feature(Target::CPlusPlusMangling);
     EmitRequest request;
     for (const auto &[kind, path] : output_files) {
@@ -347,8 +364,8 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
     }
     EmittedModule m;
     if (request.object || request.assembly || request.bitcode || request.llvm_assembly) {
-        m = emit_module(f, target, request);
-        m.object = with_cplusplus_names(m.object, f, target, namespaces);
+        m = emit_module(fs, target, request);
+        m.object = with_cplusplus_names(m.object, fs, target, namespaces);
     }
     for (const auto &[kind, path] : output_files) {
         switch (kind) {
@@ -363,10 +380,14 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
         case OutputFileType::assembly: write_file(path, m.assembly); break;
         case OutputFileType::bitcode: write_file(path, m.bitcode); break;
         case OutputFileType::llvm_assembly: write_file(path, m.llvm_assembly); break;
-        case OutputFileType::c_header: write_file(path, header(f, target, namespaces)); break;
-        case OutputFileType::python_extension: write_file(path, python_extension_source(f)); break;
+        case OutputFileType::c_header: write_file(path, header(fs, name, target, namespaces)); break;
+        case OutputFileType::python_extension:
+            user_assert(fs.size() == 1) << "A Python extension holds one function; module " << name << " has "
+                                        << fs.size();
+            write_file(path, python_extension_source(fs[0]));
+            break;
         case OutputFileType::static_library: {
-            std::vector<std::pair<std::string, std::string>> members = {{f.name + ".o", m.object}};
+            std::vector<std::pair<std::string, std::string>> members = {{name + ".o", m.object}};
             if (embeds_runtime(target)) {
                 for (const auto &member : runtime_objects()) {
                     members.push_back(member);
@@ -375,7 +396,7 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
             write_file(path, make_archive(members));
             break;
         }
-        case OutputFileType::stmt: write_file(path, stmt_text(f, target)); break;
+        case OutputFileType::stmt: write_file(path, stmt_text(fs, target)); break;
         default: break;
         }
     }
@@ -436,6 +457,19 @@ void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_fi
     compile_lowered(output_files, lower_for_aot(*this, args, fn.name, target), target, fn.namespaces);
 }
 
+Module Pipeline::compile_to_module(const std::vector<Argument> &args, const std::string &fn_name, const Target &target,
+                                   LinkageType linkage_type) {
+    (void)linkage_type; // every function gets all three entry points (Module.h)
+    std::string qualified = fn_name.empty() ? c_identifier(outputs().at(0).name()) : fn_name;
+    FunctionName fn = split_function_name(qualified, target);
+    user_assert(fn.namespaces.empty()) << "compile_to_module: the function name " << qualified
+                                       << " has namespaces, which only compile_to and its forms support here";
+    Module m(fn.name, target);
+    m.append(lower_for_aot(*this, args, fn.name, target));
+    m.set_any_strict_float(target.has_feature(Target::StrictFloat));
+    return m;
+}
+
 void Pipeline::compile_to_object(const std::string &filename, const std::vector<Argument> &args,
                                  const std::string &fn_name, const Target &target) {
     compile_to({{OutputFileType::object, filename}}, args, fn_name, target);
@@ -467,7 +501,7 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::v
         return;
     }
     std::string name = c_identifier(outputs().at(0).name());
-    write_file(filename, stmt_html(name, stmt_text(lower_for_aot(*this, args, name, target), target)));
+    write_file(filename, stmt_html(name, stmt_text({lower_for_aot(*this, args, name, target)}, target)));
 }
 void Pipeline::compile_to_conceptual_stmt(const std::string &filename, const std::vector<Argument> &args,
                                           StmtOutputFormat fmt, const Target &target) {
@@ -506,6 +540,10 @@ void Func::compile_to(const std::map<OutputFileType, std::string> &output_files,
                       const std::string &fn_name, const Target &target) {
     Pipeline(*this).compile_to(output_files, args, fn_name, target);
 }
+Module Func::compile_to_module(const std::vector<Argument> &args, const std::string &fn_name, const Target &target) {
+    return Pipeline(*this).compile_to_module(args, fn_name, target);
+}
+
 void Func::compile_to_object(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
                              const Target &target) {
     Pipeline(*this).compile_to_object(filename, args, fn_name, target);

@@ -35,6 +35,10 @@ FunctionName split_function_name(const std::string &qualified, const Target &tar
 // names in `namespaces`, and the header declares them there.
 void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const LoweredFunc &f,
                      const Target &target, const std::vector<std::string> &namespaces = {});
+// The same for several functions in one object, library or header (a
+// Module called `name`).
+void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const std::vector<LoweredFunc> &fs,
+                     const std::string &name, const Target &target, const std::vector<std::string> &namespaces = {});
 
 // A multitarget static library and/or header: one variant per target
 // (lower_variant(target, function name) gives each; a generator builds its

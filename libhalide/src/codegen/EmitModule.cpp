@@ -26,11 +26,27 @@ std::string emit_with(llvm::TargetMachine &tm, llvm::Module &m, llvm::CodeGenFil
 } // namespace
 
 EmittedModule emit_module(const LoweredFunc &f, const Target &t, const EmitRequest &what) {
+    return emit_module(std::vector<LoweredFunc>{f}, t, what);
+}
+
+EmittedModule emit_module(const std::vector<LoweredFunc> &fs, const Target &t, const EmitRequest &what) {
+    internal_assert(!fs.empty()) << "emit_module: no function";
     LLVMTargetSpec spec = llvm_target_for(t);
     llvm::LLVMContext ctx;
-    std::unique_ptr<llvm::Module> m = codegen_llvm(f, ctx, spec.triple, spec.cpu, spec.features, t.to_string());
-    if (what.hidden_entry) {
-        m->getFunction(f.name)->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    std::unique_ptr<llvm::Module> m;
+    for (const LoweredFunc &f : fs) {
+        std::unique_ptr<llvm::Module> one = codegen_llvm(f, ctx, spec.triple, spec.cpu, spec.features, t.to_string());
+        if (what.hidden_entry) {
+            one->getFunction(f.name)->setVisibility(llvm::GlobalValue::HiddenVisibility);
+        }
+        if (!m) {
+            m = std::move(one);
+        } else {
+            // Their private helpers may share names: the linker renames those.
+            bool failed = llvm::Linker::linkModules(*m, std::move(one));
+            user_assert(!failed) << "Cannot link function " << f.name << " into module " << fs[0].name
+                                 << ": a symbol is defined twice";
+        }
     }
     EmittedModule out;
     if (what.llvm_assembly) {

@@ -27,6 +27,8 @@ struct EmitRequest {
 // Generates NAME, NAME_argv and NAME_metadata (with t's canonical string)
 // for target t and emits what `what` asks for.
 EmittedModule emit_module(const LoweredFunc &f, const Target &t, const EmitRequest &what);
+// Several functions in one LLVM module (a Module's, for one object).
+EmittedModule emit_module(const std::vector<LoweredFunc> &fs, const Target &t, const EmitRequest &what);
 
 // The object of a multitarget wrapper (CodeGen_LLVM.h) for `base`'s
 // architecture, its metadata naming `metadata_target`.

@@ -1,0 +1,84 @@
+// Module: pipelines lowered for one target and not yet written out, as
+// upstream's Module.h. Pipeline::compile_to_module makes one,
+// link_modules joins several, and compile() writes the files that
+// compile_to would (one object, library or header for all the functions).
+#ifndef HALIDE_MODULE_H
+#define HALIDE_MODULE_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Halide/Argument.h"
+#include "Halide/Buffer.h"
+#include "Halide/Target.h"
+
+namespace Halide {
+
+// Which entry points a compiled function gets. Ours always has NAME,
+// NAME_argv and NAME_metadata; the linkage is recorded, as upstream's
+// default (ExternalPlusMetadata) describes.
+enum class LinkageType {
+    External,             // NAME only
+    ExternalPlusMetadata, // NAME, NAME_argv and NAME_metadata
+    ExternalPlusArgv,     // NAME and NAME_argv
+    Internal,             // not visible outside the module
+};
+
+// Argument names as the metadata should show them: old name -> new name.
+using MetadataNameMap = std::map<std::string, std::string>;
+
+namespace Internal {
+struct LoweredFunc;
+struct ModuleContents;
+} // namespace Internal
+
+class Module {
+public:
+    Module(const std::string &name, const Target &target, const MetadataNameMap &renames = {});
+
+    const Target &target() const;
+    const std::string &name() const;
+    // The Buffers appended with append(Buffer); a Buffer a function reads is
+    // embedded in that function's code instead.
+    const std::vector<Buffer<void>> &buffers() const;
+    const std::vector<Internal::LoweredFunc> &functions() const;
+    std::vector<Internal::LoweredFunc> &functions();
+    const std::vector<Module> &submodules() const;
+    // The function called `name`; a user error if there is none.
+    Internal::LoweredFunc get_function_by_name(const std::string &name) const;
+
+    void append(const Buffer<void> &buffer);
+    void append(const Internal::LoweredFunc &function);
+    void append(const Module &module);
+
+    // Writes each file of `output_files` (as Pipeline::compile_to does) for
+    // all the functions of this module and its submodules together.
+    void compile(const std::map<OutputFileType, std::string> &output_files) const;
+    // The object file's bytes.
+    Buffer<uint8_t> compile_to_buffer() const;
+    // A module with the submodules' functions moved into it.
+    Module resolve_submodules() const;
+
+    // Output buffer `from` is called `to` in the metadata (and, here, in the
+    // header and the argument list too).
+    void remap_metadata_name(const std::string &from, const std::string &to) const;
+    MetadataNameMap get_metadata_name_map() const;
+
+    // Whether any function was compiled with the strict_float feature.
+    bool any_strict_float() const;
+    void set_any_strict_float(bool any_strict_float);
+
+private:
+    std::shared_ptr<Internal::ModuleContents> contents_;
+};
+
+// One module holding all of `modules`' functions and buffers; they must all
+// have the same target.
+Module link_modules(const std::string &name, const std::vector<Module> &modules);
+
+} // namespace Halide
+
+#endif
