@@ -4,6 +4,8 @@ halide.runtime and checked against NumPy; errors are upstream 21's."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -57,7 +59,8 @@ def test_object_static_library_and_assembly_of_a_module(tmp_path):
         assert "mod_obj_a" in data and "mod_obj_b" in data, kind
     # One LLVM module: each entry point defined once.
     ll = files[hl.OutputFileType.llvm_assembly].read_text()
-    assert ll.count("define i32 @mod_obj_a(") == 1 and ll.count("define i32 @mod_obj_b(") == 1
+    for name in ["mod_obj_a", "mod_obj_b", "mod_obj_a_argv", "mod_obj_b_argv"]:
+        assert len(re.findall(rf"^define [^@]*@{name}\(", ll, re.M)) == 1, name
 
 
 def test_compile_to_buffer_is_the_object():
@@ -111,7 +114,7 @@ x = hl.Var("x")
 f = hl.Func("f"); f[x] = x
 g = hl.Func("g"); g[x] = x * 2
 m1 = f.compile_to_module([], "fa", hl.Target("x86-64-linux"))
-m2 = g.compile_to_module([], "ga", hl.Target("x86-64-linux-avx2"))
+m2 = g.compile_to_module([], "ga", hl.Target("x86-64-linux-sse41"))
 out = {"name": m1.name(), "target": str(m1.target()), "buffers": len(m1.buffers()),
        "map": m1.get_metadata_name_map(), "linked_name": hl.link_modules("lm", [m1]).name()}
 try:
