@@ -8,6 +8,10 @@
 // stay masked gathers: only the lanes the mask keeps may be read.)
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -23,9 +27,9 @@ int index_of(int x, int y) {
     return (x * 37 + y * 11 + (x * y) % 7) % 300;
 }
 
-std::string llvm_assembly(Func f, const std::string &name) {
+std::string llvm_assembly(Func f, const std::string &name, const std::vector<Argument> &args = {}) {
     std::string path = ::testing::TempDir() + name + ".ll";
-    f.compile_to_llvm_assembly(path, {}, name);
+    f.compile_to_llvm_assembly(path, args, name);
     std::ifstream file(path);
     std::stringstream text;
     text << file.rdbuf();
@@ -61,4 +65,85 @@ TEST(Gather, FloatTableAtComputedIndices) {
 TEST(Gather, Int16TableAtComputedIndices) {
     check<int16_t>(8);
     check<int16_t>(16);
+}
+
+// ---- clamped reads at the edges (codegen's shifted_clamped_load)
+
+namespace {
+
+// `count` elements of T ending at (end_at_page_end) or starting at a page
+// boundary next to an inaccessible page: a read past the end (or before
+// the start) faults.
+template <typename T> class GuardedArray {
+public:
+    GuardedArray(size_t count, bool end_at_page_end) {
+        page_ = (size_t)sysconf(_SC_PAGESIZE);
+        size_t bytes = count * sizeof(T);
+        size_t pages = (bytes + page_ - 1) / page_;
+        size_ = (pages + 2) * page_;
+        base_ = (char *)mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        mprotect(base_, page_, PROT_NONE);
+        mprotect(base_ + (pages + 1) * page_, page_, PROT_NONE);
+        data_ = (T *)(end_at_page_end ? base_ + (pages + 1) * page_ - bytes : base_ + page_);
+    }
+    ~GuardedArray() { munmap(base_, size_); }
+    T *data() { return data_; }
+
+private:
+    size_t page_, size_;
+    char *base_;
+    T *data_;
+};
+
+template <typename T> void check_clamped_edges(int lanes, bool repeat_edge_bounds) {
+    ImageParam in(type_of<T>(), 2, "in");
+    Param<int> width("width");
+    Var x("x"), y("y");
+    Func f("f");
+    Expr hi = repeat_edge_bounds ? in.width() - 1 : width - 1;
+    auto at = [&](int d) { return in(clamp(likely(x + d), 0, hi), y); };
+    f(x, y) = at(-3) + at(-1) * 2 + at(0) * 3 + at(2) * 5 + at(7) * 7;
+    f.vectorize(x, lanes);
+    std::string ll = llvm_assembly(f, "clamped_edges", {in, width});
+    EXPECT_NE(ll.find("clamped_lanes"), std::string::npos) << "lanes " << lanes;
+    for (int w : {1, 3, lanes / 2, lanes - 1, lanes, lanes + 3, 3 * lanes + 5}) {
+        const int h = 2;
+        for (bool at_end : {true, false}) {
+            GuardedArray<T> storage((size_t)w * h, at_end);
+            halide_dimension_t dims[2] = {{0, w, 1, 0}, {0, h, w, 0}};
+            Runtime::Buffer<T> input(storage.data(), 2, dims);
+            for (int j = 0; j < h; j++) {
+                for (int i = 0; i < w; i++) {
+                    input(i, j) = (T)(i * 3 + j * 50 + 1);
+                }
+            }
+            in.set(Buffer<T>(input));
+            width.set(w);
+            // Outputs from well left of the input to well right of it.
+            for (int x0 : {-2 * lanes, -5, 0, w - lanes, w + 2}) {
+                Buffer<T> out(std::max(w + 10, lanes), h);
+                out.set_min(x0, 0);
+                f.realize(out);
+                for (int j = 0; j < h; j++) {
+                    for (int i = x0; i < x0 + out.width(); i++) {
+                        auto ref = [&](int d) { return input(std::min(std::max(i + d, 0), w - 1), j); };
+                        T want = (T)(ref(-3) + ref(-1) * 2 + ref(0) * 3 + ref(2) * 5 + ref(7) * 7);
+                        ASSERT_EQ(out(i, j), want) << "x " << i << " y " << j << " w " << w << " lanes " << lanes;
+                    }
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+
+TEST(Gather, ClampedEdgeVectorsShiftTwoLoadsAndStayInTheImage) {
+    // Each read clamps a few lanes at the image's edges; the edge vectors
+    // load the lanes' run of elements (never beyond it: the input sits
+    // against inaccessible pages) instead of gathering each lane.
+    check_clamped_edges<int16_t>(16, true);
+    check_clamped_edges<int16_t>(8, false);
+    check_clamped_edges<float>(8, true);
+    check_clamped_edges<uint8_t>(32, false);
 }

@@ -193,6 +193,10 @@ private:
     // when every lane is inside the clamp, which is almost always, the
     // clamp changes nothing and one dense (or strided) load does; otherwise gather.
     llvm::Value *clamped_ramp_load(const Load *op, const Ramp *dense, const Expr &in_range);
+    // Its lanes where the clamp changes some, for in[offset + clamp(ramp(base,
+    // 1, n), lo, hi)]: two dense loads shifted through the stack.
+    llvm::Value *shifted_clamped_load(const Load *op, const Expr &offset, const Expr &base, const Expr &lo,
+                                      const Expr &hi);
     // A load at ramp(base, s, n) for a small constant stride s > 1: dense
     // loads of n lanes, each inside the elements the ramp spans (so none
     // reads past its last element), and shuffles picking every s-th lane.

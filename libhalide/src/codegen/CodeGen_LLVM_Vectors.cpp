@@ -94,6 +94,52 @@ Expr unclamp(const Expr &index, Expr &in_range) {
     return Expr();
 }
 
+// `index` as offset + clamp(ramp(base, 1, lanes), lo, hi) with scalar
+// offset, base, lo and hi: the shape of an image read through a clamp
+// (repeat_edge, clamp(likely(x), ...)) with a row offset added.
+bool clamped_dense_ramp(const Expr &index, Expr &offset, Expr &base, Expr &lo, Expr &hi) {
+    if (const Add *op = index.as<Add>()) {
+        for (int side = 0; side < 2; side++) {
+            const Broadcast *b = (side == 0 ? op->b : op->a).as<Broadcast>();
+            if (b && clamped_dense_ramp(side == 0 ? op->a : op->b, offset, base, lo, hi)) {
+                offset = Add::make(offset, b->value);
+                return true;
+            }
+        }
+        return false;
+    }
+    // max(min(r, hi), lo) or min(max(r, lo), hi), the same where lo <= hi.
+    const Max *outer_max = index.as<Max>();
+    const Min *outer_min = index.as<Min>();
+    const Broadcast *outer = outer_max   ? outer_max->b.as<Broadcast>()
+                             : outer_min ? outer_min->b.as<Broadcast>()
+                                         : nullptr;
+    if (!outer) {
+        return false;
+    }
+    const Broadcast *inner = nullptr;
+    Expr r;
+    if (const Min *m = outer_max ? outer_max->a.as<Min>() : nullptr) {
+        inner = m->b.as<Broadcast>(), r = m->a;
+    } else if (const Max *m = outer_min ? outer_min->a.as<Max>() : nullptr) {
+        inner = m->b.as<Broadcast>(), r = m->a;
+    }
+    if (!inner) {
+        return false;
+    }
+    if (const Add *op = r.as<Add>(); op && op->a.as<Ramp>() && op->b.as<Broadcast>()) {
+        r = ramp_sum(op->a, op->b, 1);
+    }
+    if (!r.defined() || !dense_ramp(r) || r.type().element_of() != Int(32)) {
+        return false;
+    }
+    base = r.as<Ramp>()->base;
+    lo = outer_max ? outer->value : inner->value;
+    hi = outer_max ? inner->value : outer->value;
+    offset = IntImm::make(Int(32), 0);
+    return true;
+}
+
 } // namespace
 
 llvm::Value *CodeGen_LLVM::element_address(const std::string &name, const Expr &index, llvm::Type *elem) {
@@ -224,7 +270,10 @@ llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, 
     llvm::BasicBlock *fast_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(slow);
-    llvm::Value *g = gather(op);
+    Expr offset, base, lo, hi;
+    llvm::Value *g = clamped_dense_ramp(op->index, offset, base, lo, hi) && t.lanes() % 2 == 0
+                         ? shifted_clamped_load(op, offset, base, lo, hi)
+                         : gather(op);
     llvm::BasicBlock *slow_end = b_.GetInsertBlock();
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
@@ -232,6 +281,78 @@ llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, 
     phi->addIncoming(a, fast_end);
     phi->addIncoming(g, slow_end);
     return from_memory(phi, t);
+}
+
+// The lanes of in[offset + clamp(ramp(base, 1, n), lo, hi)] read the run
+// of elements [p, q] = [clamp(base), clamp(base + n - 1)], shifted by up to
+// n lanes, with its first (or last) element repeated into the lanes
+// shifted in. Where the run holds at least n / 2 elements (an edge vector
+// with a few lanes clamped), it is read by two loads of n / 2 lanes at its
+// two ends, which never leave it (the lanes read all of it: the loads touch
+// no element the gather would not), and written to a stack array between
+// n copies of its first and n of its last element; n lanes are read back
+// from where the ramp's base falls. Four stores and a load instead of a
+// load per lane. (The read-back straddles the stores, so it waits for
+// them: cheap next to a gather.) A shorter run gathers.
+llvm::Value *CodeGen_LLVM::shifted_clamped_load(const Load *op, const Expr &offset, const Expr &base, const Expr &lo,
+                                                const Expr &hi) {
+    Type t = op->type;
+    int n = t.lanes(), h = n / 2;
+    llvm::Type *mt = mem_type(t), *et = mem_type(t.element_of());
+    llvm::Type *half = mem_type(t.with_lanes(h));
+    llvm::Align elem_align(t.element_of().bytes());
+    auto i32c = [](int64_t v) { return IntImm::make(Int(32), v); };
+    auto clamp_to = [&](const Expr &e) { return Max::make(Min::make(e, hi), lo); };
+    // As lets: each is used more than once.
+    llvm::Value *p_v = codegen(clamp_to(base));
+    llvm::Value *q_v = codegen(clamp_to(Add::make(base, i32c(n - 1))));
+    llvm::Value *k_v = b_.CreateAdd(b_.CreateSub(q_v, p_v), b_.getInt32(1));
+    llvm::BasicBlock *shift = new_block(op->name + "_shifted"), *lanes = new_block(op->name + "_lanes");
+    llvm::BasicBlock *done = new_block(op->name + "_clamped_done");
+    b_.CreateCondBr(b_.CreateICmpSGE(k_v, b_.getInt32(h)), shift, lanes);
+
+    b_.SetInsertPoint(shift);
+    std::string p_name = op->name + ".run_first", q_name = op->name + ".run_last";
+    Expr p = Variable::make(Int(32), p_name), q = Variable::make(Int(32), q_name);
+    push(p_name, p_v);
+    push(q_name, q_v);
+    auto load_half = [&](const Expr &at) {
+        llvm::LoadInst *l =
+            b_.CreateAlignedLoad(half, element_address(op->name, Add::make(offset, at), et), elem_align);
+        l->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+        return l;
+    };
+    llvm::Value *front = load_half(p), *back = load_half(Sub::make(q, i32c(h - 1)));
+    llvm::Value *skew =
+        codegen(Max::make(Min::make(Sub::make(base, p), Add::make(Sub::make(q, p), i32c(1))), i32c(-n)));
+    pop(p_name);
+    pop(q_name);
+    llvm::IRBuilder<> entry(&current_fn()->getEntryBlock(), current_fn()->getEntryBlock().begin());
+    llvm::AllocaInst *tmp = entry.CreateAlloca(llvm::ArrayType::get(et, 3 * n), nullptr, "clamped_lanes");
+    tmp->setAlignment(llvm::Align(t.bytes()));
+    llvm::Value *k64 = b_.CreateSExt(k_v, i64_);
+    auto store_at = [&](llvm::Value *v, llvm::Value *at) {
+        b_.CreateAlignedStore(v, b_.CreateInBoundsGEP(et, tmp, at), elem_align);
+    };
+    store_at(b_.CreateShuffleVector(front, std::vector<int>(n, 0)), b_.getInt64(0));
+    store_at(front, b_.getInt64(n));
+    store_at(back, b_.CreateAdd(k64, b_.getInt64(n - h)));
+    store_at(b_.CreateShuffleVector(back, std::vector<int>(n, h - 1)), b_.CreateAdd(k64, b_.getInt64(n)));
+    llvm::Value *at = b_.CreateAdd(b_.CreateSExt(skew, i64_), b_.getInt64(n));
+    llvm::Value *shifted = b_.CreateAlignedLoad(mt, b_.CreateInBoundsGEP(et, tmp, at), elem_align);
+    llvm::BasicBlock *shift_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(lanes);
+    llvm::Value *g = gather(op);
+    llvm::BasicBlock *lanes_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+
+    b_.SetInsertPoint(done);
+    llvm::PHINode *phi = b_.CreatePHI(mt, 2);
+    phi->addIncoming(shifted, shift_end);
+    phi->addIncoming(g, lanes_end);
+    return phi;
 }
 
 llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *r, int stride) {
