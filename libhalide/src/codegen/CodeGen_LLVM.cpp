@@ -11,7 +11,9 @@
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "codegen/CodeGen_LLVM_Internal.h"
+
 #include "codegen/LLVM_Headers.h"
+#include <functional>
 
 namespace Halide {
 namespace Internal {
@@ -125,6 +127,31 @@ llvm::FunctionCallee CodeGen_LLVM::runtime_fn(const std::string &name, llvm::Typ
 void CodeGen_LLVM::branch_likely(llvm::Value *cond, llvm::BasicBlock *likely_bb, llvm::BasicBlock *unlikely_bb) {
     llvm::MDBuilder md(ctx_);
     b_.CreateCondBr(cond, likely_bb, unlikely_bb, md.createBranchWeights(1u << 20, 1));
+}
+
+llvm::Value *CodeGen_LLVM::branch_value(llvm::Value *cond, bool likely, const std::string &name,
+                                        const std::function<llvm::Value *()> &then_value,
+                                        const std::function<llvm::Value *()> &else_value) {
+    llvm::BasicBlock *then_bb = new_block(name + "_then"), *else_bb = new_block(name + "_else");
+    llvm::BasicBlock *done = new_block(name + "_done");
+    if (likely) {
+        branch_likely(cond, then_bb, else_bb);
+    } else {
+        b_.CreateCondBr(cond, then_bb, else_bb);
+    }
+    b_.SetInsertPoint(then_bb);
+    llvm::Value *a = then_value();
+    llvm::BasicBlock *then_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(else_bb);
+    llvm::Value *b = else_value();
+    llvm::BasicBlock *else_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode *phi = b_.CreatePHI(a->getType(), 2);
+    phi->addIncoming(a, then_end);
+    phi->addIncoming(b, else_end);
+    return phi;
 }
 
 void CodeGen_LLVM::emit_return(llvm::Value *code) {

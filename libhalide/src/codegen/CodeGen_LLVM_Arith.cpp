@@ -197,38 +197,23 @@ llvm::Value *CodeGen_LLVM::div_mod_ramp(const Expr &a, const Expr &m, int64_t st
     llvm::Value *fits = b_.CreateAnd(b_.CreateICmpSGT(ms, int_const(st, span)),
                                      b_.CreateICmpSLE(ms, int_const(st, std::numeric_limits<int32_t>::max() - span)));
     llvm::Value *mv = b_.CreateVectorSplat(ramp->lanes, ms);
-    llvm::BasicBlock *fast = new_block("ramp_divmod_wraps_once"), *slow = new_block("ramp_divmod_general");
-    llvm::BasicBlock *done = new_block("ramp_divmod_done");
-    branch_likely(fits, fast, slow);
-
-    b_.SetInsertPoint(fast);
-    llvm::Value *r0 = codegen(Mod::make(ramp->base, m));
-    std::vector<llvm::Constant *> steps;
-    for (int i = 0; i < ramp->lanes; i++) {
-        steps.push_back(llvm::ConstantInt::get(st, i * stride));
-    }
-    llvm::Value *r = b_.CreateAdd(b_.CreateVectorSplat(ramp->lanes, r0), llvm::ConstantVector::get(steps));
-    llvm::Value *wraps = b_.CreateICmpSGE(r, mv);
-    llvm::Value *fast_value;
-    if (is_div) {
-        llvm::Value *q0 = b_.CreateVectorSplat(ramp->lanes, codegen(Div::make(ramp->base, m)));
-        fast_value = b_.CreateAdd(q0, b_.CreateZExt(wraps, r->getType()));
-    } else {
-        fast_value = b_.CreateSub(r, b_.CreateSelect(wraps, mv, int_const(r->getType(), 0)));
-    }
-    llvm::BasicBlock *fast_end = b_.GetInsertBlock();
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(slow);
-    llvm::Value *slow_value = div_mod_through_float(codegen(a), mv, t, is_div);
-    llvm::BasicBlock *slow_end = b_.GetInsertBlock();
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(done);
-    llvm::PHINode *phi = b_.CreatePHI(fast_value->getType(), 2);
-    phi->addIncoming(fast_value, fast_end);
-    phi->addIncoming(slow_value, slow_end);
-    return phi;
+    return branch_value(
+        fits, true, "ramp_divmod_wraps_once",
+        [&] {
+            llvm::Value *r0 = codegen(Mod::make(ramp->base, m));
+            std::vector<llvm::Constant *> steps;
+            for (int i = 0; i < ramp->lanes; i++) {
+                steps.push_back(llvm::ConstantInt::get(st, i * stride));
+            }
+            llvm::Value *r = b_.CreateAdd(b_.CreateVectorSplat(ramp->lanes, r0), llvm::ConstantVector::get(steps));
+            llvm::Value *wraps = b_.CreateICmpSGE(r, mv);
+            if (is_div) {
+                llvm::Value *q0 = b_.CreateVectorSplat(ramp->lanes, codegen(Div::make(ramp->base, m)));
+                return b_.CreateAdd(q0, b_.CreateZExt(wraps, r->getType()));
+            }
+            return b_.CreateSub(r, b_.CreateSelect(wraps, mv, int_const(r->getType(), 0)));
+        },
+        [&] { return div_mod_through_float(codegen(a), mv, t, is_div); });
 }
 
 llvm::Value *CodeGen_LLVM::min_max(const Expr &ea, const Expr &eb, bool is_min) {

@@ -114,6 +114,11 @@ private:
     llvm::BasicBlock *new_block(const std::string &name) { return llvm::BasicBlock::Create(ctx_, name, current_fn()); }
     // A conditional branch weighted heavily towards `likely_bb`.
     void branch_likely(llvm::Value *cond, llvm::BasicBlock *likely_bb, llvm::BasicBlock *unlikely_bb);
+    // cond ? then_value() : else_value() as a branch: each value is emitted in
+    // its own block (weighted towards `then` if `likely`), joined by a phi.
+    llvm::Value *branch_value(llvm::Value *cond, bool likely, const std::string &name,
+                              const std::function<llvm::Value *()> &then_value,
+                              const std::function<llvm::Value *()> &else_value);
     // Frees every live heap allocation, then returns `code` from the
     // current function. Leaves the builder in a fresh unreachable block.
     void emit_return(llvm::Value *code);

@@ -252,35 +252,24 @@ llvm::Value *CodeGen_LLVM::gather(const Load *op) {
 
 llvm::Value *CodeGen_LLVM::clamped_ramp_load(const Load *op, const Ramp *dense, const Expr &in_range) {
     Type t = op->type;
-    llvm::Value *cond = codegen(in_range);
-    llvm::BasicBlock *fast = new_block(op->name + "_dense"), *slow = new_block(op->name + "_clamped");
-    llvm::BasicBlock *done = new_block(op->name + "_loaded");
-    branch_likely(cond, fast, slow);
-    b_.SetInsertPoint(fast);
-    llvm::Type *et = mem_type(t.element_of());
-    llvm::Value *a;
-    if (int stride = small_stride(dense)) {
-        a = to_memory(strided_load(op, dense, stride), t);
-    } else {
-        llvm::LoadInst *l =
-            b_.CreateAlignedLoad(mem_type(t), element_address(op->name, dense->base, et), llvm::Align(t.bytes()));
-        l->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
-        a = l;
-    }
-    llvm::BasicBlock *fast_end = b_.GetInsertBlock();
-    b_.CreateBr(done);
-    b_.SetInsertPoint(slow);
-    Expr offset, base, lo, hi;
-    llvm::Value *g = clamped_dense_ramp(op->index, offset, base, lo, hi) && t.lanes() % 2 == 0
-                         ? shifted_clamped_load(op, offset, base, lo, hi)
-                         : gather(op);
-    llvm::BasicBlock *slow_end = b_.GetInsertBlock();
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-    llvm::PHINode *phi = b_.CreatePHI(mem_type(t), 2);
-    phi->addIncoming(a, fast_end);
-    phi->addIncoming(g, slow_end);
-    return from_memory(phi, t);
+    llvm::Value *v = branch_value(
+        codegen(in_range), true, op->name + "_dense",
+        [&]() -> llvm::Value * {
+            if (int stride = small_stride(dense)) {
+                return to_memory(strided_load(op, dense, stride), t);
+            }
+            llvm::LoadInst *l = b_.CreateAlignedLoad(
+                mem_type(t), element_address(op->name, dense->base, mem_type(t.element_of())), llvm::Align(t.bytes()));
+            l->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+            return l;
+        },
+        [&] {
+            Expr offset, base, lo, hi;
+            return clamped_dense_ramp(op->index, offset, base, lo, hi) && t.lanes() % 2 == 0
+                       ? shifted_clamped_load(op, offset, base, lo, hi)
+                       : gather(op);
+        });
+    return from_memory(v, t);
 }
 
 // The lanes of in[offset + clamp(ramp(base, 1, n), lo, hi)] read the run
@@ -307,52 +296,39 @@ llvm::Value *CodeGen_LLVM::shifted_clamped_load(const Load *op, const Expr &offs
     llvm::Value *p_v = codegen(clamp_to(base));
     llvm::Value *q_v = codegen(clamp_to(Add::make(base, i32c(n - 1))));
     llvm::Value *k_v = b_.CreateAdd(b_.CreateSub(q_v, p_v), b_.getInt32(1));
-    llvm::BasicBlock *shift = new_block(op->name + "_shifted"), *lanes = new_block(op->name + "_lanes");
-    llvm::BasicBlock *done = new_block(op->name + "_clamped_done");
-    b_.CreateCondBr(b_.CreateICmpSGE(k_v, b_.getInt32(h)), shift, lanes);
-
-    b_.SetInsertPoint(shift);
-    std::string p_name = op->name + ".run_first", q_name = op->name + ".run_last";
-    Expr p = Variable::make(Int(32), p_name), q = Variable::make(Int(32), q_name);
-    push(p_name, p_v);
-    push(q_name, q_v);
-    auto load_half = [&](const Expr &at) {
-        llvm::LoadInst *l =
-            b_.CreateAlignedLoad(half, element_address(op->name, Add::make(offset, at), et), elem_align);
-        l->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
-        return l;
-    };
-    llvm::Value *front = load_half(p), *back = load_half(Sub::make(q, i32c(h - 1)));
-    llvm::Value *skew =
-        codegen(Max::make(Min::make(Sub::make(base, p), Add::make(Sub::make(q, p), i32c(1))), i32c(-n)));
-    pop(p_name);
-    pop(q_name);
-    llvm::IRBuilder<> entry(&current_fn()->getEntryBlock(), current_fn()->getEntryBlock().begin());
-    llvm::AllocaInst *tmp = entry.CreateAlloca(llvm::ArrayType::get(et, 3 * n), nullptr, "clamped_lanes");
-    tmp->setAlignment(llvm::Align(t.bytes()));
-    llvm::Value *k64 = b_.CreateSExt(k_v, i64_);
-    auto store_at = [&](llvm::Value *v, llvm::Value *at) {
-        b_.CreateAlignedStore(v, b_.CreateInBoundsGEP(et, tmp, at), elem_align);
-    };
-    store_at(b_.CreateShuffleVector(front, std::vector<int>(n, 0)), b_.getInt64(0));
-    store_at(front, b_.getInt64(n));
-    store_at(back, b_.CreateAdd(k64, b_.getInt64(n - h)));
-    store_at(b_.CreateShuffleVector(back, std::vector<int>(n, h - 1)), b_.CreateAdd(k64, b_.getInt64(n)));
-    llvm::Value *at = b_.CreateAdd(b_.CreateSExt(skew, i64_), b_.getInt64(n));
-    llvm::Value *shifted = b_.CreateAlignedLoad(mt, b_.CreateInBoundsGEP(et, tmp, at), elem_align);
-    llvm::BasicBlock *shift_end = b_.GetInsertBlock();
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(lanes);
-    llvm::Value *g = gather(op);
-    llvm::BasicBlock *lanes_end = b_.GetInsertBlock();
-    b_.CreateBr(done);
-
-    b_.SetInsertPoint(done);
-    llvm::PHINode *phi = b_.CreatePHI(mt, 2);
-    phi->addIncoming(shifted, shift_end);
-    phi->addIncoming(g, lanes_end);
-    return phi;
+    return branch_value(
+        b_.CreateICmpSGE(k_v, b_.getInt32(h)), false, op->name + "_shifted",
+        [&]() -> llvm::Value * {
+            std::string p_name = op->name + ".run_first", q_name = op->name + ".run_last";
+            Expr p = Variable::make(Int(32), p_name), q = Variable::make(Int(32), q_name);
+            push(p_name, p_v);
+            push(q_name, q_v);
+            auto load_half = [&](const Expr &at) {
+                llvm::LoadInst *l =
+                    b_.CreateAlignedLoad(half, element_address(op->name, Add::make(offset, at), et), elem_align);
+                l->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
+                return l;
+            };
+            llvm::Value *front = load_half(p), *back = load_half(Sub::make(q, i32c(h - 1)));
+            llvm::Value *skew =
+                codegen(Max::make(Min::make(Sub::make(base, p), Add::make(Sub::make(q, p), i32c(1))), i32c(-n)));
+            pop(p_name);
+            pop(q_name);
+            llvm::IRBuilder<> entry(&current_fn()->getEntryBlock(), current_fn()->getEntryBlock().begin());
+            llvm::AllocaInst *tmp = entry.CreateAlloca(llvm::ArrayType::get(et, 3 * n), nullptr, "clamped_lanes");
+            tmp->setAlignment(llvm::Align(t.bytes()));
+            llvm::Value *k64 = b_.CreateSExt(k_v, i64_);
+            auto store_at = [&](llvm::Value *v, llvm::Value *at) {
+                b_.CreateAlignedStore(v, b_.CreateInBoundsGEP(et, tmp, at), elem_align);
+            };
+            store_at(b_.CreateShuffleVector(front, std::vector<int>(n, 0)), b_.getInt64(0));
+            store_at(front, b_.getInt64(n));
+            store_at(back, b_.CreateAdd(k64, b_.getInt64(n - h)));
+            store_at(b_.CreateShuffleVector(back, std::vector<int>(n, h - 1)), b_.CreateAdd(k64, b_.getInt64(n)));
+            llvm::Value *at = b_.CreateAdd(b_.CreateSExt(skew, i64_), b_.getInt64(n));
+            return b_.CreateAlignedLoad(mt, b_.CreateInBoundsGEP(et, tmp, at), elem_align);
+        },
+        [&] { return gather(op); });
 }
 
 llvm::Value *CodeGen_LLVM::strided_load(const Load *op, const Ramp *r, int stride) {
