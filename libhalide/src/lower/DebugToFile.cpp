@@ -16,6 +16,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
+#include "ir/BlockList.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -67,16 +68,7 @@ Stmt place_after_writes(const Stmt &s, const std::string &buffer, const Stmt &du
         }
     }
     if (s.as<Block>()) {
-        std::vector<Stmt> list;
-        std::function<void(const Stmt &)> flatten = [&](const Stmt &t) {
-            if (const Block *b = t.as<Block>()) {
-                flatten(b->first);
-                flatten(b->rest);
-            } else if (t.defined()) {
-                list.push_back(t);
-            }
-        };
-        flatten(s);
+        std::vector<Stmt> list = block_statements(s);
         size_t last = list.size();
         for (size_t i = 0; i < list.size(); i++) {
             if (writes(list[i], buffer)) {

@@ -29,6 +29,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
+#include "ir/BlockList.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -233,16 +234,7 @@ private:
     // store. `production` receives it, for the key's dependencies.
     static Stmt guard_production(const Stmt &s, const FunctionContents &f, const Expr &miss, const Stmt &store,
                                  Stmt *production) {
-        std::vector<Stmt> list;
-        std::function<void(const Stmt &)> flatten = [&](const Stmt &t) {
-            if (const Block *b = t.as<Block>()) {
-                flatten(b->first);
-                flatten(b->rest);
-            } else if (t.defined()) {
-                list.push_back(t);
-            }
-        };
-        flatten(s);
+        std::vector<Stmt> list = block_statements(s);
         if (list.size() == 1) {
             if (const LetStmt *let = s.as<LetStmt>(); let && !writes(Evaluate::make(let->value), f) &&
                                                       !(f.extern_def && let->name == f.name + ".extern.result")) {
