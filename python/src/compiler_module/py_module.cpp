@@ -51,7 +51,7 @@ void define_module(py::module_ &m) {
                     args, fn_name, target.has_unknowns() ? Halide::get_target_from_environment() : target, linkage);
             },
             py::arg("arguments"), py::arg("fn_name"), target_arg(),
-            py::arg("linkage") = Halide::LinkageType::ExternalPlusMetadata);
+            py::arg_v("linkage", Halide::LinkageType::ExternalPlusMetadata, "LinkageType.ExternalPlusMetadata"));
 }
 
 } // namespace halide_py
