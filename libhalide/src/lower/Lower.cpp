@@ -160,8 +160,8 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 7. Multi-dimensional storage to flat buffers.
     s = storage_flattening(s, env);
     s = inject_debug_to_file(s, env, outputs); // debug_to_file(): values written once computed
-    s = inject_memoization(s, env, result); // memoize(): storage from the cache, computed on a miss
-    s = hoist_storage(s, env);              // hoist_storage(): allocated once, outside its loops
+    s = inject_memoization(s, env, result);    // memoize(): storage from the cache, computed on a miss
+    s = hoist_storage(s, env);                 // hoist_storage(): allocated once, outside its loops
 
     // 8. Fold constants and clean up the index math: constants first, then
     // each index as a sum of distinct terms (so (x + m) - m is x).
