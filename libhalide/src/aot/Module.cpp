@@ -28,17 +28,6 @@ using Internal::LoweredFunc;
 
 namespace {
 
-// Every function of `m` and (recursively) its submodules, in order.
-void collect_functions(const Module &m, std::vector<LoweredFunc> &out) {
-    out.insert(out.end(), m.functions().begin(), m.functions().end());
-    for (const Module &sub : m.submodules()) {
-        user_assert(sub.target() == m.target())
-            << "Submodule " << sub.name() << " is compiled for " << sub.target().to_string() << ", module " << m.name()
-            << " for " << m.target().to_string();
-        collect_functions(sub, out);
-    }
-}
-
 // `fs` with their output buffer arguments renamed as `renames` says. The
 // body refers to an argument buffer only through NAME.buffer, so the old
 // name is bound to the renamed argument.
@@ -58,6 +47,20 @@ std::vector<LoweredFunc> renamed(std::vector<LoweredFunc> fs, const MetadataName
         }
     }
     return fs;
+}
+
+// Every function of `m` and (recursively) its submodules, in order, each
+// with the output names its own module's remap_metadata_name gave.
+void collect_functions(const Module &m, std::vector<LoweredFunc> &out) {
+    for (const LoweredFunc &f : renamed(m.functions(), m.get_metadata_name_map())) {
+        out.push_back(f);
+    }
+    for (const Module &sub : m.submodules()) {
+        user_assert(sub.target() == m.target())
+            << "Submodule " << sub.name() << " is compiled for " << sub.target().to_string() << ", module " << m.name()
+            << " for " << m.target().to_string();
+        collect_functions(sub, out);
+    }
 }
 
 } // namespace
@@ -124,7 +127,7 @@ void Module::compile(const std::map<OutputFileType, std::string> &output_files) 
            "reads is embedded in its function's code";
     std::vector<LoweredFunc> fs;
     collect_functions(*this, fs);
-    Internal::compile_lowered(output_files, renamed(fs, contents_->renames), contents_->name, contents_->target);
+    Internal::compile_lowered(output_files, fs, contents_->name, contents_->target);
 }
 
 Buffer<uint8_t> Module::compile_to_buffer() const {
@@ -133,7 +136,7 @@ Buffer<uint8_t> Module::compile_to_buffer() const {
     user_assert(!fs.empty()) << "Cannot compile module " << contents_->name << ": it has no functions";
     Internal::EmitRequest request;
     request.object = true;
-    std::string object = Internal::emit_module(renamed(fs, contents_->renames), contents_->target, request).object;
+    std::string object = Internal::emit_module(fs, contents_->target, request).object;
     Buffer<uint8_t> bytes(Type(UInt(8)), {(int)object.size()}, contents_->name);
     std::memcpy(bytes.raw_buffer()->host, object.data(), object.size());
     return bytes;
@@ -182,7 +185,7 @@ Module link_modules(const std::string &name, const std::vector<Module> &modules)
             << "Mismatched targets in modules to link (" << name << ", " << linked.target().to_string() << "), ("
             << m.name() << ", " << m.target().to_string() << ")";
         Module flat = m.resolve_submodules();
-        for (const LoweredFunc &f : renamed(flat.functions(), flat.get_metadata_name_map())) {
+        for (const LoweredFunc &f : flat.functions()) {
             linked.append(f);
         }
         for (const Buffer<void> &b : flat.buffers()) {
