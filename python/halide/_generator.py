@@ -767,8 +767,9 @@ usage: {prog} -g GENERATOR -o OUTPUT_DIR [-e EMIT,...] [-f FUNCTION] [-n FILE_BA
   -g  the registered generator to run
   -o  directory to write the files into
   -e  what to write (default c_header,static_library,registration): static_library, object (o),
-      c_header (h), assembly, bitcode, llvm_assembly, stmt, python_extension (py.c), registration,
-      shared_library (a .so linked by the compiler itself)
+      c_header (h), assembly, bitcode, llvm_assembly, stmt, stmt_html (html), conceptual_stmt,
+      conceptual_stmt_html, function_info_header, schedule, featurization, python_extension (py.c),
+      registration, shared_library (a .so linked by the compiler itself)
   -f  the function name (default: the generator name); ns::name needs c_plus_plus_name_mangling
   -n  the file base name (default: the function name)
   -r  write a standalone runtime named RUNTIME_NAME instead
@@ -792,12 +793,16 @@ _EMITS: dict[str, tuple[Any, str]] = {
     "python_extension": (OutputFileType.python_extension, ".py.cpp"),
     "py.c": (OutputFileType.python_extension, ".py.cpp"),
     "shared_library": (OutputFileType.shared_library, ".so"),  # ours: upstream has no such emit kind
+    "stmt_html": (OutputFileType.stmt_html, ".stmt.html"),
+    "html": (OutputFileType.stmt_html, ".stmt.html"),
+    "conceptual_stmt": (OutputFileType.conceptual_stmt, ".conceptual.stmt"),
+    "conceptual_stmt_html": (OutputFileType.conceptual_stmt_html, ".conceptual.stmt.html"),
+    "function_info_header": (OutputFileType.function_info_header, ".function_info.h"),
+    "schedule": (OutputFileType.schedule, ".schedule.h"),
+    "featurization": (OutputFileType.featurization, ".featurization"),
 }
 # Upstream's emit kinds this compiler does not write (yet).
-_UNSUPPORTED_EMITS = frozenset(
-    "c_source cpp cpp_stub featurization html stmt_html schedule pytorch_wrapper compiler_log "
-    "function_info_header hlpipe device_code conceptual_stmt conceptual_stmt_html".split()
-)
+_UNSUPPORTED_EMITS = frozenset("c_source cpp cpp_stub pytorch_wrapper compiler_log hlpipe device_code".split())
 _FLAGS = "goefnrpdtsv"  # -p -d -t -s -v are accepted and ignored, as in the C++ driver
 
 

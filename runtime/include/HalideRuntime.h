@@ -731,4 +731,19 @@ template <typename T> HALIDE_ALWAYS_INLINE constexpr halide_type_t halide_type_o
 }
 #endif /* __cplusplus */
 
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#include <string_view>
+/* What a function_info_header file describes: each argument of a kernel,
+ * usable at compile time (upstream declares the same names). */
+namespace HalideFunctionInfo {
+enum ArgumentKind { InputScalar = 0, InputBuffer = 1, OutputBuffer = 2 };
+struct ArgumentInfo {
+    std::string_view name;
+    ArgumentKind kind;
+    int32_t dimensions; /* 0 for scalars */
+    halide_type_t type;
+};
+} // namespace HalideFunctionInfo
+#endif
+
 #endif /* HALIDE_HALIDERUNTIME_H */

@@ -89,3 +89,102 @@ TEST(Parameter, MadeDirectly) {
     EXPECT_EQ(b.type(), Int(16));
     EXPECT_NE(message_of([&] { Parameter(Int(32), false, 2, "bad"); }), "");
 }
+
+TEST(Parameter, ScalarValuesGoThroughTheJIT) {
+    Param<float> scale("scale");
+    Parameter p = scale.parameter();
+    EXPECT_TRUE(p.has_scalar_value());
+    p.set_scalar<float>(2.5f);
+    EXPECT_EQ(p.scalar<float>(), 2.5f);
+    EXPECT_EQ(scale.get(), 2.5f);
+    Var x("x");
+    Func f("f");
+    f(x) = cast<float>(x) * scale;
+    Buffer<float> out = f.realize({3});
+    EXPECT_EQ(out(2), 5.0f);
+    // The type is checked, in both directions.
+    EXPECT_NE(message_of([&] { p.set_scalar<int32_t>(3); }).find("float32"), std::string::npos);
+    EXPECT_NE(message_of([&] { (void)p.scalar<double>(); }).find("float32"), std::string::npos);
+    halide_scalar_value_t v{};
+    v.u.f32 = -1.0f;
+    p.set_scalar(Float(32), v);
+    EXPECT_EQ(scale.get(), -1.0f);
+    EXPECT_FALSE(ImageParam(UInt(8), 1).parameter().has_scalar_value());
+}
+
+TEST(Parameter, BufferBindsWhatTheImageParamReads) {
+    ImageParam im(Int(32), 1, "im");
+    Parameter p = im.parameter();
+    EXPECT_FALSE(p.buffer().defined());
+    Buffer<int> in(4);
+    for (int i = 0; i < 4; i++) {
+        in(i) = 10 * i;
+    }
+    p.set_buffer(in);
+    ASSERT_TRUE(p.buffer().defined());
+    EXPECT_EQ(p.buffer().raw_buffer()->host, in.raw_buffer()->host);
+    EXPECT_EQ(im.get().raw_buffer()->host, in.raw_buffer()->host);
+    Var x("x");
+    Func f("f");
+    f(x) = im(x) + 1;
+    Buffer<int> out = f.realize({4});
+    EXPECT_EQ(out(3), 31);
+    // Wrong type or dimensions are refused with the ImageParam's message.
+    EXPECT_NE(message_of([&] { p.set_buffer(Buffer<float>(4)); }).find("type"), std::string::npos);
+    EXPECT_NE(message_of([&] { p.set_buffer(Buffer<int>(4, 4)); }).find("dimensions"), std::string::npos);
+    p.set_buffer(Buffer<>());
+    EXPECT_FALSE(im.get().defined());
+}
+
+TEST(Parameter, EstimatesAndConstraintsPerDimension) {
+    ImageParam im(UInt(16), 2, "im");
+    Parameter p = im.parameter();
+    EXPECT_FALSE(p.min_constraint_estimate(1).defined());
+    p.set_min_constraint_estimate(1, 0);
+    p.set_extent_constraint_estimate(1, 480);
+    p.set_extent_constraint(0, 640);
+    std::vector<BufferConstraint> c = p.buffer_constraints();
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_TRUE(Internal::is_const_one(c[0].stride));
+    EXPECT_EQ(*Internal::as_const_int(c[0].extent), 640);
+    EXPECT_FALSE(c[0].min_estimate.defined());
+    EXPECT_EQ(*Internal::as_const_int(c[1].min_estimate), 0);
+    EXPECT_EQ(*Internal::as_const_int(c[1].extent_estimate), 480);
+    ArgumentEstimates e = p.get_argument_estimates();
+    ASSERT_EQ(e.buffer_estimates.size(), 2u);
+    EXPECT_EQ(*Internal::as_const_int(e.buffer_estimates[1].extent), 480);
+    EXPECT_FALSE(e.buffer_estimates[0].min.defined());
+    // What set_estimates on the ImageParam records is what the Parameter reports.
+    im.set_estimates({{0, 8}, {1, 9}});
+    EXPECT_EQ(*Internal::as_const_int(p.extent_constraint_estimate(0)), 8);
+    EXPECT_EQ(*Internal::as_const_int(p.min_constraint_estimate(1)), 1);
+    EXPECT_NE(message_of([&] { p.set_min_constraint_estimate(2, 0); }).find("dimension"), std::string::npos);
+
+    Param<int> k("k", 3, 0, 10);
+    k.set_estimate(5);
+    ArgumentEstimates s = k.parameter().get_argument_estimates();
+    EXPECT_EQ(*Internal::as_const_int(s.scalar_min), 0);
+    EXPECT_EQ(*Internal::as_const_int(s.scalar_max), 10);
+    EXPECT_EQ(*Internal::as_const_int(s.scalar_estimate), 5);
+}
+
+TEST(Parameter, MemoryTypeAndLoadTracing) {
+    ImageParam im(UInt(8), 1, "im");
+    Parameter p = im.parameter();
+    EXPECT_EQ(p.memory_type(), MemoryType::Auto);
+    p.store_in(MemoryType::Heap);
+    EXPECT_EQ(p.memory_type(), MemoryType::Heap);
+    EXPECT_FALSE(p.is_tracing_loads());
+    p.trace_loads();
+    p.add_trace_tag("tag one");
+    EXPECT_TRUE(p.is_tracing_loads());
+    EXPECT_EQ(p.get_trace_tags(), std::vector<std::string>{"tag one"});
+    Param<int> k("k");
+    EXPECT_NE(message_of([&] { k.parameter().store_in(MemoryType::Heap); }).find("buffer"), std::string::npos);
+}
+
+TEST(Parameter, ZeroDimensionalBufferHasNoConstraintsToList) {
+    ImageParam im(Float(32), 0, "scalar_image");
+    EXPECT_TRUE(im.parameter().buffer_constraints().empty());
+    EXPECT_EQ(im.parameter().host_alignment(), 4);
+}

@@ -37,16 +37,6 @@ KNOWN_GAPS = {
     "OutputScalar": {"compile_to_c"},
     "Pipeline": {"apply_autoscheduler", "compile_to_c"},
     "Module": {"get_auto_scheduler_results", "set_auto_scheduler_results"},
-    "OutputFileType": {
-        "c_source", "compiler_log", "conceptual_stmt", "conceptual_stmt_html", "cpp_stub", "device_code",
-        "featurization", "function_info_header", "hlpipe", "pytorch_wrapper", "registration", "schedule",
-        "stmt_html",
-    },
-    "Parameter": {
-        "buffer", "buffer_constraints", "extent_constraint_estimate", "get_argument_estimates", "memory_type",
-        "min_constraint_estimate", "scalar", "set_buffer", "set_extent_constraint_estimate",
-        "set_min_constraint_estimate", "set_scalar", "store_in",
-    },
     "RDom": {"domain"},
     "TargetOS": {"wasmrt"},
 }  # fmt: skip

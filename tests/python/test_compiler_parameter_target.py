@@ -68,6 +68,70 @@ def test_parameters_made_directly():
     assert (b.is_buffer(), b.dimensions(), b.type()) == (True, 3, hl.Int(16))
 
 
+def test_parameter_scalar_values():
+    k = hl.Param(hl.Int(16), "k", 3)
+    p = k.parameter()
+    assert p.scalar() == 3 and type(p.scalar()) is int
+    p.set_scalar(-7)
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = x + k
+    np.testing.assert_array_equal(np.asarray(f.realize([3])), np.arange(3) - 7)
+    p.set_scalar(hl.Int(16), 9)
+    assert p.scalar() == 9
+    # As Param.set(): a value the type cannot hold is refused, not wrapped.
+    with pytest.raises(hl.HalideError, match="70000"):
+        p.set_scalar(70000)
+    with pytest.raises(hl.HalideError, match="int16"):
+        p.set_scalar(hl.Int(32), 1)
+    b = hl.Param(hl.Bool(), "b", True).parameter()
+    assert b.scalar() is True
+    s = hl.Param(hl.Float(32), "s").parameter()
+    s.set_scalar(0.1)  # rounded to float32, as Param.set does
+    assert s.scalar() == float(np.float32(0.1))
+
+
+def test_parameter_buffer_binds_the_image_param():
+    im = hl.ImageParam(hl.Int(32), 1, "im")
+    p = im.parameter()
+    assert not p.buffer().defined()
+    data = np.arange(5, dtype=np.int32) * 3
+    p.set_buffer(hl.Buffer(data))
+    np.testing.assert_array_equal(np.asarray(p.buffer()), data)
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = im[x] + 1
+    np.testing.assert_array_equal(np.asarray(f.realize([5])), data + 1)
+    with pytest.raises(hl.HalideError, match="type"):
+        p.set_buffer(hl.Buffer(np.zeros(5, dtype=np.float32)))
+
+
+def test_parameter_estimates_constraints_and_memory_type():
+    im = hl.ImageParam(hl.UInt(8), 2, "im")
+    p = im.parameter()
+    p.set_min_constraint_estimate(1, 0)
+    p.set_extent_constraint_estimate(1, 480)
+    p.set_extent_constraint(0, 640)
+    assert hl.evaluate(p.extent_constraint_estimate(1)) == 480
+    assert not p.min_constraint_estimate(0).defined()
+    c = p.buffer_constraints()
+    assert len(c) == 2 and isinstance(c[0], hl.BufferConstraint)
+    assert hl.evaluate(c[0].extent) == 640 and hl.evaluate(c[0].stride) == 1
+    assert hl.evaluate(c[1].min_estimate) == 0 and hl.evaluate(c[1].extent_estimate) == 480
+    e = p.get_argument_estimates()
+    assert isinstance(e, hl.ArgumentEstimates)
+    assert hl.evaluate(e.buffer_estimates[1].extent) == 480
+    assert p.memory_type() == hl.MemoryType.Auto
+    p.store_in(hl.MemoryType.Heap)
+    assert p.memory_type() == hl.MemoryType.Heap
+    k = hl.Param(hl.Int(32), "k", 1)
+    k.set_range(0, 10)
+    est = k.parameter().get_argument_estimates()
+    assert (hl.evaluate(est.scalar_min), hl.evaluate(est.scalar_max)) == (0, 10)
+    with pytest.raises(hl.HalideError, match="buffer"):
+        k.parameter().store_in(hl.MemoryType.Heap)
+
+
 def test_processor_tune():
     names = list(hl.TargetProcessorTune.__members__)
     assert names == sorted(names) and "TuneGeneric" in names and "TuneZnVer5" in names and len(names) == 15

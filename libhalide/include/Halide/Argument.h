@@ -49,15 +49,28 @@ struct Argument {
 
 // What Pipeline::compile_to can write (upstream's emit names in comments).
 enum class OutputFileType {
-    assembly,         // .s
-    bitcode,          // .bc
-    c_header,         // .h
-    llvm_assembly,    // .ll
-    object,           // .o
-    static_library,   // .a
-    stmt,             // .stmt, the lowered loop nest
-    python_extension, // .py.cpp
-    shared_library,   // .so, linked by the compiler itself (not in upstream)
+    assembly,             // .s
+    bitcode,              // .bc
+    c_header,             // .h
+    llvm_assembly,        // .ll
+    object,               // .o
+    static_library,       // .a
+    stmt,                 // .stmt, the lowered loop nest
+    python_extension,     // .py.cpp
+    shared_library,       // .so, linked by the compiler itself (not in upstream)
+    c_source,             // .halide_generated.cpp, the C++ backend
+    compiler_log,         // .halide_compiler_log (needs a compiler logger, as upstream)
+    conceptual_stmt,      // .conceptual.stmt (here the same as stmt)
+    conceptual_stmt_html, // .conceptual.stmt.html
+    cpp_stub,             // .stub.h (generators only)
+    device_code,          // GPU code: nothing to write for a CPU target
+    featurization,        // .featurization (autoscheduler data: empty here)
+    function_info_header, // .function_info.h
+    hlpipe,               // .hlpipe (serialization: not supported)
+    pytorch_wrapper,      // .pytorch.h (not supported)
+    registration,         // .registration.cpp
+    schedule,             // .schedule.h
+    stmt_html,            // .stmt.html
 };
 
 // How compile_to_lowered_stmt / compile_to_conceptual_stmt write the

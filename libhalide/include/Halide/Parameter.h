@@ -4,13 +4,25 @@
 #ifndef HALIDE_PARAMETER_H
 #define HALIDE_PARAMETER_H
 
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "Halide/Argument.h"
 #include "Halide/Expr.h"
 #include "Halide/Type.h"
 
 namespace Halide {
+
+template <typename T, int Dims> class Buffer;
+
+// One dimension's requirements on a buffer argument, and the estimates
+// tools read (undefined: none), as Parameter::buffer_constraints lists them.
+struct BufferConstraint {
+    Expr min, extent, stride;
+    Expr min_estimate, extent_estimate;
+};
 
 namespace Internal {
 struct ParamContents;
@@ -39,6 +51,24 @@ public:
     // Scalars: the current value as a constant (as upstream; a Param never
     // set is 0), and its range, estimate and default (undefined when not set).
     Expr scalar_expr() const;
+    // True for every defined scalar: a Param always holds a value (0 until set).
+    bool has_scalar_value() const;
+    // The current value as T, which must be the parameter's type.
+    template <typename T> T scalar() const {
+        static_assert(sizeof(T) <= sizeof(halide_scalar_value_t), "scalar<T>: T is too large");
+        halide_scalar_value_t v = scalar_data(type_of<T>());
+        T t;
+        std::memcpy(&t, &v.u.u64, sizeof(t));
+        return t;
+    }
+    // Sets the value the JIT passes: T (or `value_type`) must be the parameter's type.
+    template <typename T> void set_scalar(T value) {
+        static_assert(sizeof(T) <= sizeof(halide_scalar_value_t), "set_scalar<T>: T is too large");
+        halide_scalar_value_t v{};
+        std::memcpy(&v.u.u64, &value, sizeof(value));
+        set_scalar(type_of<T>(), v);
+    }
+    void set_scalar(const Type &value_type, halide_scalar_value_t value);
     Expr min_value() const;
     Expr max_value() const;
     void set_min_value(const Expr &e);
@@ -58,13 +88,35 @@ public:
     void set_stride_constraint(int dim, const Expr &e);
     int host_alignment() const;
     void set_host_alignment(int bytes);
+    // The region a tool may assume (set_estimates), per dimension.
+    Expr min_constraint_estimate(int dim) const;
+    Expr extent_constraint_estimate(int dim) const;
+    void set_min_constraint_estimate(int dim, const Expr &min);
+    void set_extent_constraint_estimate(int dim, const Expr &extent);
+    std::vector<BufferConstraint> buffer_constraints() const;
+    // The buffer the JIT reads (undefined when none is bound), and binding one.
+    Buffer<void, -1> buffer() const;
+    void set_buffer(const Buffer<void, -1> &b);
+    // Recorded only: a CPU has one kind of memory.
+    void store_in(MemoryType memory_type);
+    MemoryType memory_type() const;
+    // Trace the buffer's loads as a Func's (ImageParam::trace_loads).
+    void trace_loads();
+    bool is_tracing_loads() const;
+    void add_trace_tag(const std::string &trace_tag);
+    std::vector<std::string> get_trace_tags() const;
+
+    // Either kind: what tools and the metadata know of the argument's values.
+    ArgumentEstimates get_argument_estimates() const;
 
     const std::shared_ptr<Internal::ParamContents> &scalar_contents() const { return scalar_; }
     const std::shared_ptr<Internal::InputBufferContents> &buffer_contents() const { return buffer_; }
 
 private:
+    halide_scalar_value_t scalar_data(const Type &as) const;
     void check_scalar(const char *what) const;
-    void check_buffer(const char *what, int dim = 0) const;
+    void check_buffer(const char *what) const;
+    void check_buffer(const char *what, int dim) const;
     std::shared_ptr<Internal::ParamContents> scalar_;
     std::shared_ptr<Internal::InputBufferContents> buffer_;
 };

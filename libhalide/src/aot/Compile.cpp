@@ -13,6 +13,7 @@
 #include "Halide/Pipeline.h"
 #include "aot/CHeader.h"
 #include "aot/Compile.h"
+#include "aot/ExtraOutputs.h"
 #include "aot/Mangle.h"
 #include "aot/PythonExtension.h"
 #include "aot/StmtHTML.h"
@@ -200,6 +201,15 @@ std::string with_cplusplus_names(const std::string &object, const std::vector<Lo
     return rename_symbols(object, renames);
 }
 
+const char *output_kind_name(OutputFileType k) {
+    switch (k) {
+    case OutputFileType::c_source: return "c_source";
+    case OutputFileType::hlpipe: return "hlpipe";
+    case OutputFileType::pytorch_wrapper: return "pytorch_wrapper";
+    default: return "such";
+    }
+}
+
 // What compile_to_lowered_stmt writes.
 std::string stmt_text(const std::vector<LoweredFunc> &fs, const Target &target) {
     std::ostringstream s;
@@ -350,11 +360,10 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
     EmitRequest request;
     for (const auto &[kind, path] : output_files) {
         // Only objects get their symbols renamed (see Mangle.h).
-        user_assert(!cplusplus || kind == OutputFileType::object || kind == OutputFileType::static_library ||
-                    kind == OutputFileType::shared_library || kind == OutputFileType::c_header ||
-                    kind == OutputFileType::stmt)
-            << "With c_plus_plus_name_mangling this compiler writes object, static_library, shared_library, "
-               "c_header and stmt files only, not "
+        user_assert(!cplusplus || !(kind == OutputFileType::assembly || kind == OutputFileType::bitcode ||
+                                    kind == OutputFileType::llvm_assembly || kind == OutputFileType::python_extension))
+            << "With c_plus_plus_name_mangling this compiler does not write assembly, bitcode, llvm_assembly or "
+               "python_extension files: "
             << path;
         request.object |= kind == OutputFileType::object || kind == OutputFileType::static_library;
         request.assembly |= kind == OutputFileType::assembly;
@@ -396,8 +405,39 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
             write_file(path, make_archive(members));
             break;
         }
-        case OutputFileType::stmt: write_file(path, stmt_text(fs, target)); break;
-        default: break;
+        case OutputFileType::stmt:
+        case OutputFileType::conceptual_stmt: write_file(path, stmt_text(fs, target)); break;
+        case OutputFileType::stmt_html:
+        case OutputFileType::conceptual_stmt_html: write_file(path, stmt_html(name, stmt_text(fs, target))); break;
+        case OutputFileType::function_info_header: write_file(path, function_info_header(fs, path)); break;
+        case OutputFileType::registration: {
+            std::string text;
+            for (const LoweredFunc &f : fs) {
+                text += registration_source(f.name, namespaces, cplusplus);
+            }
+            write_file(path, text);
+            break;
+        }
+        case OutputFileType::schedule: write_file(path, schedule_header(name, target.to_string())); break;
+        case OutputFileType::featurization: write_file(path, ""); break; // no autoscheduler: nothing to record
+        case OutputFileType::device_code: break;                         // no GPU code for a CPU target
+        case OutputFileType::compiler_log:
+            user_error << "compile_to: a compiler_log is written only while a compiler logger is active, as in "
+                          "upstream Halide; this compiler has none ("
+                       << path << ")";
+            break;
+        case OutputFileType::cpp_stub:
+            user_error << "compile_to: a cpp_stub is generated from a Generator, not a Pipeline, and this compiler "
+                          "does not write generator stubs ("
+                       << path << ")";
+            break;
+        case OutputFileType::c_source:
+        case OutputFileType::hlpipe:
+        case OutputFileType::pytorch_wrapper:
+            user_error << "compile_to: this compiler does not write " << output_kind_name(kind) << " files (" << path
+                       << "); it writes object, static_library, shared_library, c_header, assembly, bitcode, "
+                          "llvm_assembly, stmt, stmt_html, function_info_header, registration and python_extension";
+            break;
         }
     }
 }

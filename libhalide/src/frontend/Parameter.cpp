@@ -1,6 +1,7 @@
 // See Parameter.h: one handle over the two kinds of argument contents.
 #include "Halide/Parameter.h"
 
+#include "Halide/Buffer.h"
 #include "Halide/Error.h"
 #include "Halide/IROperator.h"
 #include "Halide/Param.h"
@@ -28,9 +29,13 @@ void Parameter::check_scalar(const char *what) const {
     user_assert(scalar_) << "Parameter::" << what << " applies to a scalar parameter; '" << name() << "' is a buffer";
 }
 
-void Parameter::check_buffer(const char *what, int dim) const {
+void Parameter::check_buffer(const char *what) const {
     user_assert(defined()) << "Parameter::" << what << " of an undefined Parameter";
     user_assert(buffer_) << "Parameter::" << what << " applies to a buffer parameter; '" << name() << "' is a scalar";
+}
+
+void Parameter::check_buffer(const char *what, int dim) const {
+    check_buffer(what);
     user_assert(dim >= 0 && dim < buffer_->dimensions)
         << "Parameter::" << what << ": buffer '" << name() << "' has " << buffer_->dimensions
         << " dimensions; there is no dimension " << dim;
@@ -134,6 +139,121 @@ int Parameter::host_alignment() const {
 void Parameter::set_host_alignment(int bytes) {
     check_buffer("set_host_alignment");
     OutputImageParam(buffer_, Argument::InputBuffer).set_host_alignment(bytes);
+}
+
+bool Parameter::has_scalar_value() const {
+    return defined() && !is_buffer();
+}
+
+halide_scalar_value_t Parameter::scalar_data(const Type &as) const {
+    check_scalar("scalar");
+    user_assert(as == scalar_->type) << "Parameter::scalar: '" << name() << "' has type "
+                                     << type_to_string(scalar_->type) << ", not " << type_to_string(as);
+    return scalar_->value;
+}
+
+void Parameter::set_scalar(const Type &value_type, halide_scalar_value_t value) {
+    check_scalar("set_scalar");
+    user_assert(value_type == scalar_->type) << "Parameter::set_scalar: '" << name() << "' has type "
+                                             << type_to_string(scalar_->type) << ", not " << type_to_string(value_type);
+    set_param_value(*scalar_, &value, sizeof(value));
+}
+
+Expr Parameter::min_constraint_estimate(int dim) const {
+    check_buffer("min_constraint_estimate", dim);
+    return (size_t)dim < buffer_->estimates.size() ? buffer_->estimates[(size_t)dim].min : Expr();
+}
+Expr Parameter::extent_constraint_estimate(int dim) const {
+    check_buffer("extent_constraint_estimate", dim);
+    return (size_t)dim < buffer_->estimates.size() ? buffer_->estimates[(size_t)dim].extent : Expr();
+}
+// Estimates are kept as a Region: the other half of an unset dimension stays undefined.
+void Parameter::set_min_constraint_estimate(int dim, const Expr &min) {
+    check_buffer("set_min_constraint_estimate", dim);
+    buffer_->estimates.resize((size_t)buffer_->dimensions);
+    buffer_->estimates[(size_t)dim].min = min.defined() ? cast(Int(32), min) : min;
+}
+void Parameter::set_extent_constraint_estimate(int dim, const Expr &extent) {
+    check_buffer("set_extent_constraint_estimate", dim);
+    buffer_->estimates.resize((size_t)buffer_->dimensions);
+    buffer_->estimates[(size_t)dim].extent = extent.defined() ? cast(Int(32), extent) : extent;
+}
+
+std::vector<BufferConstraint> Parameter::buffer_constraints() const {
+    check_buffer("buffer_constraints");
+    std::vector<BufferConstraint> result((size_t)buffer_->dimensions);
+    for (int d = 0; d < buffer_->dimensions; d++) {
+        const DimensionConstraint &c = buffer_->constraints[(size_t)d];
+        result[(size_t)d] = {c.min, c.extent, c.stride, min_constraint_estimate(d), extent_constraint_estimate(d)};
+    }
+    return result;
+}
+
+Buffer<> Parameter::buffer() const {
+    check_buffer("buffer");
+    if (!buffer_->bound) {
+        return Buffer<>();
+    }
+    if (buffer_->concrete) {
+        // A Buffer's own contents: a view of it, kept alive by this Parameter's owner.
+        return Buffer<>(Runtime::Buffer<>(*buffer_->bound), buffer_->user_name);
+    }
+    return std::static_pointer_cast<BoundImage>(buffer_->keep_alive)->buffer;
+}
+
+void Parameter::set_buffer(const Buffer<> &b) {
+    check_buffer("set_buffer");
+    user_assert(!buffer_->concrete && !buffer_->output)
+        << "Parameter::set_buffer: '" << name() << "' is not an input ImageParam; only those can be rebound";
+    if (!b.defined()) {
+        buffer_->bound = nullptr;
+        buffer_->keep_alive.reset();
+        return;
+    }
+    bind_input_buffer(*buffer_, b, nullptr);
+}
+
+void Parameter::store_in(MemoryType memory_type) {
+    check_buffer("store_in");
+    buffer_->memory_type = memory_type;
+}
+MemoryType Parameter::memory_type() const {
+    check_buffer("memory_type");
+    return buffer_->memory_type;
+}
+
+void Parameter::trace_loads() {
+    check_buffer("trace_loads");
+    buffer_->trace_loads = true;
+    mark_everything_changed(); // its consumers are not known here
+}
+bool Parameter::is_tracing_loads() const {
+    check_buffer("is_tracing_loads");
+    return buffer_->trace_loads;
+}
+void Parameter::add_trace_tag(const std::string &trace_tag) {
+    check_buffer("add_trace_tag");
+    buffer_->trace_tags.push_back(trace_tag);
+    mark_everything_changed();
+}
+std::vector<std::string> Parameter::get_trace_tags() const {
+    check_buffer("get_trace_tags");
+    return buffer_->trace_tags;
+}
+
+ArgumentEstimates Parameter::get_argument_estimates() const {
+    user_assert(defined()) << "Parameter::get_argument_estimates of an undefined Parameter";
+    ArgumentEstimates e;
+    if (buffer_) {
+        e.buffer_estimates = buffer_->estimates;
+        e.buffer_estimates.resize((size_t)buffer_->dimensions);
+    } else {
+        e.scalar_def = scalar_->default_value;
+        e.scalar_min = scalar_->min_value;
+        e.scalar_max = scalar_->max_value;
+        e.scalar_estimate = scalar_->estimate;
+    }
+    return e;
 }
 
 } // namespace Halide

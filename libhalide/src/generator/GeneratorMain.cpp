@@ -15,6 +15,7 @@
 
 #include "Halide/Generator.h"
 #include "aot/Compile.h"
+#include "aot/ExtraOutputs.h"
 
 namespace Halide {
 namespace Internal {
@@ -28,8 +29,9 @@ const char *const kUsage =
     "  -g  the registered generator to run\n"
     "  -o  directory to write the files into\n"
     "  -e  what to write (default c_header,static_library,registration): static_library, object (o),\n"
-    "      c_header (h), assembly, bitcode, llvm_assembly, stmt, python_extension (py.c), registration,\n"
-    "      shared_library (a .so linked by the compiler itself)\n"
+    "      c_header (h), assembly, bitcode, llvm_assembly, stmt, stmt_html (html), conceptual_stmt,\n"
+    "      conceptual_stmt_html, function_info_header, schedule, featurization, python_extension (py.c),\n"
+    "      registration, shared_library (a .so linked by the compiler itself)\n"
     "  -f  the function name (default: the generator name); ns::name needs c_plus_plus_name_mangling\n"
     "  -n  the file base name (default: the function name)\n"
     "  -r  write a standalone runtime named RUNTIME_NAME instead\n"
@@ -57,6 +59,13 @@ const std::map<std::string, Emit> &emit_kinds() {
         {"python_extension", {OutputFileType::python_extension, ".py.cpp"}},
         {"shared_library", {OutputFileType::shared_library, ".so"}}, // ours: upstream has no such emit kind
         {"py.c", {OutputFileType::python_extension, ".py.cpp"}},
+        {"stmt_html", {OutputFileType::stmt_html, ".stmt.html"}},
+        {"html", {OutputFileType::stmt_html, ".stmt.html"}},
+        {"conceptual_stmt", {OutputFileType::conceptual_stmt, ".conceptual.stmt"}},
+        {"conceptual_stmt_html", {OutputFileType::conceptual_stmt_html, ".conceptual.stmt.html"}},
+        {"function_info_header", {OutputFileType::function_info_header, ".function_info.h"}},
+        {"schedule", {OutputFileType::schedule, ".schedule.h"}},
+        {"featurization", {OutputFileType::featurization, ".featurization"}},
     };
     return kinds;
 }
@@ -64,9 +73,7 @@ const std::map<std::string, Emit> &emit_kinds() {
 // Upstream's emit names this compiler does not write (yet).
 const std::set<std::string> &unsupported_kinds() {
     static const std::set<std::string> kinds = {
-        "c_source",  "cpp",         "cpp_stub",        "featurization",        "html",
-        "stmt_html", "schedule",    "pytorch_wrapper", "compiler_log",         "function_info_header",
-        "hlpipe",    "device_code", "conceptual_stmt", "conceptual_stmt_html",
+        "c_source", "cpp", "cpp_stub", "pytorch_wrapper", "compiler_log", "hlpipe", "device_code",
     };
     return kinds;
 }
@@ -92,37 +99,6 @@ std::string join(const std::vector<std::string> &v) {
         r += (r.empty() ? "" : ", ") + s;
     }
     return r.empty() ? "(none)" : r;
-}
-
-// `fn` is declared as the kernel's header declares it: in C, or with C++
-// names in its namespaces (c_plus_plus_name_mangling).
-std::string registration_source(const FunctionName &fn, bool cplusplus) {
-    std::string open, close, qualified = "::";
-    for (const std::string &ns : fn.namespaces) {
-        open += "namespace " + ns + " {\n";
-        close = "} // namespace " + ns + "\n" + close;
-        qualified += ns + "::";
-    }
-    qualified += fn.name;
-    std::string declarations =
-        "int " + fn.name + "_argv(void **args);\nconst struct halide_filter_metadata_t *" + fn.name + "_metadata();\n";
-    return "// Registers " + qualified.substr(2) +
-           " with the host program (upstream's emit kind `registration`).\n"
-           "#include \"HalideRuntime.h\"\n\n" +
-           (cplusplus ? open + declarations + close : "extern \"C\" {\n" + declarations + "}\n") +
-           "extern \"C\" void halide_register_argv_and_metadata(int (*filter_argv_call)(void **),\n"
-           "                                       const struct halide_filter_metadata_t *filter_metadata,\n"
-           "                                       const char *const *extra_key_value_pairs);\n\n"
-           "namespace {\n"
-           "struct Registerer {\n"
-           "    Registerer() {\n"
-           "        static const char *const extra[] = {nullptr};\n"
-           "        halide_register_argv_and_metadata(" +
-           qualified + "_argv, " + qualified +
-           "_metadata(), extra);\n"
-           "    }\n"
-           "} registerer;\n"
-           "} // namespace\n";
 }
 
 int run(int argc, char **argv) {
@@ -227,7 +203,7 @@ int run(int argc, char **argv) {
     if (registration) {
         std::FILE *f = std::fopen((dir + "/" + base + ".registration.cpp").c_str(), "w");
         user_assert(f) << "Can't write " << dir << "/" << base << ".registration.cpp";
-        std::string text = registration_source(fn, target.has_feature(Target::CPlusPlusMangling));
+        std::string text = registration_source(fn.name, fn.namespaces, target.has_feature(Target::CPlusPlusMangling));
         std::fwrite(text.data(), 1, text.size(), f);
         std::fclose(f);
     }

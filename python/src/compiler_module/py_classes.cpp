@@ -23,6 +23,7 @@ void declare_classes(py::module_ &m) {
     py::class_<LoopLevel>(m, "LoopLevel");
     py::class_<Param<>>(m, "Param");
     py::class_<Parameter>(m, "Parameter");
+    py::class_<BufferConstraint>(m, "BufferConstraint");
     py::class_<Internal::Dimension>(m, "Dimension");
     py::class_<OutputImageParam>(m, "OutputImageParam");
     py::class_<ImageParam, OutputImageParam>(m, "ImageParam");

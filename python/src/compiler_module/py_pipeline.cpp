@@ -87,7 +87,20 @@ void define_pipeline(py::module_ &m) {
         .value("static_library", Halide::OutputFileType::static_library)
         .value("stmt", Halide::OutputFileType::stmt)
         .value("python_extension", Halide::OutputFileType::python_extension)
-        .value("shared_library", Halide::OutputFileType::shared_library);
+        .value("shared_library", Halide::OutputFileType::shared_library)
+        .value("c_source", Halide::OutputFileType::c_source)
+        .value("compiler_log", Halide::OutputFileType::compiler_log)
+        .value("conceptual_stmt", Halide::OutputFileType::conceptual_stmt)
+        .value("conceptual_stmt_html", Halide::OutputFileType::conceptual_stmt_html)
+        .value("cpp_stub", Halide::OutputFileType::cpp_stub)
+        .value("device_code", Halide::OutputFileType::device_code)
+        .value("featurization", Halide::OutputFileType::featurization)
+        .value("function_info_header", Halide::OutputFileType::function_info_header)
+        .value("hlpipe", Halide::OutputFileType::hlpipe)
+        .value("pytorch_wrapper", Halide::OutputFileType::pytorch_wrapper)
+        .value("registration", Halide::OutputFileType::registration)
+        .value("schedule", Halide::OutputFileType::schedule)
+        .value("stmt_html", Halide::OutputFileType::stmt_html);
 
     py::enum_<StmtOutputFormat>(m, "StmtOutputFormat")
         .value("Text", StmtOutputFormat::Text)
