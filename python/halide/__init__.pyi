@@ -12,6 +12,7 @@ from halide._compiler import (
     Bool as Bool,
     BoundaryConditions as BoundaryConditions,
     Buffer as Buffer,
+    BufferConstraint as BufferConstraint,
     BufferDimension as BufferDimension,
     Callable as Callable,
     DeviceAPI as DeviceAPI,

@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentEstimates', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
+__all__: list[str] = ['Argument', 'ArgumentEstimates', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -1144,6 +1144,10 @@ class Parameter:
         ...
     def __repr__(self) -> str:
         ...
+    def buffer(self) -> Buffer:
+        ...
+    def buffer_constraints(self) -> list[BufferConstraint]:
+        ...
     def default_value(self) -> Expr:
         ...
     def defined(self) -> bool:
@@ -1154,13 +1158,21 @@ class Parameter:
         ...
     def extent_constraint(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Expr:
         ...
+    def extent_constraint_estimate(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Expr:
+        ...
+    def get_argument_estimates(self) -> ArgumentEstimates:
+        ...
     def host_alignment(self) -> int:
         ...
     def is_buffer(self) -> bool:
         ...
     def max_value(self) -> Expr:
         ...
+    def memory_type(self) -> MemoryType:
+        ...
     def min_constraint(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Expr:
+        ...
+    def min_constraint_estimate(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Expr:
         ...
     def min_value(self) -> Expr:
         ...
@@ -1168,7 +1180,11 @@ class Parameter:
         ...
     def same_as(self, other: Parameter) -> bool:
         ...
+    def scalar(self) -> typing.Any:
+        ...
     def scalar_expr(self) -> Expr:
+        ...
+    def set_buffer(self, buffer: Buffer) -> None:
         ...
     def set_default_value(self, e: typing.Any) -> None:
         ...
@@ -1176,19 +1192,49 @@ class Parameter:
         ...
     def set_extent_constraint(self, dim: typing.SupportsInt | typing.SupportsIndex, e: typing.Any) -> None:
         ...
+    def set_extent_constraint_estimate(self, dim: typing.SupportsInt | typing.SupportsIndex, expr: typing.Any) -> None:
+        ...
     def set_host_alignment(self, bytes: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
     def set_max_value(self, e: typing.Any) -> None:
         ...
     def set_min_constraint(self, dim: typing.SupportsInt | typing.SupportsIndex, e: typing.Any) -> None:
         ...
+    def set_min_constraint_estimate(self, dim: typing.SupportsInt | typing.SupportsIndex, expr: typing.Any) -> None:
+        ...
     def set_min_value(self, e: typing.Any) -> None:
         ...
+    @typing.overload
+    def set_scalar(self, value: typing.Any) -> None:
+        ...
+    @typing.overload
+    def set_scalar(self, value_type: Type, value: typing.Any) -> None:
+        ...
     def set_stride_constraint(self, dim: typing.SupportsInt | typing.SupportsIndex, e: typing.Any) -> None:
+        ...
+    def store_in(self, memory_type: MemoryType) -> None:
         ...
     def stride_constraint(self, dim: typing.SupportsInt | typing.SupportsIndex) -> Expr:
         ...
     def type(self) -> Type:
+        ...
+class BufferConstraint:
+    def __repr__(self) -> str:
+        ...
+    @property
+    def extent(self) -> Expr:
+        ...
+    @property
+    def extent_estimate(self) -> Expr:
+        ...
+    @property
+    def min(self) -> Expr:
+        ...
+    @property
+    def min_estimate(self) -> Expr:
+        ...
+    @property
+    def stride(self) -> Expr:
         ...
 class Dimension:
     def dim(self, dimension: typing.SupportsInt | typing.SupportsIndex) -> Dimension:
@@ -2682,17 +2728,56 @@ class OutputFileType:
       python_extension
     
       shared_library
+    
+      c_source
+    
+      compiler_log
+    
+      conceptual_stmt
+    
+      conceptual_stmt_html
+    
+      cpp_stub
+    
+      device_code
+    
+      featurization
+    
+      function_info_header
+    
+      hlpipe
+    
+      pytorch_wrapper
+    
+      registration
+    
+      schedule
+    
+      stmt_html
     """
     __members__: typing.ClassVar[dict[str, OutputFileType]]
     assembly: typing.ClassVar[OutputFileType]
     bitcode: typing.ClassVar[OutputFileType]
     c_header: typing.ClassVar[OutputFileType]
+    c_source: typing.ClassVar[OutputFileType]
+    compiler_log: typing.ClassVar[OutputFileType]
+    conceptual_stmt: typing.ClassVar[OutputFileType]
+    conceptual_stmt_html: typing.ClassVar[OutputFileType]
+    cpp_stub: typing.ClassVar[OutputFileType]
+    device_code: typing.ClassVar[OutputFileType]
+    featurization: typing.ClassVar[OutputFileType]
+    function_info_header: typing.ClassVar[OutputFileType]
+    hlpipe: typing.ClassVar[OutputFileType]
     llvm_assembly: typing.ClassVar[OutputFileType]
     object: typing.ClassVar[OutputFileType]
     python_extension: typing.ClassVar[OutputFileType]
+    pytorch_wrapper: typing.ClassVar[OutputFileType]
+    registration: typing.ClassVar[OutputFileType]
+    schedule: typing.ClassVar[OutputFileType]
     shared_library: typing.ClassVar[OutputFileType]
     static_library: typing.ClassVar[OutputFileType]
     stmt: typing.ClassVar[OutputFileType]
+    stmt_html: typing.ClassVar[OutputFileType]
     @typing.overload
     def __eq__(self, other: OutputFileType) -> bool:
         ...

@@ -110,9 +110,9 @@ void define_parameter(py::module_ &m) {
         .def(
             "set_scalar",
             [](Parameter &p, const Type &value_type, const py::object &value) {
-                user_assert(p.defined() && !p.is_buffer() && value_type == p.type())
-                    << "Parameter.set_scalar(): '" << (p.defined() ? p.name() : std::string("(undefined)"))
-                    << "' is not a scalar of type " << type_name(value_type);
+                user_assert(p.defined() && !p.is_buffer()) << "Parameter.set_scalar() applies to a scalar parameter";
+                user_assert(value_type == p.type()) << "Parameter.set_scalar(): '" << p.name() << "' has type "
+                                                    << type_name(p.type()) << ", not " << type_name(value_type);
                 set_scalar_value(p, value);
             },
             py::arg("value_type"), py::arg("value"))
