@@ -2,6 +2,8 @@
 #ifndef HALIDE_HALIDE_H
 #define HALIDE_HALIDE_H
 
+#include <iostream> // std::cout and std::cerr, which upstream's Halide.h provides to programs
+
 #include "Halide/Argument.h"
 #include "Halide/BoundaryConditions.h"
 #include "Halide/Buffer.h"
@@ -10,6 +12,7 @@
 #include "Halide/Error.h"
 #include "Halide/Evaluate.h"
 #include "Halide/Expr.h"
+#include "Halide/Extern.h"
 #include "Halide/Float16.h"
 #include "Halide/Func.h"
 #include "Halide/Generator.h"

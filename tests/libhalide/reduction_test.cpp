@@ -381,6 +381,39 @@ TEST(Reduction, TupleUpdates) {
     }
 }
 
+TEST(Reduction, TupleUpdateReadsAllValuesBeforeWritingAny) {
+    // A Tuple update is one simultaneous assignment: swapping the values, or
+    // computing each from all the old ones, must not see a value written
+    // earlier in the same update.
+    Var x("x");
+    Func swap("swap");
+    swap(x) = Tuple(x, 10 * x);
+    swap(x) = Tuple(swap(x)[1], swap(x)[0]);
+    Realization swapped = swap.realize({5});
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(Buffer<int32_t>(swapped[0])(i), 10 * i);
+        EXPECT_EQ(Buffer<int32_t>(swapped[1])(i), i);
+    }
+
+    // Several steps of (a, b) <- (b + 1, 2 * a + b), vectorized.
+    Func g("g");
+    RDom r(0, 6);
+    g(x) = Tuple(x, 1 - x);
+    g(x) = Tuple(g(x)[1] + 1 + r * 0, 2 * g(x)[0] + g(x)[1]);
+    g.update().vectorize(x, 4);
+    Realization out = g.realize({8});
+    for (int i = 0; i < 8; i++) {
+        int a = i, b = 1 - i;
+        for (int k = 0; k < 6; k++) {
+            int na = b + 1, nb = 2 * a + b;
+            a = na;
+            b = nb;
+        }
+        EXPECT_EQ(Buffer<int32_t>(out[0])(i), a) << "at " << i;
+        EXPECT_EQ(Buffer<int32_t>(out[1])(i), b) << "at " << i;
+    }
+}
+
 TEST(Reduction, NestedInlineReductionsOverExplicitRDoms) {
     Buffer<int32_t> in = image_input(4, 3);
     Var x("x");

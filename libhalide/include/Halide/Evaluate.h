@@ -1,6 +1,7 @@
 // Halide::evaluate: JIT-compiles and runs a scalar expression (a 0-D Func)
 // and returns its value, as upstream's. The Tuple form writes each value
-// through a pointer: evaluate(Tuple(a, b), &x, &y).
+// through a pointer: evaluate(Tuple(a, b), &x, &y). evaluate_may_gpu is
+// the same.
 #ifndef HALIDE_EVALUATE_H
 #define HALIDE_EVALUATE_H
 
@@ -38,6 +39,16 @@ template <typename First, typename... Rest> void evaluate(const Tuple &t, First 
     };
     assign(first);
     (assign(rest), ...);
+}
+
+// Upstream's evaluate() that may run on a GPU when the JIT target has one;
+// here it runs where the JIT target's other pipelines do, with the same result.
+template <typename T> T evaluate_may_gpu(const Expr &e) {
+    return evaluate<T>(e);
+}
+
+template <typename First, typename... Rest> void evaluate_may_gpu(const Tuple &t, First first, Rest... rest) {
+    evaluate(t, first, rest...);
 }
 
 } // namespace Halide

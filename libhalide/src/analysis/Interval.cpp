@@ -3,6 +3,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/IRVisitor.h"
+#include "ir/UsesVars.h"
 
 #include <algorithm>
 #include <climits>
@@ -169,6 +170,12 @@ public:
     Interval result;
 
     Interval of(const Expr &e) {
+        if (invariant_narrow_integer(e)) {
+            // Evaluated the same way wherever the bound is used, wrapping
+            // and all: its own single point (a Param<int16_t> times 2).
+            result = Interval::single_point(Cast::make(Int(32), e));
+            return result;
+        }
         include(e);
         return result;
     }
@@ -475,6 +482,33 @@ private:
         if (!lo || !hi || !fits(t, *lo) || !fits(t, *hi)) {
             result = {type_min(t), type_max(t)};
         }
+    }
+
+    // Whether e is an integer narrower than 32 bits that depends on some
+    // variables, none of them in scope, and reads no Func or buffer.
+    bool invariant_narrow_integer(const Expr &e) const {
+        Type t = e.type();
+        if (!(t.is_int() || t.is_uint()) || t.bits() >= 32 || t.bits() == 1 || t.lanes() != 1) {
+            return false;
+        }
+        class ReadsMemory : public IRVisitor {
+        public:
+            bool found = false;
+            using IRVisitor::visit;
+            void visit(const Call *) override { found = true; }
+            void visit(const Load *op) override {
+                found = true;
+                IRVisitor::visit(op);
+            }
+        } reads;
+        reads.include(e);
+        bool symbolic = false, varies = false; // constants are left to the rules below, which fold them
+        expr_uses_var_if(e, [&](const std::string &name) {
+            symbolic = true;
+            varies = varies || scope_.count(name) > 0;
+            return false;
+        });
+        return !reads.found && symbolic && !varies;
     }
 
     // Whether v fits type t and int32 index math.

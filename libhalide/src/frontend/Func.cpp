@@ -618,6 +618,9 @@ namespace {
 // upstream's does).
 void check_level(const FunctionContents &f, const std::string &name, const char *what) {
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
+    if (name == Var::outermost().name() && std::string(what) != "hoist_storage") {
+        return; // outside all of its loops (inside its computation), as upstream's
+    }
     std::vector<std::string> loops;
     std::vector<const std::vector<Dim> *> schedules; // every stage's, and their specializations'
     for (size_t stage = 0; stage <= f.updates.size(); stage++) {

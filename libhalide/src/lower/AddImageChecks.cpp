@@ -310,9 +310,8 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
             }
         }
 
-        if (input) {
-            auto it = required.find(a.name);
-            internal_assert(it != required.end());
+        auto it = required.find(a.name);
+        if (input && it != required.end()) { // (an input only its fields are used of is never read)
             for (int d = 0; d < a.dimensions; d++) {
                 const Interval &r = it->second[d];
                 user_assert(r.is_bounded()) << "Can't infer the region of " << label << " the pipeline reads: "

@@ -24,6 +24,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
+#include "Halide/Var.h"
 #include "analysis/Interval.h"
 #include "ir/Substitute.h"
 #include "lower/Passes.h"
@@ -401,15 +402,38 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
     return Block::make(Block::make(checks), s);
 }
 
+// The Funcs that some Func is computed or stored at Var::outermost() of.
+thread_local const std::set<std::string> *outermost_marked = nullptr;
+
+std::set<std::string> outermost_levels(const Environment &env) {
+    std::set<std::string> funcs;
+    for (const auto &[name, g] : env) {
+        if (g->compute == ComputeLevel::At && g->compute_at_var == Var::outermost().name()) {
+            funcs.insert(g->compute_at_func);
+        }
+        if (g->store == ComputeLevel::At && g->store_at_var == Var::outermost().name()) {
+            funcs.insert(g->store_at_func);
+        }
+    }
+    return funcs;
+}
+
 // Stage `stage` of f: its loop nest, or one per specialization (in the
-// if/else chain of their conditions).
+// if/else chain of their conditions). When a Func is computed or stored at
+// its Var::outermost(), the stage is in a loop of one iteration of that
+// name, the place such a Func goes (as upstream's outermost loop).
 Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const std::string &region) {
     const UpdateDefinition *update = stage > 0 ? &f.updates[(size_t)stage - 1] : nullptr;
-    return specialize_stage(update ? update->specializations : f.specializations, update ? update->splits : f.splits,
-                            update ? update->dims : f.dims,
-                            [&](const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
-                                return produce_stage_nest(f, stage, is_output, region, splits, dims);
-                            });
+    Stmt s = specialize_stage(update ? update->specializations : f.specializations, update ? update->splits : f.splits,
+                              update ? update->dims : f.dims,
+                              [&](const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
+                                  return produce_stage_nest(f, stage, is_output, region, splits, dims);
+                              });
+    if (outermost_marked && outermost_marked->count(f.name)) {
+        s = For::make(loop_var_name(f.name, Var::outermost().name(), stage), int32_const(0), int32_const(1),
+                      ForType::Serial, s);
+    }
+    return s;
 }
 
 // Every stage of f over <region>. With update definitions, each stage
@@ -704,6 +728,10 @@ std::vector<std::string> level_loops(const Environment &env, const FunctionConte
         if (only_stage >= 0 && stage != only_stage) {
             continue; // a LoopLevel with a stage index names that stage's loop only
         }
+        if (dim == Var::outermost().name()) {
+            loops.push_back(loop_var_name(func, dim, stage)); // see produce_stage
+            continue;
+        }
         auto add = [&](const std::vector<Dim> &dims) {
             for (const Dim &d : dims) {
                 if (d.name == dim) {
@@ -925,10 +953,14 @@ bool stored_apart(const FunctionContents &g) {
 
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::vector<FunctionPtr> &outputs) {
-    std::set<std::string> marked = compute_with_funcs(env);
+    std::set<std::string> marked = compute_with_funcs(env), at_outermost = outermost_levels(env);
     compute_with_marked = &marked;
+    outermost_marked = &at_outermost;
     struct Unmark {
-        ~Unmark() { compute_with_marked = nullptr; }
+        ~Unmark() {
+            compute_with_marked = nullptr;
+            outermost_marked = nullptr;
+        }
     } unmark;
     std::set<std::string> output_names;
     std::vector<Stmt> output_nests;

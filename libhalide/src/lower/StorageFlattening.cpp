@@ -8,11 +8,33 @@
 
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
+#include "Halide/IRVisitor.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
 namespace {
+
+// Whether any of `values` calls Func `name`.
+bool reads_func(const std::vector<Expr> &values, const std::string &name) {
+    class Finder : public IRVisitor {
+    public:
+        explicit Finder(const std::string &name) : name_(name) {}
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || (op->call_type == Call::Halide && op->name == name_);
+            IRVisitor::visit(op);
+        }
+
+    private:
+        const std::string &name_;
+    } finder(name);
+    for (const Expr &v : values) {
+        finder.include(v);
+    }
+    return finder.found;
+}
 
 Expr flat_index(const std::string &name, const std::vector<Expr> &coords) {
     Expr index;
@@ -93,16 +115,29 @@ public:
 
     Stmt visit(const Provide *op) override {
         std::vector<Expr> coords = mutate_exprs(op->args);
+        // A Tuple definition reads all its values before it writes any (a
+        // swap f(x) = {f(x)[1], f(x)[0]} exchanges them): when the values
+        // read the Func itself, each is bound to a let before the stores.
+        bool reads_itself = op->values.size() > 1 && reads_func(op->values, op->name);
+        std::vector<std::pair<std::string, Expr>> lets;
         std::vector<Stmt> stores;
         for (size_t i = 0; i < op->values.size(); i++) {
             if (is_undef(op->values[i])) {
                 continue; // undef(): this value of the point stays as it is
             }
             std::string buffer = buffer_name(op->name, (int)i);
-            stores.push_back(
-                Store::make(buffer, mutate(op->values[i]), flat_index(index_fields(op->name, buffer), coords)));
+            Expr value = mutate(op->values[i]);
+            if (reads_itself) {
+                lets.emplace_back(unique_name(op->name + ".value." + std::to_string(i)), value);
+                value = Variable::make(value.type(), lets.back().first);
+            }
+            stores.push_back(Store::make(buffer, value, flat_index(index_fields(op->name, buffer), coords)));
         }
-        return stores.empty() ? Evaluate::make(int32_const(0)) : Block::make(stores);
+        Stmt s = stores.empty() ? Evaluate::make(int32_const(0)) : Block::make(stores);
+        for (auto let = lets.rbegin(); let != lets.rend(); ++let) {
+            s = LetStmt::make(let->first, let->second, s);
+        }
+        return s;
     }
 
     Expr visit(const Call *op) override {

@@ -1,0 +1,75 @@
+// Calls of C functions from Halide expressions, as upstream's macros:
+//   extern "C" HALIDE_EXPORT_SYMBOL float my_func(int x, float y);
+//   HalideExtern_2(float, my_func, int, float);
+// defines Expr my_func(Expr, Expr), a call the JIT resolves to the
+// process's symbol `my_func` (an AOT pipeline links against it). Each
+// argument must have the type given for it. HalidePureExtern_N (upstream's
+// declaration of a function without side effects) is accepted too; here
+// both kinds of call are compiled alike.
+#ifndef HALIDE_EXTERN_H
+#define HALIDE_EXTERN_H
+
+#include <string>
+#include <vector>
+
+#include "Halide/Expr.h"
+#include "Halide/Type.h"
+
+#ifndef HALIDE_EXPORT_SYMBOL
+#define HALIDE_EXPORT_SYMBOL __attribute__((visibility("default")))
+#endif
+
+namespace Halide {
+namespace Internal {
+// A call of the C function `name` returning `ret`; argument i must be of type arg_types[i].
+Expr make_extern_call(Type ret, const std::string &name, const std::vector<Expr> &args,
+                      const std::vector<Type> &arg_types, bool pure);
+} // namespace Internal
+} // namespace Halide
+
+#define HALIDE_EXTERN_CALL_(pure, rt, name, ...)                                                                       \
+    Halide::Internal::make_extern_call(Halide::type_of<rt>(), #name, __VA_ARGS__, pure)
+
+#define HalideExtern_1(rt, name, t1)                                                                                   \
+    Halide::Expr name(const Halide::Expr &a1) {                                                                        \
+        return HALIDE_EXTERN_CALL_(false, rt, name, {a1}, {Halide::type_of<t1>()});                                    \
+    }
+#define HalideExtern_2(rt, name, t1, t2)                                                                               \
+    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2) {                                                \
+        return HALIDE_EXTERN_CALL_(false, rt, name, {a1, a2}, {Halide::type_of<t1>(), Halide::type_of<t2>()});         \
+    }
+#define HalideExtern_3(rt, name, t1, t2, t3)                                                                           \
+    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3) {                        \
+        return HALIDE_EXTERN_CALL_(false, rt, name, {a1, a2, a3},                                                      \
+                                   {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>()});             \
+    }
+#define HalideExtern_4(rt, name, t1, t2, t3, t4)                                                                       \
+    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3,                          \
+                      const Halide::Expr &a4) {                                                                        \
+        return HALIDE_EXTERN_CALL_(                                                                                    \
+            false, rt, name, {a1, a2, a3, a4},                                                                         \
+            {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>(), Halide::type_of<t4>()});             \
+    }
+#define HalideExtern_5(rt, name, t1, t2, t3, t4, t5)                                                                   \
+    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3, const Halide::Expr &a4,  \
+                      const Halide::Expr &a5) {                                                                        \
+        return HALIDE_EXTERN_CALL_(false, rt, name, {a1, a2, a3, a4, a5},                                              \
+                                   {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>(),               \
+                                    Halide::type_of<t4>(), Halide::type_of<t5>()});                                    \
+    }
+
+#define HalidePureExtern_1(rt, name, t1)                                                                               \
+    Halide::Expr name(const Halide::Expr &a1) {                                                                        \
+        return HALIDE_EXTERN_CALL_(true, rt, name, {a1}, {Halide::type_of<t1>()});                                     \
+    }
+#define HalidePureExtern_2(rt, name, t1, t2)                                                                           \
+    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2) {                                                \
+        return HALIDE_EXTERN_CALL_(true, rt, name, {a1, a2}, {Halide::type_of<t1>(), Halide::type_of<t2>()});          \
+    }
+#define HalidePureExtern_3(rt, name, t1, t2, t3)                                                                       \
+    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3) {                        \
+        return HALIDE_EXTERN_CALL_(true, rt, name, {a1, a2, a3},                                                       \
+                                   {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>()});             \
+    }
+
+#endif
