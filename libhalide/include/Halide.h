@@ -40,6 +40,7 @@
 #include "Halide/Target.h"
 #include "Halide/TargetQueries.h"
 #include "Halide/Tuple.h"
+#include "Halide/TupleSelect.h"
 #include "Halide/Type.h"
 #include "Halide/Var.h"
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "Halide.h"
 #include "error_message.h"
@@ -60,6 +61,17 @@ TEST(UpstreamPrograms, EvaluateMayGpuEvaluatesOnTheJitTarget) {
     evaluate_may_gpu(Tuple(Expr(7) * 6, Expr(1.5f) * 2), &a, &b);
     EXPECT_EQ(a, 42);
     EXPECT_EQ(b, 3.0f);
+
+    // The argmax of r * (20 - r) over [0, 10), through a call of a Tuple-valued Func.
+    Func best("best");
+    best() = Tuple(0, f(0));
+    best() = select(r * (20 - r) > best()[1], Tuple(r, r * (20 - r)), Tuple(best()[0], best()[1]));
+    int32_t at = -1, value = -1;
+    evaluate_may_gpu(best(), &at, &value);
+    EXPECT_EQ(at, 9);
+    EXPECT_EQ(value, 99);
+    evaluate(best(), &at, &value);
+    EXPECT_EQ(at, 9);
 }
 
 TEST(UpstreamPrograms, InputBufferUsedOnlyThroughItsBounds) {
@@ -132,6 +144,67 @@ TEST(UpstreamPrograms, ComputeAtOutermostOfAConsumer) {
             EXPECT_EQ(qb(i, j), i * j + i * (j + 1) + 1) << "at " << i << ", " << j;
         }
     }
+}
+
+// The region of `in` that realizing f over [-1234, 11110] reads.
+std::pair<int, int> region_read(Func f, ImageParam in) {
+    Buffer<int32_t> out(12345);
+    out.set_min({-1234});
+    in.reset();
+    f.infer_input_bounds(out);
+    Buffer<int32_t> b = in.get();
+    return {b.min(0), b.extent(0)};
+}
+
+TEST(UpstreamPrograms, AbsBoundsTheRegionRead) {
+    ImageParam in(Int(32), 1, "in");
+    Var x("x");
+    // abs of an int8 is at most 128; of an int16, 32768.
+    EXPECT_EQ(region_read(lambda(x, in(abs(cast<int8_t>(x)))), in), std::make_pair(0, 129));
+    EXPECT_EQ(region_read(lambda(x, in(abs(cast<int16_t>(x)))), in), std::make_pair(0, 32769));
+    // A float: x in [-1234, 11110] gives |x| in [0, 11110].
+    EXPECT_EQ(region_read(lambda(x, in(cast<int32_t>(abs(cast<float>(x))))), in), std::make_pair(0, 11111));
+    // A reflection between 0 and 100.
+    EXPECT_EQ(region_read(lambda(x, in(100 - cast<int32_t>(abs(100 - x % 200)))), in), std::make_pair(0, 101));
+    // Unbounded below and above, then clamped: abs is still at least 0.
+    EXPECT_EQ(region_read(lambda(x, in(cast<int32_t>(clamp(abs(1.0f / (x + 0.1f)), -50, 50)))), in),
+              std::make_pair(0, 51));
+}
+
+TEST(UpstreamPrograms, LambdaWithThePlaceholderAmongItsVars) {
+    Var x("x"), y("y"), z("z");
+    Func h("h");
+    h(x, y, z) = x + y * y + z * z * z;
+    Buffer<int32_t> out = lambda(_, z, h(_, z)).realize({4, 5, 6});
+    for (int k = 0; k < 6; k++) {
+        for (int j = 0; j < 5; j++) {
+            for (int i = 0; i < 4; i++) {
+                EXPECT_EQ(out(i, j, k), i + j * j + k * k * k);
+            }
+        }
+    }
+}
+
+TEST(UpstreamPrograms, SelectOfTuples) {
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h");
+    f(x, y) = select(x + y < 30, Tuple(x, y), Tuple(x - 1, y - 2));
+    g(x, y) = select(Tuple(x < 30, y < 30), Tuple(x, y), Tuple(x < 100, y < 100), Tuple(x - 1, y - 2),
+                     Tuple(x - 100, y - 200));
+    h(x, y) = select(x + y < 30, Tuple(x, y), x + y < 100, Tuple(x - 1, y - 2), Tuple(x - 100, y - 200));
+    Realization rf = f.realize({120, 110}), rg = g.realize({120, 110}), rh = h.realize({120, 110});
+    for (int j = 0; j < 110; j++) {
+        for (int i = 0; i < 120; i++) {
+            EXPECT_EQ(Buffer<int32_t>(rf[0])(i, j), i + j < 30 ? i : i - 1);
+            EXPECT_EQ(Buffer<int32_t>(rf[1])(i, j), i + j < 30 ? j : j - 2);
+            EXPECT_EQ(Buffer<int32_t>(rg[0])(i, j), i < 30 ? i : (i < 100 ? i - 1 : i - 100));
+            EXPECT_EQ(Buffer<int32_t>(rg[1])(i, j), j < 30 ? j : (j < 100 ? j - 2 : j - 200));
+            EXPECT_EQ(Buffer<int32_t>(rh[0])(i, j), i + j < 30 ? i : (i + j < 100 ? i - 1 : i - 100));
+            EXPECT_EQ(Buffer<int32_t>(rh[1])(i, j), i + j < 30 ? j : (i + j < 100 ? j - 2 : j - 200));
+        }
+    }
+    std::string msg = message_of([] { select(Expr(true), Tuple(1, 2), Tuple(Expr(1), Expr(2), Expr(3))); });
+    EXPECT_NE(msg.find("same size"), std::string::npos) << msg;
 }
 
 } // namespace

@@ -41,6 +41,12 @@ template <typename First, typename... Rest> void evaluate(const Tuple &t, First 
     (assign(rest), ...);
 }
 
+// A call of a Tuple-valued Func: evaluate(f(), &a, &b) (upstream converts
+// the call to a Tuple).
+template <typename First, typename... Rest> void evaluate(const FuncRef &f, First first, Rest... rest) {
+    evaluate(Tuple(f), first, rest...);
+}
+
 // Upstream's evaluate() that may run on a GPU when the JIT target has one;
 // here it runs where the JIT target's other pipelines do, with the same result.
 template <typename T> T evaluate_may_gpu(const Expr &e) {
@@ -49,6 +55,10 @@ template <typename T> T evaluate_may_gpu(const Expr &e) {
 
 template <typename First, typename... Rest> void evaluate_may_gpu(const Tuple &t, First first, Rest... rest) {
     evaluate(t, first, rest...);
+}
+
+template <typename First, typename... Rest> void evaluate_may_gpu(const FuncRef &f, First first, Rest... rest) {
+    evaluate(Tuple(f), first, rest...);
 }
 
 } // namespace Halide

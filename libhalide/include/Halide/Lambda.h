@@ -1,6 +1,7 @@
 // Halide::lambda: an anonymous Func from an expression of the given Vars,
 // as upstream's. Implicit Vars (_0, _1, ...) used by the expression become
-// further arguments: lambda(x, e) is f(x, _) = e.
+// further arguments: lambda(x, e) is f(x, _) = e, and lambda(_, z, e) is
+// f(_, z) = e.
 #ifndef HALIDE_LAMBDA_H
 #define HALIDE_LAMBDA_H
 

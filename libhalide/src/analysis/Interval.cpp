@@ -371,6 +371,15 @@ public:
                 return e.defined() ? Call::make(op->type, op->name, {e}, Call::Extern) : Expr();
             };
             result = {apply(a.min), apply(a.max)};
+        } else if (op->call_type == Call::Intrinsic && op->name == "abs" && op->args.size() == 1 &&
+                   (op->args[0].type().is_float() || op->args[0].type().is_int())) {
+            // |v| for v in [lo, hi] lies in [max(0, lo, -hi), max(-lo, hi)] (at
+            // least 0, and unbounded above, when an end is unbounded).
+            Interval a = of(op->args[0]);
+            Expr zero = op->args[0].type().is_float() ? FloatImm::make(op->args[0].type(), 0.0) : int32(0);
+            auto neg = [&](const Expr &e) { return e.defined() ? Sub::make(zero, e) : Expr(); };
+            Expr hi = a.min.defined() && a.max.defined() ? make_max(neg(a.min), a.max) : Expr();
+            result = {pick_max(zero, pick_max(a.min, neg(a.max))), hi};
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
         } else {

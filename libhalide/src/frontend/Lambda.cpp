@@ -2,6 +2,7 @@
 #include "Halide/Lambda.h"
 
 #include "Halide/Evaluate.h"
+#include "Halide/IR.h"
 #include "Halide/IRPrinter.h"
 
 namespace Halide {
@@ -9,7 +10,16 @@ namespace Halide {
 namespace {
 Func lambda_of(std::vector<Expr> args, const Expr &e) {
     Func f("lambda");
-    args.push_back(Var("_"));
+    // The implicit Vars of e go last, unless one of the Vars given is the
+    // placeholder `_` (lambda(_, z, h(_, z))): then they go there.
+    bool placeholder = false;
+    for (const Expr &a : args) {
+        const Internal::Variable *v = a.as<Internal::Variable>();
+        placeholder = placeholder || (v && Var::is_placeholder(v->name));
+    }
+    if (!placeholder) {
+        args.push_back(Var("_"));
+    }
     f(args) = e;
     return f;
 }

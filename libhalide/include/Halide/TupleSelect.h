@@ -1,0 +1,29 @@
+// select() of Tuples, as upstream's: each value chosen by one condition
+// (an Expr) or by its own (a Tuple of conditions), and the multi-case form
+// select(c0, t0, c1, t1, ..., default).
+#ifndef HALIDE_TUPLE_SELECT_H
+#define HALIDE_TUPLE_SELECT_H
+
+#include <utility>
+
+#include "Halide/IROperator.h"
+#include "Halide/Tuple.h"
+
+namespace Halide {
+
+Tuple select(const Expr &condition, const Tuple &true_value, const Tuple &false_value);
+Tuple select(const Tuple &condition, const Tuple &true_value, const Tuple &false_value);
+
+template <typename... Args>
+Tuple select(const Expr &c0, const Tuple &v0, const Expr &c1, const Tuple &v1, Args &&...args) {
+    return select(c0, v0, select(c1, v1, std::forward<Args>(args)...));
+}
+
+template <typename... Args>
+Tuple select(const Tuple &c0, const Tuple &v0, const Tuple &c1, const Tuple &v1, Args &&...args) {
+    return select(c0, v0, select(c1, v1, std::forward<Args>(args)...));
+}
+
+} // namespace Halide
+
+#endif

@@ -1,0 +1,39 @@
+// See TupleSelect.h.
+#include "Halide/TupleSelect.h"
+
+#include "Halide/Error.h"
+
+namespace Halide {
+
+namespace {
+
+void check_sizes(size_t conditions, const Tuple &true_value, const Tuple &false_value) {
+    user_assert(true_value.size() == false_value.size())
+        << "select() on Tuples requires the true and false values to have the same size, but they have sizes "
+        << true_value.size() << " and " << false_value.size();
+    user_assert(conditions == 1 || conditions == true_value.size())
+        << "select() on Tuples with a Tuple of conditions requires one condition per value: " << conditions
+        << " conditions for " << true_value.size() << " values";
+}
+
+} // namespace
+
+Tuple select(const Expr &condition, const Tuple &true_value, const Tuple &false_value) {
+    check_sizes(1, true_value, false_value);
+    std::vector<Expr> values;
+    for (size_t i = 0; i < true_value.size(); i++) {
+        values.push_back(select(condition, true_value[i], false_value[i]));
+    }
+    return Tuple(values);
+}
+
+Tuple select(const Tuple &condition, const Tuple &true_value, const Tuple &false_value) {
+    check_sizes(condition.size(), true_value, false_value);
+    std::vector<Expr> values;
+    for (size_t i = 0; i < true_value.size(); i++) {
+        values.push_back(select(condition[i], true_value[i], false_value[i]));
+    }
+    return Tuple(values);
+}
+
+} // namespace Halide
