@@ -800,9 +800,10 @@ _EMITS: dict[str, tuple[Any, str]] = {
     "function_info_header": (OutputFileType.function_info_header, ".function_info.h"),
     "schedule": (OutputFileType.schedule, ".schedule.h"),
     "featurization": (OutputFileType.featurization, ".featurization"),
+    "c_source": (OutputFileType.c_source, ".halide_generated.cpp"),
 }
 # Upstream's emit kinds this compiler does not write (yet).
-_UNSUPPORTED_EMITS = frozenset("c_source cpp cpp_stub pytorch_wrapper compiler_log hlpipe device_code".split())
+_UNSUPPORTED_EMITS = frozenset("cpp cpp_stub pytorch_wrapper compiler_log hlpipe device_code".split())
 _FLAGS = "goefnrpdtsv"  # -p -d -t -s -v are accepted and ignored, as in the C++ driver
 
 

@@ -224,12 +224,13 @@ def test_other_emit_kinds(script, tmp_path):
         "-o",
         str(tmp_path),
         "-e",
-        "object,assembly,llvm_assembly,stmt,python_extension",
+        "object,assembly,llvm_assembly,stmt,python_extension,c_source",
         "target=host",
     )
-    for suffix in (".o", ".s", ".ll", ".stmt", ".py.cpp"):
+    for suffix in (".o", ".s", ".ll", ".stmt", ".py.cpp", ".halide_generated.cpp"):
         assert (tmp_path / f"logical_op{suffix}").stat().st_size > 0
     assert "logical_op" in (tmp_path / "logical_op.py.cpp").read_text()
+    assert "int logical_op_argv(void **args)" in (tmp_path / "logical_op.halide_generated.cpp").read_text()
 
 
 def test_cplusplus_names(script, tmp_path):

@@ -157,6 +157,9 @@ public:
                             const Target &target = get_target_from_environment());
     void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
                                   const std::string &fn_name, const Target &target = get_target_from_environment());
+    // C++ source defining the same entry points as the object (OutputFileType::c_source).
+    void compile_to_c(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                      const Target &target = get_target_from_environment());
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                  const Target &target = get_target_from_environment());
     void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args, StmtOutputFormat fmt,

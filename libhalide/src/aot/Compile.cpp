@@ -19,6 +19,7 @@
 #include "aot/StmtHTML.h"
 #include "codegen/EmitModule.h"
 #include "codegen/Linker.h"
+#include "codegen_c/CodeGen_C.h"
 #include "frontend/CustomPasses.h"
 #include "lower/Lower.h"
 
@@ -203,7 +204,6 @@ std::string with_cplusplus_names(const std::string &object, const std::vector<Lo
 
 const char *output_kind_name(OutputFileType k) {
     switch (k) {
-    case OutputFileType::c_source: return "c_source";
     case OutputFileType::hlpipe: return "hlpipe";
     case OutputFileType::pytorch_wrapper: return "pytorch_wrapper";
     default: return "such";
@@ -431,12 +431,13 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
                           "does not write generator stubs ("
                        << path << ")";
             break;
-        case OutputFileType::c_source:
+        case OutputFileType::c_source: write_file(path, codegen_c_source(fs, target, namespaces)); break;
         case OutputFileType::hlpipe:
         case OutputFileType::pytorch_wrapper:
-            user_error << "compile_to: this compiler does not write " << output_kind_name(kind) << " files (" << path
-                       << "); it writes object, static_library, shared_library, c_header, assembly, bitcode, "
-                          "llvm_assembly, stmt, stmt_html, function_info_header, registration and python_extension";
+            user_error
+                << "compile_to: this compiler does not write " << output_kind_name(kind) << " files (" << path
+                << "); it writes object, static_library, shared_library, c_header, assembly, bitcode, "
+                   "llvm_assembly, c_source, stmt, stmt_html, function_info_header, registration and python_extension";
             break;
         }
     }
@@ -530,6 +531,10 @@ void Pipeline::compile_to_llvm_assembly(const std::string &filename, const std::
                                         const std::string &fn_name, const Target &target) {
     compile_to({{OutputFileType::llvm_assembly, filename}}, args, fn_name, target);
 }
+void Pipeline::compile_to_c(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                            const Target &target) {
+    compile_to({{OutputFileType::c_source, filename}}, args, fn_name, target);
+}
 void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                        const Target &target) {
     compile_to({{OutputFileType::stmt, filename}}, args, "", target);
@@ -603,6 +608,10 @@ void Func::compile_to_bitcode(const std::string &filename, const std::vector<Arg
 void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
                                     const std::string &fn_name, const Target &target) {
     Pipeline(*this).compile_to_llvm_assembly(filename, args, fn_name, target);
+}
+void Func::compile_to_c(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name,
+                        const Target &target) {
+    Pipeline(*this).compile_to_c(filename, args, fn_name, target);
 }
 void Func::compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
                                    const Target &target) {

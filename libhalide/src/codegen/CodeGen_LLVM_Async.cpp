@@ -13,26 +13,13 @@
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
+#include "codegen/BackendCommon.h"
 
 namespace Halide {
 namespace Internal {
 
-namespace {
-
-bool is_intrinsic(const Stmt &s, const char *name) {
-    const Evaluate *e = s.as<Evaluate>();
-    const Call *c = e ? e->value.as<Call>() : nullptr;
-    return c && c->call_type == Call::Intrinsic && c->name == name;
-}
-
-const Call *intrinsic_of(const Stmt &s) {
-    return s.as<Evaluate>()->value.as<Call>();
-}
-
-} // namespace
-
 bool CodeGen_LLVM::is_async_fork(const Block *op) {
-    return is_intrinsic(op->first, "async_fork");
+    return is_intrinsic_stmt(op->first, "async_fork");
 }
 
 llvm::Value *CodeGen_LLVM::make_semaphore(const Call *op) {
@@ -48,17 +35,7 @@ llvm::Value *CodeGen_LLVM::make_semaphore(const Call *op) {
 }
 
 void CodeGen_LLVM::async_fork(const Block *op) {
-    std::vector<const For *> loops;
-    for (Stmt rest = op->rest; rest.defined();) {
-        const Block *b = rest.as<Block>();
-        const For *f = (b ? b->first : rest).as<For>();
-        internal_assert(f) << "async_fork: every task is a loop";
-        loops.push_back(f);
-        rest = b ? b->rest : Stmt();
-    }
-    const Expr &count = intrinsic_of(op->first)->args[0];
-    internal_assert(count.as<IntImm>() && (size_t)count.as<IntImm>()->value == loops.size())
-        << "async_fork: task count mismatch";
+    std::vector<const For *> loops = async_task_loops(op);
 
     // halide_parallel_task_t (56 bytes) and halide_semaphore_acquire_t (16).
     llvm::StructType *task_ty = llvm::StructType::get(ctx_, {ptr_, ptr_, ptr_, ptr_, i32_, i32_, i32_, i32_, i8_});
@@ -70,10 +47,8 @@ void CodeGen_LLVM::async_fork(const Block *op) {
     llvm::FunctionType *fn_ty = llvm::FunctionType::get(i32_, {ptr_, i32_, i32_, ptr_, ptr_}, false);
     for (size_t k = 0; k < loops.size(); k++) {
         const For *loop = loops[k];
-        const Block *body = loop->body.as<Block>();
-        internal_assert(body && is_intrinsic(body->first, "task_acquires")) << "async_fork: task without acquires";
-        const std::vector<Expr> &sems = intrinsic_of(body->first)->args;
-        const Stmt &work = body->rest;
+        const std::vector<Expr> &sems = task_semaphores(loop);
+        const Stmt &work = task_work(loop);
 
         llvm::Value *mn = codegen(loop->min), *ext = codegen(loop->extent);
         llvm::Type *var_ty = mn->getType();

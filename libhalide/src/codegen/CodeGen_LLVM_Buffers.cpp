@@ -6,8 +6,9 @@
 // and the constant halide_buffer_t of a Buffer embedded in AOT code.
 #include "codegen/CodeGen_LLVM_Internal.h"
 
+#include "codegen/BackendCommon.h"
+
 #include <algorithm>
-#include <cstring>
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
@@ -210,13 +211,8 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
     b_.CreateCall(free_fn, {sym(kUserContext), p});
 }
 void CodeGen_LLVM::allocate_on_stack(const Allocate *op) {
-    int64_t count = 1;
-    bool constant = true;
-    for (const Expr &e : op->extents) {
-        const IntImm *k = e.as<IntImm>();
-        constant = constant && k;
-        count *= k ? std::max<int64_t>(k->value, 0) : 1;
-    }
+    bool constant = false;
+    int64_t count = constant_element_count(op, &constant);
     llvm::Type *elem = llvm::Type::getIntNTy(ctx_, op->type.bytes() * 8);
     llvm::Align align(32);
     if (constant) {
@@ -249,30 +245,14 @@ void CodeGen_LLVM::allocate_on_stack(const Allocate *op) {
 
 llvm::Constant *CodeGen_LLVM::embedded_buffer(const EmbeddedBuffer &e) {
     const halide_buffer_t &b = *e.buffer;
-    user_assert(b.host || b.dimensions == 0)
-        << "Buffer '" << e.name
-        << "' has no host memory: AOT code can only embed a Buffer whose contents are on the host";
-    // The bytes between the lowest and the highest element addressed.
-    int64_t lo = 0, hi = 0;
-    for (int d = 0; d < b.dimensions; d++) {
-        int64_t span = (int64_t)(b.dim[d].extent - 1) * b.dim[d].stride;
-        (span < 0 ? lo : hi) += span;
-        if (b.dim[d].extent <= 0) {
-            lo = hi = 0;
-            break;
-        }
-    }
-    int64_t elem = (b.type.bits + 7) / 8;
-    std::string bytes((size_t)((hi - lo + 1) * elem), '\0');
-    if (b.host) {
-        std::memcpy(&bytes[0], b.host + lo * elem, bytes.size());
-    }
+    int64_t offset = 0;
+    std::string bytes = embedded_contents(e, &offset);
     auto *data = new llvm::GlobalVariable(
         module_, llvm::ArrayType::get(i8_, bytes.size()), true, llvm::GlobalValue::PrivateLinkage,
         llvm::ConstantDataArray::getString(ctx_, bytes, false), "." + func_name_ + "." + e.name + ".data");
     data->setAlignment(llvm::Align(128));
     llvm::Constant *host =
-        llvm::ConstantExpr::getGetElementPtr(i8_, data, llvm::ConstantInt::get(i64_, (uint64_t)(-lo * elem)));
+        llvm::ConstantExpr::getGetElementPtr(i8_, data, llvm::ConstantInt::get(i64_, (uint64_t)offset));
 
     llvm::StructType *dim_ty = llvm::StructType::get(ctx_, {i32_, i32_, i32_, i32_});
     std::vector<llvm::Constant *> dims;

@@ -5,6 +5,8 @@
 // clamped ramps) lives here too.
 #include "codegen/CodeGen_LLVM_Internal.h"
 
+#include "codegen/BackendCommon.h"
+
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 
@@ -12,13 +14,6 @@ namespace Halide {
 namespace Internal {
 
 namespace {
-
-// A ramp of stride 1: the lanes are adjacent elements.
-const Ramp *dense_ramp(const Expr &index) {
-    const Ramp *r = index.as<Ramp>();
-    const IntImm *stride = r ? r->stride.as<IntImm>() : nullptr;
-    return stride && stride->value == 1 ? r : nullptr;
-}
 
 // a + sign * b for ramps and broadcasts (strides folded when constant).
 Expr ramp_sum(const Expr &a, const Expr &b, int sign) {

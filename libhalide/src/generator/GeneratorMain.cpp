@@ -30,7 +30,7 @@ const char *const kUsage =
     "  -o  directory to write the files into\n"
     "  -e  what to write (default c_header,static_library,registration): static_library, object (o),\n"
     "      c_header (h), assembly, bitcode, llvm_assembly, stmt, stmt_html (html), conceptual_stmt,\n"
-    "      conceptual_stmt_html, function_info_header, schedule, featurization, python_extension (py.c),\n"
+    "      conceptual_stmt_html, function_info_header, schedule, featurization, c_source, python_extension (py.c),\n"
     "      registration, shared_library (a .so linked by the compiler itself)\n"
     "  -f  the function name (default: the generator name); ns::name needs c_plus_plus_name_mangling\n"
     "  -n  the file base name (default: the function name)\n"
@@ -66,6 +66,7 @@ const std::map<std::string, Emit> &emit_kinds() {
         {"function_info_header", {OutputFileType::function_info_header, ".function_info.h"}},
         {"schedule", {OutputFileType::schedule, ".schedule.h"}},
         {"featurization", {OutputFileType::featurization, ".featurization"}},
+        {"c_source", {OutputFileType::c_source, ".halide_generated.cpp"}},
     };
     return kinds;
 }
@@ -73,7 +74,7 @@ const std::map<std::string, Emit> &emit_kinds() {
 // Upstream's emit names this compiler does not write (yet).
 const std::set<std::string> &unsupported_kinds() {
     static const std::set<std::string> kinds = {
-        "c_source", "cpp", "cpp_stub", "pytorch_wrapper", "compiler_log", "hlpipe", "device_code",
+        "cpp", "cpp_stub", "pytorch_wrapper", "compiler_log", "hlpipe", "device_code",
     };
     return kinds;
 }

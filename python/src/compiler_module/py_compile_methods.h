@@ -150,6 +150,7 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
         {"compile_to_assembly", &T::compile_to_assembly},
         {"compile_to_bitcode", &T::compile_to_bitcode},
         {"compile_to_llvm_assembly", &T::compile_to_llvm_assembly},
+        {"compile_to_c", &T::compile_to_c},
     };
     for (const auto &[name, emit] : emitters) {
         cls.def(
