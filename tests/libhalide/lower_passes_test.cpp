@@ -250,3 +250,18 @@ TEST(ScatterGather, OneStorePerValueAfterEveryLoad) {
     Stmt plain = Provide::make("g", {Expr(1)}, {Expr(0)});
     EXPECT_TRUE(lower_scatter_gather(plain).same_as(plain));
 }
+
+TEST(RemoveUndef, SelectOfUndefGuardsTheStore) {
+    Expr x = Variable::make(Int(32), "x");
+    Expr u = undef(Int(32));
+    // out(x) = {select(x < 20, x * 2, undef), undef}: value 0 stored where x < 20, value 1 never.
+    Stmt before = Provide::make("out", {select(x < 20, x * 2, u), u}, {x});
+    EXPECT_EQ(printed(before), "out(x) = {select((x < 20), (x * 2), undef()), undef()}\n");
+    EXPECT_EQ(printed(remove_undef(before)), "if ((x < 20)) {\n  out(x) = {(x * 2), undef()}\n}\n");
+    // A coordinate undef where x >= 2; an expression of undef is undef as a whole.
+    Stmt at = Provide::make("out", {x + 1, x + u}, {clamp(select(x < 2, 13, u), 0, 100)});
+    EXPECT_EQ(printed(remove_undef(at)), "if ((x < 2)) {\n  out(max(min(13, 100), 0)) = {(x + 1), undef()}\n}\n");
+    // Nothing to do without undef inside a value.
+    Stmt plain = Provide::make("out", {x + 1, u}, {x});
+    EXPECT_EQ(printed(remove_undef(plain)), printed(plain));
+}

@@ -207,4 +207,48 @@ TEST(UpstreamPrograms, SelectOfTuples) {
     EXPECT_NE(msg.find("same size"), std::string::npos) << msg;
 }
 
+TEST(UpstreamPrograms, UndefInsideASelectSkipsTheStore) {
+    // In place: the even points set to 1, the others left as they were.
+    Var x("x"), y("y");
+    Func h("h");
+    h(x) = select(x % 2 == 0, 1.0f, undef<float>());
+    h.vectorize(x, 4);
+    Buffer<float> data(100);
+    for (int i = 0; i < 100; i++) {
+        data(i) = 0.5f + i;
+    }
+    h.realize(data);
+    for (int i = 0; i < 100; i++) {
+        EXPECT_EQ(data(i), i % 2 == 0 ? 1.0f : 0.5f + i) << "at " << i;
+    }
+
+    // A Tuple update: the first value left alone, the second set where x < 20.
+    Func f("f");
+    f(x, y) = Tuple(x, y);
+    f(x, y) = Tuple(undef<int>(), select(x < 20, 20 * x, undef<int>()));
+    Realization r = f.realize({30, 4});
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 30; i++) {
+            EXPECT_EQ(Buffer<int32_t>(r[0])(i, j), i);
+            EXPECT_EQ(Buffer<int32_t>(r[1])(i, j), i < 20 ? 20 * i : j);
+        }
+    }
+
+    // A coordinate undef for most of the RDom: only two updates happen.
+    Func g("g");
+    g(x, y) = Tuple(0, 0);
+    RDom rd(0, 10);
+    Expr at_x = clamp(select(rd.x < 2, 13, undef<int>()), 0, 100);
+    Expr at_y = clamp(select(rd.x < 2, 23, undef<int>()), 0, 100);
+    g(at_x, at_y) = Tuple(g(at_x, at_y)[0] + 10, g(at_x, at_y)[1] + 5);
+    Realization gr = g.realize({30, 30});
+    for (int j = 0; j < 30; j++) {
+        for (int i = 0; i < 30; i++) {
+            bool hit = i == 13 && j == 23;
+            EXPECT_EQ(Buffer<int32_t>(gr[0])(i, j), hit ? 20 : 0);
+            EXPECT_EQ(Buffer<int32_t>(gr[1])(i, j), hit ? 10 : 0);
+        }
+    }
+}
+
 } // namespace

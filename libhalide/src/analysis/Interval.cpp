@@ -2,6 +2,7 @@
 #include "analysis/Interval.h"
 
 #include "Halide/Error.h"
+#include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "ir/UsesVars.h"
 
@@ -316,6 +317,11 @@ public:
     }
 
     void visit(const Select *op) override {
+        // An undef() branch is no value (no store happens there): the other's.
+        if (is_undef(op->true_value) || is_undef(op->false_value)) {
+            result = of(is_undef(op->true_value) ? op->false_value : op->true_value);
+            return;
+        }
         Interval t = of(op->true_value), f = of(op->false_value);
         result = interval_union(t, f);
     }

@@ -2,6 +2,7 @@
 // loop order and loop types). Func's own scheduling methods are those of
 // its pure definition, Stage 0; Func::update(i) is Stage i + 1.
 #include <algorithm>
+#include <set>
 
 #include "Associativity.h"
 #include "Halide/Error.h"
@@ -71,6 +72,53 @@ StageParts parts_of(FunctionContents &f, int stage, const std::vector<size_t> &p
     return specialized(
         {f, u.splits, u.dims, base, rvars, f.name + ".update(" + std::to_string(stage - 1) + ")", u.specializations},
         path);
+}
+
+// Whether the order of stage `stage`'s RVar loops can't change its result:
+// it is associative (f(x) += r), or it never reads f and each iteration
+// writes a point of its own (its arguments are distinct Vars and RVars,
+// every RVar among them: g(r) = f(r)).
+bool rvar_order_free(const FunctionContents &f, int stage) {
+    if (stage == 0) {
+        return true;
+    }
+    const UpdateDefinition &u = f.updates[(size_t)stage - 1];
+    if (find_associative_form(f.name, u, nullptr)) {
+        return true;
+    }
+    class ReadsFunc : public IRVisitor {
+    public:
+        explicit ReadsFunc(const std::string &name) : name_(name) {}
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || (op->call_type == Call::Halide && op->name == name_);
+            IRVisitor::visit(op);
+        }
+
+    private:
+        const std::string &name_;
+    } reads(f.name);
+    std::set<std::string> written;
+    for (const Expr &a : u.args) {
+        const Variable *v = a.as<Variable>();
+        if (!v || !written.insert(v->name).second) {
+            return false;
+        }
+        reads.include(a);
+    }
+    for (const Expr &v : u.values) {
+        reads.include(v);
+    }
+    if (reads.found || !u.rdom) {
+        return !reads.found;
+    }
+    for (const ReductionVariable &r : u.rdom->domain) {
+        if (!written.count(r.var)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 // The index in the stage's loops of the Dim the user calls `name`.
@@ -219,8 +267,10 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     std::vector<size_t> sorted = positions;
     std::sort(sorted.begin(), sorted.end());
     // Loops over RVars keep their order: swapping two changes the order the
-    // reduction visits its points, which may change its result.
-    for (size_t a = 0; a < positions.size(); a++) {
+    // reduction visits its points, which may change its result (unless it
+    // can't, as upstream's test: see rvar_order_free).
+    bool free_order = rvar_order_free(*f_, stage_);
+    for (size_t a = 0; a < positions.size() && !free_order; a++) {
         for (size_t b = a + 1; b < positions.size(); b++) {
             user_assert(!(s.dims[positions[a]].is_rvar && s.dims[positions[b]].is_rvar && positions[a] > positions[b]))
                 << "In schedule for " << s.label << ", can't reorder RVars " << s.dims[positions[a]].name << " and "

@@ -1,5 +1,6 @@
 // See IROperator.h: undef(t), a value that leaves the Func's point as it is.
-// Lowering (StorageFlattening) drops the stores of undef values.
+// Lowering drops the stores of undef values (StorageFlattening) and guards
+// those of values with an undef() inside (RemoveUndef).
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IROperator.h"
@@ -32,15 +33,24 @@ public:
 } // namespace
 
 void check_undef_placement(const std::string &func, const std::vector<Expr> &values) {
-    for (const Expr &v : values) {
-        if (is_undef(v)) {
-            continue;
+    // undef() inside a value is upstream's conditional store (see
+    // lower/RemoveUndef.cpp), except in a select's condition.
+    class FindUndefInCondition : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Select *op) override {
+            FindUndef f;
+            f.include(op->condition);
+            found = found || f.found;
+            IRVisitor::visit(op);
         }
-        FindUndef f;
+    };
+    for (const Expr &v : values) {
+        FindUndefInCondition f;
         f.include(v);
         user_assert(!f.found) << "In the definition of Func \"" << func
-                              << "\": undef() may only be a whole value (of the Func, or an element of its Tuple), "
-                                 "not part of an expression";
+                              << "\": undef() may not be part of a select's condition";
     }
 }
 

@@ -111,6 +111,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 3a. The updates marked atomic() update their points atomically.
     s = add_atomics(s, env);
     s = lower_scatter_gather(s); // scatter()/gather(): one store per value
+    s = remove_undef(s);         // select(c, v, undef()): stored only where c holds
 
     // 3b. trace_loads/trace_stores/trace_realizations (or the target's
     // trace_* features) report their events to halide_trace.

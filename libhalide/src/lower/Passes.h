@@ -97,6 +97,8 @@ Stmt add_atomics(const Stmt &s, const Environment &env);
 // value, left to right; every coordinate and value is computed before the
 // first store (so f(scatter(a, b)) = f(gather(b, a)) swaps).
 Stmt lower_scatter_gather(const Stmt &s);
+// undef() inside a definition (select(c, v, undef())): the store made only where it is defined.
+Stmt remove_undef(const Stmt &s);
 
 // AddTracing.cpp: Func::trace_loads/trace_stores/trace_realizations, and the
 // target's trace_* features (which trace every Func). Each event (pipeline
