@@ -30,46 +30,43 @@ Expr make_extern_call(Type ret, const std::string &name, const std::vector<Expr>
 #define HALIDE_EXTERN_CALL_(pure, rt, name, ...)                                                                       \
     Halide::Internal::make_extern_call(Halide::type_of<rt>(), #name, __VA_ARGS__, pure)
 
-#define HalideExtern_1(rt, name, t1)                                                                                   \
+#define HALIDE_EXTERN_1_(pure, rt, name, t1)                                                                           \
     Halide::Expr name(const Halide::Expr &a1) {                                                                        \
-        return HALIDE_EXTERN_CALL_(false, rt, name, {a1}, {Halide::type_of<t1>()});                                    \
+        return HALIDE_EXTERN_CALL_(pure, rt, name, {a1}, {Halide::type_of<t1>()});                                     \
     }
-#define HalideExtern_2(rt, name, t1, t2)                                                                               \
+#define HALIDE_EXTERN_2_(pure, rt, name, t1, t2)                                                                       \
     Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2) {                                                \
-        return HALIDE_EXTERN_CALL_(false, rt, name, {a1, a2}, {Halide::type_of<t1>(), Halide::type_of<t2>()});         \
+        return HALIDE_EXTERN_CALL_(pure, rt, name, {a1, a2}, {Halide::type_of<t1>(), Halide::type_of<t2>()});          \
     }
-#define HalideExtern_3(rt, name, t1, t2, t3)                                                                           \
+#define HALIDE_EXTERN_3_(pure, rt, name, t1, t2, t3)                                                                   \
     Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3) {                        \
-        return HALIDE_EXTERN_CALL_(false, rt, name, {a1, a2, a3},                                                      \
+        return HALIDE_EXTERN_CALL_(pure, rt, name, {a1, a2, a3},                                                       \
                                    {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>()});             \
     }
-#define HalideExtern_4(rt, name, t1, t2, t3, t4)                                                                       \
+#define HALIDE_EXTERN_4_(pure, rt, name, t1, t2, t3, t4)                                                               \
     Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3,                          \
                       const Halide::Expr &a4) {                                                                        \
         return HALIDE_EXTERN_CALL_(                                                                                    \
-            false, rt, name, {a1, a2, a3, a4},                                                                         \
+            pure, rt, name, {a1, a2, a3, a4},                                                                          \
             {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>(), Halide::type_of<t4>()});             \
     }
-#define HalideExtern_5(rt, name, t1, t2, t3, t4, t5)                                                                   \
+#define HALIDE_EXTERN_5_(pure, rt, name, t1, t2, t3, t4, t5)                                                           \
     Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3, const Halide::Expr &a4,  \
                       const Halide::Expr &a5) {                                                                        \
-        return HALIDE_EXTERN_CALL_(false, rt, name, {a1, a2, a3, a4, a5},                                              \
+        return HALIDE_EXTERN_CALL_(pure, rt, name, {a1, a2, a3, a4, a5},                                               \
                                    {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>(),               \
                                     Halide::type_of<t4>(), Halide::type_of<t5>()});                                    \
     }
 
-#define HalidePureExtern_1(rt, name, t1)                                                                               \
-    Halide::Expr name(const Halide::Expr &a1) {                                                                        \
-        return HALIDE_EXTERN_CALL_(true, rt, name, {a1}, {Halide::type_of<t1>()});                                     \
-    }
-#define HalidePureExtern_2(rt, name, t1, t2)                                                                           \
-    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2) {                                                \
-        return HALIDE_EXTERN_CALL_(true, rt, name, {a1, a2}, {Halide::type_of<t1>(), Halide::type_of<t2>()});          \
-    }
-#define HalidePureExtern_3(rt, name, t1, t2, t3)                                                                       \
-    Halide::Expr name(const Halide::Expr &a1, const Halide::Expr &a2, const Halide::Expr &a3) {                        \
-        return HALIDE_EXTERN_CALL_(true, rt, name, {a1, a2, a3},                                                       \
-                                   {Halide::type_of<t1>(), Halide::type_of<t2>(), Halide::type_of<t3>()});             \
-    }
+#define HalideExtern_1(rt, name, t1) HALIDE_EXTERN_1_(false, rt, name, t1)
+#define HalideExtern_2(rt, name, t1, t2) HALIDE_EXTERN_2_(false, rt, name, t1, t2)
+#define HalideExtern_3(rt, name, t1, t2, t3) HALIDE_EXTERN_3_(false, rt, name, t1, t2, t3)
+#define HalideExtern_4(rt, name, t1, t2, t3, t4) HALIDE_EXTERN_4_(false, rt, name, t1, t2, t3, t4)
+#define HalideExtern_5(rt, name, t1, t2, t3, t4, t5) HALIDE_EXTERN_5_(false, rt, name, t1, t2, t3, t4, t5)
+#define HalidePureExtern_1(rt, name, t1) HALIDE_EXTERN_1_(true, rt, name, t1)
+#define HalidePureExtern_2(rt, name, t1, t2) HALIDE_EXTERN_2_(true, rt, name, t1, t2)
+#define HalidePureExtern_3(rt, name, t1, t2, t3) HALIDE_EXTERN_3_(true, rt, name, t1, t2, t3)
+#define HalidePureExtern_4(rt, name, t1, t2, t3, t4) HALIDE_EXTERN_4_(true, rt, name, t1, t2, t3, t4)
+#define HalidePureExtern_5(rt, name, t1, t2, t3, t4, t5) HALIDE_EXTERN_5_(true, rt, name, t1, t2, t3, t4, t5)
 
 #endif

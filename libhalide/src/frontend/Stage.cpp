@@ -11,6 +11,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
+#include "ir/UsesVars.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -86,32 +87,18 @@ bool rvar_order_free(const FunctionContents &f, int stage) {
     if (find_associative_form(f.name, u, nullptr)) {
         return true;
     }
-    class ReadsFunc : public IRVisitor {
-    public:
-        explicit ReadsFunc(const std::string &name) : name_(name) {}
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const Call *op) override {
-            found = found || (op->call_type == Call::Halide && op->name == name_);
-            IRVisitor::visit(op);
-        }
-
-    private:
-        const std::string &name_;
-    } reads(f.name);
     std::set<std::string> written;
     for (const Expr &a : u.args) {
         const Variable *v = a.as<Variable>();
         if (!v || !written.insert(v->name).second) {
             return false;
         }
-        reads.include(a);
     }
-    for (const Expr &v : u.values) {
-        reads.include(v);
+    if (exprs_call_func(u.args, f.name) || exprs_call_func(u.values, f.name)) {
+        return false;
     }
-    if (reads.found || !u.rdom) {
-        return !reads.found;
+    if (!u.rdom) {
+        return true;
     }
     for (const ReductionVariable &r : u.rdom->domain) {
         if (!written.count(r.var)) {

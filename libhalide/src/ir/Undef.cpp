@@ -1,6 +1,8 @@
 // See IROperator.h: undef(t), a value that leaves the Func's point as it is.
 // Lowering drops the stores of undef values (StorageFlattening) and guards
 // those of values with an undef() inside (RemoveUndef).
+#include "ir/Undef.h"
+
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IROperator.h"
@@ -32,6 +34,12 @@ public:
 };
 } // namespace
 
+bool contains_undef(const Expr &e) {
+    FindUndef f;
+    f.include(e);
+    return f.found;
+}
+
 void check_undef_placement(const std::string &func, const std::vector<Expr> &values) {
     // undef() inside a value is upstream's conditional store (see
     // lower/RemoveUndef.cpp), except in a select's condition.
@@ -40,9 +48,7 @@ void check_undef_placement(const std::string &func, const std::vector<Expr> &val
         bool found = false;
         using IRVisitor::visit;
         void visit(const Select *op) override {
-            FindUndef f;
-            f.include(op->condition);
-            found = found || f.found;
+            found = found || contains_undef(op->condition);
             IRVisitor::visit(op);
         }
     };

@@ -47,5 +47,25 @@ bool expr_uses_any_var(const Expr &e, const std::set<std::string> &names) {
     return !names.empty() && expr_uses_var_if(e, [&](const std::string &n) { return names.count(n) != 0; });
 }
 
+bool exprs_call_func(const std::vector<Expr> &exprs, const std::string &name) {
+    class Finder : public IRVisitor {
+    public:
+        explicit Finder(const std::string &name) : name_(name) {}
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || (op->call_type == Call::Halide && op->name == name_);
+            IRVisitor::visit(op);
+        }
+
+    private:
+        const std::string &name_;
+    } finder(name);
+    for (const Expr &e : exprs) {
+        finder.include(e);
+    }
+    return finder.found;
+}
+
 } // namespace Internal
 } // namespace Halide

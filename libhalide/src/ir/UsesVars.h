@@ -1,10 +1,11 @@
-// Whether an expression uses some variables.
+// Whether an expression uses some variables, or calls a Func.
 #ifndef HALIDE_INTERNAL_USES_VARS_H
 #define HALIDE_INTERNAL_USES_VARS_H
 
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "Halide/Expr.h"
 
@@ -19,6 +20,9 @@ bool expr_uses_var_if(const Expr &e, const std::function<bool(const std::string 
 
 // Does `e` contain a Variable named in `names`?
 bool expr_uses_any_var(const Expr &e, const std::set<std::string> &names);
+
+// Does one of `exprs` call the Func `name`?
+bool exprs_call_func(const std::vector<Expr> &exprs, const std::string &name);
 
 } // namespace Internal
 } // namespace Halide

@@ -7,26 +7,12 @@
 #include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
-#include "Halide/IRVisitor.h"
+#include "ir/Undef.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
 namespace {
-
-bool has_undef(const Expr &e) {
-    class Finder : public IRVisitor {
-    public:
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const Call *op) override {
-            found = found || (op->call_type == Call::Intrinsic && op->name == Intrinsics::undef);
-            IRVisitor::visit(op);
-        }
-    } finder;
-    finder.include(e);
-    return finder.found;
-}
 
 Expr and_of(const Expr &a, const Expr &b) {
     return !a.defined() ? b : (!b.defined() ? a : And::make(a, b));
@@ -49,10 +35,10 @@ public:
     }
 
     Expr visit(const Select *op) override {
-        if (!has_undef(op->true_value) && !has_undef(op->false_value)) {
+        if (!contains_undef(op->true_value) && !contains_undef(op->false_value)) {
             return IRMutator::visit(op);
         }
-        user_assert(!has_undef(op->condition)) << "undef() may not be part of a select's condition";
+        user_assert(!contains_undef(op->condition)) << "undef() may not be part of a select's condition";
         Expr outer = predicate;
         bool outer_whole = whole;
         predicate = Expr();
@@ -94,10 +80,10 @@ public:
     Stmt visit(const Provide *op) override {
         bool any = false;
         for (const Expr &e : op->values) {
-            any = any || (!is_undef(e) && has_undef(e));
+            any = any || (!is_undef(e) && contains_undef(e));
         }
         for (const Expr &e : op->args) {
-            any = any || has_undef(e);
+            any = any || contains_undef(e);
         }
         if (!any) {
             return IRMutator::visit(op);

@@ -8,33 +8,12 @@
 
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
-#include "Halide/IRVisitor.h"
+#include "ir/UsesVars.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
 namespace {
-
-// Whether any of `values` calls Func `name`.
-bool reads_func(const std::vector<Expr> &values, const std::string &name) {
-    class Finder : public IRVisitor {
-    public:
-        explicit Finder(const std::string &name) : name_(name) {}
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const Call *op) override {
-            found = found || (op->call_type == Call::Halide && op->name == name_);
-            IRVisitor::visit(op);
-        }
-
-    private:
-        const std::string &name_;
-    } finder(name);
-    for (const Expr &v : values) {
-        finder.include(v);
-    }
-    return finder.found;
-}
 
 Expr flat_index(const std::string &name, const std::vector<Expr> &coords) {
     Expr index;
@@ -118,7 +97,7 @@ public:
         // A Tuple definition reads all its values before it writes any (a
         // swap f(x) = {f(x)[1], f(x)[0]} exchanges them): when the values
         // read the Func itself, each is bound to a let before the stores.
-        bool reads_itself = op->values.size() > 1 && reads_func(op->values, op->name);
+        bool reads_itself = op->values.size() > 1 && exprs_call_func(op->values, op->name);
         std::vector<std::pair<std::string, Expr>> lets;
         std::vector<Stmt> stores;
         for (size_t i = 0; i < op->values.size(); i++) {
