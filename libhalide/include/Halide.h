@@ -42,6 +42,7 @@
 #include "Halide/Tuple.h"
 #include "Halide/TupleSelect.h"
 #include "Halide/Type.h"
+#include "Halide/Util.h"
 #include "Halide/Var.h"
 
 #endif

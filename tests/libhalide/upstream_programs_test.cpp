@@ -251,4 +251,13 @@ TEST(UpstreamPrograms, UndefInsideASelectSkipsTheStore) {
     }
 }
 
+TEST(UpstreamPrograms, InternalStringHelpers) {
+    EXPECT_EQ(Internal::replace_all("a:b::c", ":", "(colon)"), "a(colon)b(colon)(colon)c");
+    EXPECT_EQ(Internal::replace_all("aaa", "aa", "b"), "ba");
+    EXPECT_EQ(Internal::replace_all("abc", "", "x"), "abc");
+    std::string t1 = Internal::unique_name('t'), t2 = Internal::unique_name('t');
+    EXPECT_EQ(t1[0], 't');
+    EXPECT_NE(t1, t2);
+}
+
 } // namespace
