@@ -242,6 +242,10 @@ TEST(Target, Errors) {
     EXPECT_TRUE(Target::validate_target_string(""));
     EXPECT_TRUE(Target::validate_target_string("host"));
     EXPECT_TRUE(Target::validate_target_string("host-avx-no_runtime"));
+    // Unknown arch, bits or OS: parsed (Target() prints it), not valid, as upstream's.
+    EXPECT_EQ(Target().to_string(), "arch_unknown-0-os_unknown");
+    EXPECT_FALSE(Target::validate_target_string("arch_unknown-0-os_unknown"));
+    EXPECT_FALSE(Target::validate_target_string("0-arch_unknown-os_unknown-sse41"));
 
     std::string msg = parse_error("x86-64-linux-bogus_feature");
     EXPECT_NE(msg.find("\"bogus_feature\""), std::string::npos) << msg;

@@ -1,9 +1,10 @@
 // See PythonExtension.h. The generated module:
 //
 //   NAME(arg, ..., output)  keyword arguments named after the filter's
-//       arguments; buffers are arrays (NumPy's last axis is dimension 0) or
-//       objects offering a halide_buffer_t capsule; outputs are written in
-//       place. Returns None.
+//       arguments; buffers are arrays (as upstream's: a Fortran-contiguous
+//       array's axes are the dimensions in order, any other array's last
+//       axis is dimension 0) or objects offering a halide_buffer_t capsule;
+//       outputs are written in place. Returns None.
 //   NAME.HalideError        raised (a RuntimeError, with .code) when the
 //       kernel fails; wrong argument types, dimensions or element types are
 //       ValueError/TypeError before the call.
@@ -150,7 +151,8 @@ std::string python_extension_source(const LoweredFunc &f) {
               << ", &buf_" << i << ")) {\n        return nullptr;\n    }\n"
               << "    if (!buf_" << i << ") {\n"
               << "        if (!array_" << i << ".acquire(py_" << i << ", \"" << what << "\", "
-              << (out ? "true" : "false") << ", true)) {\n            return nullptr;\n        }\n"
+              << (out ? "true" : "false")
+              << ", halide_python::MarshaledBuffer::Axes::KeptIfFortran)) {\n            return nullptr;\n        }\n"
               << "        buf_" << i << " = &array_" << i << ".buffer;\n    }\n"
               << "    struct Release" << i << " {\n        PyObject *c;\n        ~Release" << i
               << "() { Py_XDECREF(c); }\n    } release_" << i << "{capsule_" << i << "};\n"

@@ -282,6 +282,9 @@ llvm::Value *CodeGen_LLVM::shifted_clamped_load(const Load *op, const Expr &offs
                                                 const Expr &hi) {
     Type t = op->type;
     int n = t.lanes(), h = n / 2;
+    if (h < 2) {
+        return gather(op); // the halves would be scalars, which do not shuffle
+    }
     llvm::Type *mt = mem_type(t), *et = mem_type(t.element_of());
     llvm::Type *half = mem_type(t.with_lanes(h));
     llvm::Align elem_align(t.element_of().bytes());

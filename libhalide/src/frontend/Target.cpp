@@ -424,7 +424,10 @@ Target::Target(const char *s) : Target(std::string(s ? s : "")) {}
 bool Target::validate_target_string(const std::string &s) {
     Target t;
     std::string error;
-    return parse_target_string(s, t, error);
+    // As upstream's: a string that leaves the arch, bits or OS unknown
+    // ("arch_unknown-0-os_unknown", what Target() prints) parses but is
+    // not a valid target.
+    return parse_target_string(s, t, error) && !t.has_unknowns();
 }
 
 std::string Target::feature_to_name(Feature f) {

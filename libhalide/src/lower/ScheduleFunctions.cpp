@@ -226,15 +226,16 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
                                {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
                                 int32_const((int)d), min, max, buf_min, buf_max},
                                Call::Extern)));
-                if (b == f.explicit_bounds.end()) {
-                    // bound_extent(): as upstream, the buffer may not reach past it either.
-                    checks.push_back(AssertStmt::make(
-                        LE::make(buf_max, max),
-                        Call::make(Int(32), "halide_error_explicit_bounds_too_small",
-                                   {Variable::make(Handle(), "__user_context"), StringImm::make(f.args[d]),
-                                    StringImm::make(f.name), min, max, buf_min, buf_max},
-                                   Call::Extern)));
-                }
+                // As upstream, the buffer may not reach past the bound()
+                // region (bound_extent(): past its max) either: the points
+                // outside it would be left unwritten.
+                Expr covered = b == f.explicit_bounds.end() ? LE::make(buf_max, max)
+                                                            : And::make(LE::make(min, buf_min), LE::make(buf_max, max));
+                checks.push_back(AssertStmt::make(
+                    covered, Call::make(Int(32), "halide_error_explicit_bounds_too_small",
+                                        {Variable::make(Handle(), "__user_context"), StringImm::make(f.args[d]),
+                                         StringImm::make(f.name), min, max, buf_min, buf_max},
+                                        Call::Extern)));
             }
         }
     }

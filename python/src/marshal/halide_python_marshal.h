@@ -376,9 +376,19 @@ public:
     MarshaledBuffer(const MarshaledBuffer &) = delete;
     MarshaledBuffer &operator=(const MarshaledBuffer &) = delete;
 
+    // How the object's axes become dimensions: Reversed (the last axis is
+    // dimension 0, right for NumPy's default C order), Kept, or
+    // KeptIfFortran: Kept for a Fortran-contiguous object, else Reversed (as
+    // upstream's generated Python extensions take arrays).
+    enum class Axes { Reversed, Kept, KeptIfFortran };
+
     // Fills `buffer` from `obj`. `writable` asks for a writable buffer
     // (outputs); `reverse_axes` maps the last axis to dimension 0.
     bool acquire(PyObject *obj, const char *what, bool writable, bool reverse_axes) {
+        return acquire(obj, what, writable, reverse_axes ? Axes::Reversed : Axes::Kept);
+    }
+
+    bool acquire(PyObject *obj, const char *what, bool writable, Axes axes) {
         release();
         if (PyObject_GetBuffer(obj, &view_, PyBUF_RECORDS_RO) != 0) {
             add_context_note(what);
@@ -398,6 +408,8 @@ public:
             return false;
         }
         int ndim = view_.ndim;
+        const bool reverse_axes =
+            axes == Axes::Reversed || (axes == Axes::KeptIfFortran && !PyBuffer_IsContiguous(&view_, 'F'));
         if (ndim > kInlineDims) {
             heap_dims_.reset(new halide_dimension_t[ndim]);
         }
