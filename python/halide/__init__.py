@@ -75,6 +75,8 @@ def _load_compiler() -> Any:
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "__all__":
+        return _star_names()
     if name.startswith("__"):
         raise AttributeError(name)
     compiler = _load_compiler()
@@ -92,6 +94,13 @@ def __getattr__(name: str) -> Any:
         value = getattr(compiler, name)
     globals()[name] = value
     return value
+
+
+def _star_names() -> list[str]:
+    """What `from halide import *` binds: the public names dir() lists, as
+    upstream's module (which star-imports its extension) gives them. The
+    submodules stay out, so a star import loads neither imageio nor runtime."""
+    return [n for n in __dir__() if n not in _SUBMODULES]
 
 
 def __dir__() -> list[str]:

@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentEstimates', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
+__all__: list[str] = ['Argument', 'ArgumentEstimates', 'ArgumentKind', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'FuncTupleElementRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'evaluate_may_gpu', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -401,7 +401,7 @@ class FuncRef:
         ...
     def __ge__(self, arg0: typing.Any) -> typing.Any:
         ...
-    def __getitem__(self, index: typing.SupportsInt | typing.SupportsIndex) -> Expr:
+    def __getitem__(self, index: typing.SupportsInt | typing.SupportsIndex) -> FuncTupleElementRef:
         ...
     def __gt__(self, arg0: typing.Any) -> typing.Any:
         ...
@@ -472,6 +472,12 @@ class Func:
         ...
     @typing.overload
     def __init__(self, expr: typing.Any) -> None:
+        ...
+    @typing.overload
+    def __init__(self, required_type: Type, required_dimensions: typing.SupportsInt | typing.SupportsIndex, name: str = '') -> None:
+        ...
+    @typing.overload
+    def __init__(self, required_types: collections.abc.Sequence[Type], required_dimensions: typing.SupportsInt | typing.SupportsIndex, name: str = '') -> None:
         ...
     def __repr__(self) -> str:
         ...
@@ -1436,6 +1442,9 @@ class Expr:
     def logical_not(self) -> Expr:
         ...
     def type(self) -> Type:
+        ...
+class FuncTupleElementRef(Expr):
+    def index(self) -> int:
         ...
 class Target:
     __hash__: typing.ClassVar[None]  # type: ignore[assignment]
@@ -3333,6 +3342,10 @@ def evaluate(expr: typing.Any) -> typing.Any:
     """
     The value of a scalar expression (a Python tuple of them: a tuple of values), computed by JIT-compiling it.
     """
+def evaluate_may_gpu(expr: typing.Any) -> typing.Any:
+    """
+    As evaluate(): upstream's may compute on a GPU, this compiler has no GPU backend.
+    """
 def exp(x: typing.Any) -> Expr:
     ...
 def extract_bits(t: Type, e: typing.Any, lsb: typing.Any) -> Expr:
@@ -3497,9 +3510,9 @@ def saturating_sum(rdom: RDom, expr: typing.Any, name: str = 'saturating_sum') -
     ...
 def scatter(*args) -> Expr:
     ...
-def select(*args) -> Expr:
+def select(*args) -> typing.Any:
     """
-    select(c0, v0, [c1, v1, ...] default): the value of the first true condition
+    select(c0, v0, [c1, v1, ...] default): the value of the first true condition (a tuple of Exprs when the values are Tuples)
     """
 def sin(x: typing.Any) -> Expr:
     ...

@@ -626,7 +626,10 @@ class Generator(ABC):
             state.input_objects[name] = obj
             object.__setattr__(self, name, obj)
         for name in state.outputs:
-            f = Func(name)
+            # Typed (as upstream's): generate() may ask self.output.type()
+            # and .dimensions() before defining it, e.g. to cast to it.
+            r = state.requirements[name]
+            f = Func(r.types if len(r.types) > 1 else r.types[0], r.dimensions, name)
             state.output_funcs[name] = f
             object.__setattr__(self, name, f)
         state.in_generate = True

@@ -28,8 +28,8 @@ print(json.dumps(out))
 KNOWN_GAPS = {
     "": {
         "ArgInfo", "ArgInfoDirection", "ArgInfoKind", "AutoSchedulerResults",
-        "Derivative", "FuncTupleElementRef",
-        "deserialize_parameters", "deserialize_pipeline", "evaluate_may_gpu", "halide_", "install_dir",
+        "Derivative",
+        "deserialize_parameters", "deserialize_pipeline", "halide_", "install_dir",
         "load_plugin", "propagate_adjoints", "serialize_pipeline", "user_context_value",
     },
     "Pipeline": {"apply_autoscheduler"},

@@ -965,8 +965,10 @@ Expr likely_if_innermost(Expr e) {
 }
 
 Expr print(const std::vector<Expr> &args) {
-    user_assert(!args.empty() && args[0].defined() && !args[0].as<StringImm>())
-        << "print() needs a value to return as its first argument";
+    // A string first is allowed, as upstream's: its value is the string (a
+    // handle), which is what Python's print("text") gives under
+    // `from halide import *`.
+    user_assert(!args.empty() && args[0].defined()) << "print() needs a value to return as its first argument";
     for (const Expr &a : args) {
         user_assert(a.defined()) << "print() was given an undefined expression";
     }
@@ -976,8 +978,7 @@ Expr print(const std::vector<Expr> &args) {
 Expr print_when(const Expr &condition, const std::vector<Expr> &args) {
     user_assert(condition.defined() && condition.type().is_bool())
         << "print_when() needs a boolean condition as its first argument";
-    user_assert(!args.empty() && args[0].defined() && !args[0].as<StringImm>())
-        << "print_when() needs a value to return after its condition";
+    user_assert(!args.empty() && args[0].defined()) << "print_when() needs a value to return after its condition";
     std::vector<Expr> all = {condition};
     all.insert(all.end(), args.begin(), args.end());
     return Call::make(args[0].type(), Intrinsics::print_when, all, Call::Intrinsic);

@@ -1,7 +1,9 @@
 // See Passes.h: calls to inline Funcs become their definitions.
 #include <set>
 
+#include "Halide/Error.h"
 #include "Halide/IRMutator.h"
+#include "Halide/IRPrinter.h"
 #include "ir/Substitute.h"
 #include "lower/Passes.h"
 
@@ -47,6 +49,16 @@ void inline_functions(Environment &env, const std::vector<std::string> &order,
         if (!outputs_set.count(name) && env[name]->compute == ComputeLevel::Inlined && env[name]->updates.empty() &&
             !env[name]->extern_def) {
             inlined.insert(name);
+        }
+    }
+    for (const std::string &name : order) {
+        // As upstream: bound() only shapes a Func that is realized.
+        if (inlined.count(name)) {
+            for (const auto &[var, b] : env[name]->explicit_bounds) {
+                user_warning << "It is meaningless to bound dimension " << var << " of function " << name
+                             << " to be within [" << b.first << ", " << b.second
+                             << "] because the function is scheduled inline.";
+            }
         }
     }
     check_extern_inputs(env, inlined);

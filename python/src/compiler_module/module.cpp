@@ -8,11 +8,13 @@ PYBIND11_MODULE(_compiler, m) {
     // defined before the functions that take them.
     halide_py::declare_classes(m);
     halide_py::define_error(m);
+    halide_py::define_output(m);
     halide_py::define_type(m);
     halide_py::define_var(m);
     halide_py::define_rdom(m);
     halide_py::define_tuple(m);
     halide_py::define_func(m);
+    halide_py::define_func_requirements(m);
     halide_py::define_stage(m);
     halide_py::define_param(m);
     halide_py::define_expr(m);

@@ -24,9 +24,13 @@ std::string type_name_of(py::handle value) {
     return py::str(py::type::handle_of(value).attr("__name__"));
 }
 
-// One end of a (min, extent) pair: None is undefined (an unbounded dimension).
+// One end of a (min, extent) pair: None or an undefined hl.Expr() (as
+// upstream's scripts write it) is an unbounded dimension.
 Expr bound_end(py::handle value, const char *what) {
-    return value.is_none() ? Expr() : to_expr(value, what);
+    if (value.is_none() || (py::isinstance<Expr>(value) && !value.cast<Expr>().defined())) {
+        return Expr();
+    }
+    return to_expr(value, what);
 }
 
 Region to_region(const py::sequence &bounds, const char *fn) {

@@ -656,7 +656,9 @@ void bind_constructors(py::class_<Buffer> &cls) {
         }
     };
     cls.def(py::init<>())
-        .def(py::init([](const Buffer &other) { return other; }), py::arg("other"))
+        // A copy shares other's elements, so it keeps what keeps them alive
+        // (the NumPy array other wraps) alive too.
+        .def(py::init([](const Buffer &other) { return other; }), py::arg("other"), py::keep_alive<1, 2>())
         .def(py::init([=](const Halide::Type &t, const std::vector<int> &sizes, const std::string &name) {
                  check_sizes(sizes);
                  return Buffer(Checked::allocate_new(halide_type_t(t), sizes, nullptr, name).rt(), name);

@@ -222,7 +222,7 @@ void call(const Callable &c, PyObject *args, PyObject *kwargs) {
     }
     argv[0] = &context;
     std::copy(frame.argv(), frame.argv() + n, argv + 1);
-    py::gil_scoped_release release;
+    PipelineRun run;
     c.call_argv_fast(n + 1, argv);
 }
 

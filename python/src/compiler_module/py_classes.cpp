@@ -28,6 +28,7 @@ void declare_classes(py::module_ &m) {
     py::class_<OutputImageParam>(m, "OutputImageParam");
     py::class_<ImageParam, OutputImageParam>(m, "ImageParam");
     py::class_<Expr>(m, "Expr");
+    py::class_<FuncTupleElementRef, Expr>(m, "FuncTupleElementRef");
     py::class_<Target>(m, "Target");
     py::class_<Buffer<>>(m, "Buffer", py::buffer_protocol(),
                          "An image: b[x, y] reads it in a definition, realize() writes into it. Shares memory with "

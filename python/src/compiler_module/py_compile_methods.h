@@ -6,6 +6,7 @@
 #define HALIDE_PY_COMPILE_METHODS_H
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
            "realize",
            [](T &self, const Buf &dst, const Target &target) {
                check_jit_target(target, "realize");
+               PipelineRun run;
                self.realize(Halide::Realization({dst}));
            },
            py::arg("dst"), target_arg())
@@ -42,13 +44,19 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
             "realize",
             [](T &self, const std::vector<int32_t> &sizes, const Target &target) {
                 check_jit_target(target, "realize");
-                return realization_to_python(self.realize(sizes));
+                std::optional<Halide::Realization> r;
+                {
+                    PipelineRun run;
+                    r.emplace(self.realize(sizes));
+                }
+                return realization_to_python(*r);
             },
             py::arg("sizes") = std::vector<int32_t>{}, target_arg())
         .def(
             "realize",
             [](T &self, const std::vector<Buf> &dst, const Target &target) {
                 check_jit_target(target, "realize");
+                PipelineRun run;
                 self.realize(Halide::Realization(dst));
             },
             py::arg("dst"), target_arg())

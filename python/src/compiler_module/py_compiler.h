@@ -9,6 +9,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,8 @@ void define_require(py::module_ &m);
 void define_buffer(py::module_ &m);
 void define_tuple(py::module_ &m);
 void define_func(py::module_ &m);
+void define_func_requirements(py::module_ &m);
+void define_output(py::module_ &m);
 void define_stage(py::module_ &m);
 void define_param(py::module_ &m);
 void define_pipeline(py::module_ &m);
@@ -112,6 +115,24 @@ template <typename T> void add_expr_operators(py::class_<T> &cls) {
 // naming `what` for anything else. A list: reorder(x, y) or reorder([x, y]).
 Halide::VarOrRVar to_var_or_rvar(py::handle value, const char *what);
 std::vector<Halide::VarOrRVar> var_or_rvar_list(const py::tuple &args, const char *what);
+
+// Runs a pipeline with the GIL released, so that its threads can write
+// print() and trace output to sys.stdout (py_output.cpp): declare one
+// around the C++ call that runs it, touching no Python object meanwhile.
+class PipelineRun {
+public:
+    PipelineRun();
+    ~PipelineRun();
+    PipelineRun(const PipelineRun &) = delete;
+    PipelineRun &operator=(const PipelineRun &) = delete;
+
+private:
+    std::unique_ptr<py::gil_scoped_release> release_;
+};
+
+// A pure definition f[args] = values of a Func made with required types and
+// dimensions (hl.Func(type, dims, name)) must match them; raises if not.
+void check_func_requirement(const Halide::Func &f, size_t dimensions, const std::vector<Halide::Expr> &values);
 
 // "<halide.Expr of type int32: (x + 1)>"-style text of an Expr.
 std::string expr_repr(const Halide::Expr &e);

@@ -1,5 +1,7 @@
 // hl.Func, hl.FuncRef and hl.TailStrategy: definitions with f[x, y] = e,
 // calls f[x, y] and the schedule (realize and compile_to_*: py_pipeline.cpp).
+#include <sstream>
+
 #include "Halide/IREquality.h"
 #include "py_compiler.h"
 
@@ -14,8 +16,9 @@ using Halide::Var;
 
 namespace {
 
-// f[x, y], f[x] or f[()]: the coordinates as Exprs.
-std::vector<Expr> coordinates(const py::object &index) {
+// f[x, y], f[x] or f[()]: the coordinates as Exprs. A float coordinate is
+// refused here, as upstream's, not only once the call is used.
+std::vector<Expr> coordinates(const Func &f, const py::object &index) {
     std::vector<Expr> args;
     if (py::isinstance<py::tuple>(index)) {
         for (const auto &item : index.cast<py::tuple>()) {
@@ -24,34 +27,64 @@ std::vector<Expr> coordinates(const py::object &index) {
     } else {
         args.push_back(to_expr(index, "Func index"));
     }
+    for (size_t i = 0; i < args.size(); i++) {
+        if (args[i].type().is_float()) {
+            std::ostringstream msg;
+            msg << "Implicit cast from " << type_name(args[i].type()) << " to int in argument " << i + 1
+                << " in call to \"" << f.name() << "\" is not allowed. Use an explicit cast.";
+            throw Halide::CompileError(msg.str());
+        }
+    }
     return args;
 }
 
-// The right side of a definition: an Expr-like value, or a tuple/list of
-// them for a Func with several values.
-void define(FuncRef ref, const py::object &value) {
+// The right side of a definition: an Expr-like value, or several for a Func
+// with several values: a Tuple, a tuple or list, the call of a Func with
+// several values, or (as upstream's) any other sequence of Expr-like values.
+std::vector<Expr> definition_values(const py::object &value) {
     if (py::isinstance<Halide::Tuple>(value)) {
-        const auto &t = value.cast<const Halide::Tuple &>();
-        if (t.size() == 1) {
-            ref = t[0];
-        } else {
-            ref = t;
-        }
-        return;
+        return value.cast<const Halide::Tuple &>().as_vector();
     }
-    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
-        std::vector<Expr> values;
-        for (const auto &item : value) {
-            values.push_back(to_expr(item, "Func definition"));
+    if (py::isinstance<FuncRef>(value)) {
+        const auto &ref = value.cast<const FuncRef &>();
+        size_t n = 1;
+        try {
+            n = ref.size();
+        } catch (const Halide::Error &) {
+            // A Func not defined yet: to_expr below says so.
         }
-        if (values.size() == 1) {
-            ref = values[0];
-        } else {
-            ref = Halide::Tuple(values);
+        if (n > 1) {
+            return Halide::Tuple(ref).as_vector();
         }
-        return;
     }
-    ref = to_expr(value, "Func definition");
+    bool sequence = py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value);
+    if (!sequence) {
+        try {
+            return {to_expr(value, "Func definition")};
+        } catch (const py::type_error &) {
+            if (py::isinstance<py::str>(value) || !PySequence_Check(value.ptr())) {
+                throw;
+            }
+        }
+    }
+    std::vector<Expr> values;
+    for (const auto &item : value) {
+        values.push_back(to_expr(item, "Func definition"));
+    }
+    return values;
+}
+
+// f[index] = value.
+void define(const Func &f, const py::object &index, const py::object &value) {
+    std::vector<Expr> args = coordinates(f, index);
+    std::vector<Expr> values = definition_values(value);
+    check_func_requirement(f, args.size(), values);
+    FuncRef ref = f(args);
+    if (values.size() == 1) {
+        ref = values[0];
+    } else {
+        ref = Halide::Tuple(values);
+    }
 }
 
 std::vector<Var> var_list(const py::args &args) {
@@ -76,7 +109,7 @@ struct UnevaluatedFuncRef {
 // f[x] of a Func not defined yet carries the Func and its coordinates (a
 // FuncRef keeps them private), for its + - * / below.
 py::object func_ref(const Func &f, const py::object &index) {
-    std::vector<Expr> args = coordinates(index);
+    std::vector<Expr> args = coordinates(f, index);
     py::object ref = py::cast(f(args));
     if (!f.defined()) {
         ref.attr("_func") = f;
@@ -112,7 +145,7 @@ template <char Op> BinaryOp unevaluated_op() {
 
 // f[index] = value where value is f[index] op e, recorded above.
 void apply_unevaluated(const Func &f, const py::object &index, const UnevaluatedFuncRef &u) {
-    std::vector<Expr> args = coordinates(index);
+    std::vector<Expr> args = coordinates(f, index);
     bool same = u.func.function() == f.function() && args.size() == u.args.size();
     for (size_t i = 0; same && i < args.size(); i++) {
         same = Halide::Internal::equal(args[i], u.args[i]);
@@ -145,8 +178,11 @@ void define_func(py::module_ &m) {
         .value("Auto", TailStrategy::Auto);
 
     auto ref = bound_class<FuncRef>(m, "FuncRef");
+    // f[x, y][i]: an Expr that also knows which value it reads, as upstream's.
+    bound_class<Halide::FuncTupleElementRef>(m, "FuncTupleElementRef")
+        .def("index", &Halide::FuncTupleElementRef::index);
     ref.def(
-           "__getitem__", [](const FuncRef &r, int i) { return Expr(r[i]); }, py::arg("index"))
+           "__getitem__", [](const FuncRef &r, int i) { return r[i]; }, py::arg("index"))
         .def("size", &FuncRef::size)
         .def("logical_not", [](const FuncRef &r) { return !Expr(r); });
     add_expr_operators(ref);
@@ -168,13 +204,10 @@ void define_func(py::module_ &m) {
         .def(py::init([](const py::object &e) { return Func(to_expr(e, "Func()")); }), py::arg("expr"))
         .def("name", &Func::name)
         .def("defined", &Func::defined)
-        .def("dimensions", &Func::dimensions)
         .def("args", &Func::args)
         .def("value", &Func::value)
         .def("values", [](const Func &f) { return py::tuple(py::cast(f.values().as_vector())); })
-        .def("type", &Func::type)
-        .def("types", &Func::output_types)
-        .def("outputs", &Func::outputs)
+        // type, types, outputs, dimensions: py_func_requirements.cpp.
         .def(
             "__getitem__", [](const Func &f, const py::object &index) { return func_ref(f, index); }, py::arg("index"))
         .def(
@@ -184,7 +217,7 @@ void define_func(py::module_ &m) {
                     apply_unevaluated(f, index, value.cast<const UnevaluatedFuncRef &>());
                     return;
                 }
-                define(f(coordinates(index)), value);
+                define(f, index, value);
             },
             py::arg("index"), py::arg("value"))
         .def("__repr__", [](const Func &f) { return "<halide.Func '" + f.name() + "'>"; })

@@ -31,6 +31,80 @@ Expr max2(Expr a, Expr b) {
     return Halide::max(std::move(a), std::move(b));
 }
 
+// What select() takes as a Tuple: a Python tuple or list, an hl.Tuple, or a
+// call to a Func with several values.
+bool is_tuple_like(py::handle v) {
+    if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v) || py::isinstance<Halide::Tuple>(v)) {
+        return true;
+    }
+    if (py::isinstance<Halide::FuncRef>(v)) {
+        try {
+            return v.cast<const Halide::FuncRef &>().size() > 1;
+        } catch (const Halide::Error &) {
+            return false; // a Func not defined yet: its call is no Tuple
+        }
+    }
+    return false;
+}
+
+std::vector<Expr> tuple_values(py::handle v) {
+    if (py::isinstance<Halide::Tuple>(v)) {
+        return v.cast<const Halide::Tuple &>().as_vector();
+    }
+    if (py::isinstance<Halide::FuncRef>(v)) {
+        return Halide::Tuple(v.cast<const Halide::FuncRef &>()).as_vector();
+    }
+    std::vector<Expr> values;
+    for (const auto &item : py::reinterpret_borrow<py::iterable>(v)) {
+        values.push_back(arg(py::reinterpret_borrow<py::object>(item), "select"));
+    }
+    return values;
+}
+
+// select(c0, v0, [c1, v1, ...] default) on Tuples, element by element, as
+// upstream's: every value a Tuple of one size; the conditions all Exprs or
+// all Tuples of that size. A Python tuple of the Exprs.
+py::tuple select_tuples(const py::args &args) {
+    const size_t n = args.size();
+    std::vector<std::vector<Expr>> conditions, values;
+    bool some_tuple_condition = false, some_expr_condition = false;
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        py::object condition = args[i], value = args[i + 1];
+        if (is_tuple_like(condition)) {
+            some_tuple_condition = true;
+            conditions.push_back(tuple_values(condition));
+        } else {
+            some_expr_condition = true;
+            conditions.push_back({arg(condition, "select")});
+        }
+        if (!is_tuple_like(value)) {
+            throw Halide::CompileError("select() on Tuples requires every value to be a Tuple.");
+        }
+        values.push_back(tuple_values(value));
+    }
+    py::object last = args[n - 1];
+    if (!is_tuple_like(last)) {
+        throw Halide::CompileError("select() on Tuples requires every value to be a Tuple.");
+    }
+    std::vector<Expr> result = tuple_values(last);
+    if (some_tuple_condition && some_expr_condition) {
+        throw Halide::CompileError("select() on Tuples may not mix Expr and Tuple for the condition elements.");
+    }
+    const size_t size = result.size();
+    for (size_t i = 0; i < values.size(); i++) {
+        if (values[i].size() != size || (some_tuple_condition && conditions[i].size() != size)) {
+            throw Halide::CompileError("select() on Tuples requires all Tuples to have identical sizes.");
+        }
+    }
+    for (size_t i = values.size(); i-- > 0;) {
+        for (size_t k = 0; k < size; k++) {
+            const Expr &c = some_tuple_condition ? conditions[i][k] : conditions[i][0];
+            result[k] = Halide::select(c, values[i][k], result[k]);
+        }
+    }
+    return py::cast(result);
+}
+
 } // namespace
 
 // print / print_when arguments: Exprs, numbers, and strings as text.
@@ -55,13 +129,19 @@ void define_operators(py::module_ &m) {
                                      "odd number of at least three arguments, got " +
                                      std::to_string(args.size()));
             }
+            for (const auto &a : args) {
+                if (is_tuple_like(a)) {
+                    return py::object(select_tuples(args));
+                }
+            }
             Expr result = arg(args[args.size() - 1], "select");
             for (size_t i = args.size() - 1; i >= 2; i -= 2) {
                 result = Halide::select(arg(args[i - 2], "select"), arg(args[i - 1], "select"), result);
             }
-            return result;
+            return py::cast(result);
         },
-        "select(c0, v0, [c1, v1, ...] default): the value of the first true condition");
+        "select(c0, v0, [c1, v1, ...] default): the value of the first true condition (a tuple of Exprs when "
+        "the values are Tuples)");
     m.def(
         "mux",
         [](const py::object &id, const std::vector<py::object> &values) {

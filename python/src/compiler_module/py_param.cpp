@@ -179,7 +179,7 @@ void define_param(py::module_ &m) {
             py::arg("estimates"), py::return_value_policy::reference_internal)
         .def("__repr__", [](const OutputImageParam &p) {
             if (!p.defined()) {
-                return std::string("<halide.OutputImageParam (undefined)>");
+                return std::string("<halide.OutputImageParam OutputImageParam()>"); // as upstream's
             }
             return "<halide.OutputImageParam '" + p.name() + "', dims: " + std::to_string(p.dimensions()) +
                    ", type: " + type_name(p.type()) + ">";
@@ -212,7 +212,7 @@ void define_param(py::module_ &m) {
             py::arg("index"))
         .def("__repr__", [](const ImageParam &p) {
             if (!p.defined()) {
-                return std::string("<halide.ImageParam (undefined)>");
+                return std::string("<halide.ImageParam ImageParam()>"); // as upstream's
             }
             return "<halide.ImageParam '" + p.name() + "', dims: " + std::to_string(p.dimensions()) +
                    ", type: " + type_name(p.type()) + ">";

@@ -134,6 +134,9 @@ void define_pipeline(py::module_ &m) {
             py::arg("condition"))
         .def("invalidate_cache", &Pipeline::invalidate_cache)
         .def("__repr__", [](const Pipeline &p) {
+            if (!p.defined()) {
+                return std::string("<halide.Pipeline Pipeline()>"); // as upstream's
+            }
             std::string s = "<halide.Pipeline [";
             std::vector<Func> funcs = p.outputs();
             for (size_t i = 0; i < funcs.size(); i++) {

@@ -37,6 +37,22 @@ Range to_range(py::handle item) {
                          std::string(py::str(py::type::handle_of(item).attr("__name__"))));
 }
 
+// r[i] out of range raises this: an IndexError (so list(r) and for loops
+// stop there) that is also the KeyError upstream's raises.
+PyObject *rdom_index_error() {
+    static PyObject *type = [] {
+        py::dict body;
+        body["__str__"] = py::module_::import("builtins").attr("BaseException").attr("__str__");
+        py::tuple bases = py::make_tuple(py::handle(PyExc_IndexError), py::handle(PyExc_KeyError));
+        PyObject *t = PyErr_NewException("halide.RDomIndexError", bases.ptr(), body.ptr());
+        if (!t) {
+            throw py::error_already_set();
+        }
+        return t; // owned for the life of the process, as exception classes are
+    }();
+    return type;
+}
+
 // The RDom's field x, y, z or w: an RVar of this RDom, so asking for r.z of
 // a two-dimensional RDom is an error rather than an unrelated variable.
 RVar named_rvar(const RDom &r, int i, const char *field) {
@@ -173,8 +189,10 @@ void define_rdom(py::module_ &m) {
             "__getitem__",
             [](const RDom &r, int i) {
                 if (i < 0 || i >= r.dimensions()) {
-                    throw py::index_error("RDom has " + std::to_string(r.dimensions()) + " dimension(s); there is no " +
-                                          std::to_string(i));
+                    PyErr_SetString(rdom_index_error(), ("RDom has " + std::to_string(r.dimensions()) +
+                                                         " dimension(s); there is no " + std::to_string(i))
+                                                            .c_str());
+                    throw py::error_already_set();
                 }
                 return r[i];
             },
@@ -192,7 +210,7 @@ void define_rdom(py::module_ &m) {
         .def("logical_not", [](const RDom &r) { return !Expr(r); })
         .def("__repr__", [](const RDom &r) {
             if (!r.defined()) {
-                return std::string("<halide.RDom (undefined)>");
+                return std::string("<halide.RDom RDom()>"); // as upstream's
             }
             std::string s = "<halide.RDom '" + r.name() + "' [";
             for (int i = 0; i < r.dimensions(); i++) {
@@ -201,6 +219,9 @@ void define_rdom(py::module_ &m) {
             return s + "]>";
         });
     add_expr_operators(rdom);
+    // A one-dimensional RDom wherever an RVar goes (f.compute_at(g, r),
+    // f.update().vectorize(r, 4)), as upstream's.
+    py::implicitly_convertible<RDom, RVar>();
 
     def_reduction<sum_e, sum_r>(m, "sum");
     def_reduction<saturating_sum_e, saturating_sum_r>(m, "saturating_sum"); // not in upstream's Python

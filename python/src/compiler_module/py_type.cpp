@@ -19,7 +19,7 @@ std::string type_name(const Type &t) {
     if (!t.is_bool()) {
         s += std::to_string(t.bits());
     }
-    if (t.lanes() != 1) {
+    if (t.lanes() > 1) { // as upstream's: Type() (0 lanes) is "handle0"
         s += "x" + std::to_string(t.lanes());
     }
     return s;
@@ -56,7 +56,8 @@ void define_type(py::module_ &m) {
         .value("BFloat", halide_type_bfloat);
 
     bound_class<Type>(m, "Type")
-        .def(py::init<>())
+        // As upstream's Type(): a handle of 0 bits and 0 lanes.
+        .def(py::init([] { return Type(halide_type_handle, 0, 0); }))
         .def(py::init<halide_type_code_t, int, int>(), py::arg("code"), py::arg("bits"), py::arg("lanes") = 1)
         .def("bits", &Type::bits)
         .def("bytes", &Type::bytes)
