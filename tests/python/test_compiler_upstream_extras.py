@@ -77,9 +77,15 @@ def test_rvars():
     assert f.rvars(1) == []
     # RVars from rvars() schedule the update as the RDom's do.
     f.update(0).unroll(rvars[1])
-    with pytest.raises(hl.HalideError, match="reorder"):
-        f.update(0).reorder(rvars[1], rvars[0])
+    # A sum does not depend on the order of its terms, so its RVars reorder (as upstream's do)...
+    f.update(0).reorder(rvars[1], rvars[0])
     np.testing.assert_array_equal(np.asarray(f.realize([3])), np.full(3, 3 * sum(range(2, 7)) + 5 * 3 + 1))
+    # ...while an update that reads its previous value non-associatively keeps its order.
+    g = hl.Func("rv_g")
+    g[x] = 0
+    g[x] = g[x] * 2 + r.x
+    with pytest.raises(hl.HalideError, match="reorder"):
+        g.update(0).reorder(r.y, r.x)
     k = hl.Func("rv_k")
     k[x] = x
     with pytest.raises(hl.HalideError):
