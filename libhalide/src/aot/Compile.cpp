@@ -202,14 +202,6 @@ std::string with_cplusplus_names(const std::string &object, const std::vector<Lo
     return rename_symbols(object, renames);
 }
 
-const char *output_kind_name(OutputFileType k) {
-    switch (k) {
-    case OutputFileType::hlpipe: return "hlpipe";
-    case OutputFileType::pytorch_wrapper: return "pytorch_wrapper";
-    default: return "such";
-    }
-}
-
 // What compile_to_lowered_stmt writes.
 std::string stmt_text(const std::vector<LoweredFunc> &fs, const Target &target) {
     std::ostringstream s;
@@ -435,7 +427,8 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
         case OutputFileType::hlpipe:
         case OutputFileType::pytorch_wrapper:
             user_error
-                << "compile_to: this compiler does not write " << output_kind_name(kind) << " files (" << path
+                << "compile_to: this compiler does not write "
+                << (kind == OutputFileType::hlpipe ? "hlpipe" : "pytorch_wrapper") << " files (" << path
                 << "); it writes object, static_library, shared_library, c_header, assembly, bitcode, "
                    "llvm_assembly, c_source, stmt, stmt_html, function_info_header, registration and python_extension";
             break;
