@@ -306,3 +306,26 @@ TEST(PartitionLoops, PartitionAlwaysWithoutLikelyIsAnError) {
     g.always_partition_all();
     EXPECT_NE(lowered(g, {im}, "always_ok").find("g.s0.x.steady"), std::string::npos);
 }
+
+TEST(PartitionLoops, RequireInADroppedClampSideIsCheckedBeforeTheLoop) {
+    // in[max(min(likely(x), require(p == q, p) - 1), 0)]: the steady state
+    // reads in[x] and no longer evaluates the require(), so its check is
+    // made once before the loops, with require()'s message (its value); the
+    // epilogue keeps it.
+    Expr p = var("p"), q = var("q");
+    Expr required = Call::make(Int(32), "require", {EQ::make(p, q), p}, Call::Intrinsic);
+    Stmt before = loop_reading(Max::make(Min::make(likely(var("x")), Sub::make(required, 1)), 0));
+    std::string text = printed(simplify(partition_loops(before)));
+    EXPECT_EQ(count(text, "for (x, "), 2) << text; // x >= 0 from the start: no prologue
+    EXPECT_EQ(count(text, "halide_error_requirement_failed(__user_context, \"false\", stringify(p))"), 1) << text;
+    EXPECT_LT(text.find("assert((p == q)"), text.find("for (x, ")) << text;
+    EXPECT_NE(text.find("out[x] = in[likely(x)]"), std::string::npos) << text;
+    EXPECT_EQ(count(text, "require((p == q), p)"), 1) << text;
+    // A require() whose condition varies in the loop can't be checked
+    // before it: that side is not dropped.
+    Expr varying = Call::make(Int(32), "require", {LT::make(var("x"), q), p}, Call::Intrinsic);
+    Stmt kept = loop_reading(Max::make(Min::make(likely(var("x")), Sub::make(varying, 1)), 0));
+    std::string kept_text = printed(simplify(partition_loops(kept)));
+    EXPECT_EQ(count(kept_text, "halide_error_requirement_failed"), 0) << kept_text;
+    EXPECT_EQ(count(kept_text, "require("), count(printed(simplify(kept)), "require(")) << kept_text;
+}

@@ -5,6 +5,7 @@
 // parallel one; and upstream's compile-time errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "Halide.h"
@@ -53,6 +54,38 @@ TEST(Require, FailureIsUpstreamsRuntimeError) {
     k.parallel(x, 64);
     EXPECT_NE(run_error(k, 2000).find("Requirement Failed: (false) 1000 bad x"), std::string::npos);
     EXPECT_EQ(run_error(k, 1000), "");
+}
+
+// A require() in a boundary condition's extent (upstream's require.cpp):
+// the clamp it bounds is dropped where the loop is partitioned, yet the
+// check is made, with upstream's message; where it holds, the values are
+// the repeated edge.
+TEST(Require, InABoundaryConditionsExtent) {
+    Param<int> p1("p1"), p2("p2");
+    ImageParam input(Int(32), 2, "input");
+    Func clamped = BoundaryConditions::repeat_edge(input, {{0, 64}, {0, require(p1 == p2, p1)}});
+    Buffer<int> in(64, 64);
+    in.for_each_element([&](int x, int y) { in(x, y) = x + 100 * y; });
+    input.set(in);
+    p1.set(16);
+    p2.set(15);
+    for (int rows : {3, 40}) {
+        std::string message;
+        try {
+            clamped.realize({64, rows});
+        } catch (const RuntimeError &e) {
+            message = e.what();
+        }
+        // Upstream 21: "Requirement Failed: (false) 16"
+        EXPECT_NE(message.find("Requirement Failed: (false) 16"), std::string::npos) << rows << ": " << message;
+    }
+    p2.set(16);
+    Buffer<int> out = clamped.realize({70, 20});
+    for (int y = 0; y < 20; y++) {
+        for (int x = 0; x < 70; x++) {
+            EXPECT_EQ(out(x, y), std::min(x, 63) + 100 * std::min(y, 15)) << x << ", " << y;
+        }
+    }
 }
 
 TEST(Require, CompileErrorsAreUpstreams) {

@@ -48,3 +48,18 @@ def test_errors_match_upstream():
     assert theirs["scalar"] == "Requirement Failed: (false) 6 3 3"
     assert ours.keys() == theirs.keys()
     assert ours == theirs
+
+
+def test_require_in_a_boundary_conditions_extent():
+    # The clamp the require() bounds is dropped where the loop is
+    # partitioned; its check is still made (upstream 21's require.cpp).
+    p1, p2 = hl.Param(hl.Int(32), "rq_p1", 16), hl.Param(hl.Int(32), "rq_p2", 15)
+    data = (np.arange(64)[None, :] + 100 * np.arange(64)[:, None]).astype(np.int32)
+    inp = hl.Buffer(data)
+    clamped = hl.BoundaryConditions.repeat_edge(inp, [(0, 64), (0, hl.require(p1 == p2, p1))])
+    with pytest.raises(hl.HalideError, match=r"Requirement Failed: \(false\) 16"):
+        clamped.realize([64, 3])
+    p2.set(16)
+    out = np.asarray(clamped.realize([70, 20]))
+    ys, xs = np.meshgrid(np.arange(20), np.arange(70), indexing="ij")
+    np.testing.assert_array_equal(out, np.minimum(xs, 63) + 100 * np.minimum(ys, 15))

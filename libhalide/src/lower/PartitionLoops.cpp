@@ -19,6 +19,9 @@
 // inside (vectorized ones aside, which become vector code): outer loops
 // are not partitioned on it.
 // A taken min/max stays marked (likely(a)), so a clamp's outer max sees it.
+// The side a taken min/max drops is not evaluated in the steady state: a
+// require() in it (a boundary condition's extent) is checked before the
+// loops instead, or, varying inside the loop, keeps the clamp.
 // The range is found by solving each condition for v, conservatively: a
 // smaller range only moves iterations into the prologue or epilogue, which
 // compute the same values. Sums, differences, products and quotients (by
@@ -38,12 +41,14 @@
 // last tile of each row, a quarter of the image, back to gathers).
 // Runs before vectorization, so the steady state of a vectorized loop
 // loads densely instead of gathering clamped indices.
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
 #include <vector>
 
 #include "Halide/Error.h"
+#include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
@@ -308,6 +313,7 @@ public:
     SteadyState(const std::string &v, const Expr &loop_min, const Expr &loop_max, bool innermost, EdgeLoops &edges)
         : v_(v), min_(loop_min), max_(loop_max), innermost_(innermost), edges_(edges) {}
     Range1 range;
+    std::vector<Stmt> hoisted_checks; // the require() checks of the sides dropped
     bool found = false;
     bool found_in_main_line = false; // a branch taken outside the inner loops' edges
 
@@ -461,9 +467,21 @@ private:
             if (!bound.defined() || !s.depends(likely_arg(l))) {
                 continue;
             }
+            // The steady state drops `other`: its require() checks are made
+            // before the loop.
+            std::vector<Stmt> checks;
+            if (!hoist_requires(other, checks)) {
+                continue;
+            }
             Range1 r = s.solve(likely_arg(l), is_min, bound);
             if (usable(r)) {
                 add(r);
+                for (const Stmt &c : checks) {
+                    if (std::none_of(hoisted_checks.begin(), hoisted_checks.end(),
+                                     [&](const Stmt &h) { return equal(h, c); })) {
+                        hoisted_checks.push_back(c);
+                    }
+                }
                 return l;
             }
         }
@@ -471,6 +489,43 @@ private:
             return self;
         }
         return is_min ? Min::make(a, b) : Max::make(a, b);
+    }
+
+    // Checks of the require() calls in `dropped` (a side the steady state
+    // no longer evaluates), to make before the loop instead, as upstream's
+    // loop bounds check them; false when one varies inside the loop.
+    bool hoist_requires(const Expr &dropped, std::vector<Stmt> &checks) const {
+        class Requires : public IRVisitor {
+        public:
+            std::vector<const Call *> found;
+            using IRVisitor::visit;
+            void visit(const Call *op) override {
+                if (op->call_type == Call::Intrinsic && op->name == "require" && op->args.size() >= 2) {
+                    found.push_back(op);
+                }
+                IRVisitor::visit(op);
+            }
+        } requires;
+        requires.include(dropped);
+        for (const Call *c : requires.found) {
+            std::vector<Expr> args;
+            for (const Expr &a : c->args) {
+                args.push_back(substitute(invariant_lets_, a));
+                if (expr_uses_var_if(args.back(), [&](const std::string &n) {
+                        return n == v_ || inside_.count(n) || inner_.count(n) || lets_.count(n);
+                    })) {
+                    return false;
+                }
+            }
+            // The message require()'s code generation makes: its values.
+            Expr message =
+                Call::make(Handle(), "stringify", std::vector<Expr>(args.begin() + 1, args.end()), Call::Intrinsic);
+            Expr error = Call::make(Int(32), "halide_error_requirement_failed",
+                                    {Variable::make(Handle(), "__user_context"), StringImm::make("false"), message},
+                                    Call::Extern);
+            checks.push_back(AssertStmt::make(args[0], error));
+        }
+        return true;
     }
 
     // Take a select's branch where `cond` is `want`, if that solves for v.
@@ -600,8 +655,10 @@ public:
         Stmt epilogue = For::make(op->name, after, Sub::make(end, after), op->for_type, edge);
         edges_.add(prologue);
         edges_.add(epilogue);
-        Stmt s =
-            Block::make({prologue, For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady), epilogue});
+        std::vector<Stmt> parts = steady_state.hoisted_checks;
+        parts.insert(parts.end(),
+                     {prologue, For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady), epilogue});
+        Stmt s = Block::make(parts);
         s = LetStmt::make(prefix + "_max", hi, s);
         return LetStmt::make(prefix + "_min", lo, s);
     }
