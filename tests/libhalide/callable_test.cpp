@@ -119,6 +119,72 @@ TEST(Pipeline, InferInputBoundsAllocatesTheRegionRead) {
     EXPECT_EQ(out(3, 2), 0.0f); // zero-filled
 }
 
+// Constraints naming other buffers' fields: the output's extent grows by 3
+// while under 20, and the update's vectorized x (Auto tail: RoundUp, as
+// upstream) rounds the region written up to a multiple of 8. By hand:
+// 5 -> written 8 -> constrained 11 -> 16 -> 19 -> 24 -> 24, settled. The
+// input is read at x-2..x+3 over x in [0, 23] and y..y+1 over y in [0, 5]:
+// [-2, 26] x [0, 6]; its extent in x is constrained to 4 * 7 + 24 = 52.
+struct GrowingConstraints {
+    ImageParam in{Int(16), 2, "grow_in"};
+    Var x, y;
+    Func f{"grow_f"};
+    GrowingConstraints() {
+        f(x, y) = in(x - 2, y) + in(x + 3, y + 1);
+        f(x, y) += cast<int16_t>(1);
+        f.update().vectorize(x, 8);
+        OutputImageParam o = f.output_buffer();
+        o.dim(0).set_bounds(0, select(o.dim(0).extent() < 20, o.dim(0).extent() + 3, o.dim(0).extent()));
+        in.dim(0).set_extent(in.dim(1).extent() * 4 + o.dim(0).extent());
+    }
+};
+
+TEST(Pipeline, InferInputBoundsRepeatsTheQueryUntilConstraintsHold) {
+    GrowingConstraints p;
+    p.f.infer_input_bounds({5, 6});
+    Buffer<> b = p.in.get();
+    ASSERT_TRUE(b.defined());
+    EXPECT_EQ(b.dim(0).min(), -2);
+    EXPECT_EQ(b.dim(0).extent(), 52);
+    EXPECT_EQ(b.dim(1).min(), 0);
+    EXPECT_EQ(b.dim(1).extent(), 7);
+}
+
+TEST(Pipeline, InferInputBoundsWritesTheConstrainedRegionToQueryBuffers) {
+    GrowingConstraints p;
+    Buffer<> query(Runtime::Buffer<>(Int(16), nullptr, std::vector<int>{5, 6}));
+    query.set_min({3, 4});
+    p.f.infer_input_bounds(query);
+    EXPECT_EQ(query.dim(0).min(), 0);
+    EXPECT_EQ(query.dim(0).extent(), 24);
+    EXPECT_EQ(query.dim(1).min(), 4);
+    EXPECT_EQ(query.dim(1).extent(), 6);
+    Buffer<> b = p.in.get();
+    EXPECT_EQ(b.dim(0).min(), -2);
+    EXPECT_EQ(b.dim(0).extent(), 52);
+    EXPECT_EQ(b.dim(1).min(), 4);
+    EXPECT_EQ(b.dim(1).extent(), 7);
+}
+
+TEST(Pipeline, InferInputBoundsRefusesConstraintsThatNeverSettle) {
+    ImageParam in(Int(16), 1, "unsettled_in");
+    Var x;
+    Func g("unsettled_g");
+    g(x) = in(x);
+    OutputImageParam o = g.output_buffer();
+    o.dim(0).set_extent(o.dim(0).extent() + 1);
+    EXPECT_THROW(g.infer_input_bounds({4}), CompileError);
+}
+
+TEST(Pipeline, InferInputBoundsRefusesConstraintsSmallerThanTheRegionRead) {
+    ImageParam in(Int(16), 1, "small_in");
+    Var x;
+    Func h("small_h");
+    h(x) = in(x) + in(x + 5);
+    in.dim(0).set_extent(3);
+    EXPECT_THROW(h.infer_input_bounds({4}), RuntimeError);
+}
+
 TEST(Pipeline, InferArgumentsSortsBuffersThenScalars) {
     ImageParam b(UInt(8), 1, "zz_in");
     ImageParam a(UInt(8), 1, "aa_in");

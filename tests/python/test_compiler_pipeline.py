@@ -169,6 +169,36 @@ def test_infer_input_bounds_and_arguments():
         f.infer_input_bounds("x")
 
 
+def test_infer_input_bounds_repeats_the_query_until_constraints_hold():
+    # By hand: the output's extent grows by 3 while under 20 and the update's
+    # vectorized x rounds the region written up to a multiple of 8:
+    # 5 -> 8 -> 11 -> 16 -> 19 -> 24 -> 24. The input is read at x-2..x+3 over
+    # x in [0, 23] and y..y+1 over the 6 rows from y = 4: [-2, 26] x [4, 10];
+    # its x extent is constrained to 4 * 7 + 24 = 52.
+    im = hl.ImageParam(hl.Int(16), 2, "grow_in")
+    f = hl.Func("grow_f")
+    f[x, y] = im[x - 2, y] + im[x + 3, y + 1]
+    f[x, y] += 1
+    f.update().vectorize(x, 8)
+    o = f.output_buffer()
+    o.dim(0).set_bounds(0, hl.select(o.dim(0).extent() < 20, o.dim(0).extent() + 3, o.dim(0).extent()))
+    im.dim(0).set_extent(im.dim(1).extent() * 4 + o.dim(0).extent())
+    query = hl.Buffer.make_bounds_query(type=hl.Int(16), sizes=[5, 6])
+    query.set_min([3, 4])
+    f.infer_input_bounds(query)
+    b = im.get()
+    assert [(b.dim(i).min(), b.dim(i).extent()) for i in range(2)] == [(-2, 52), (4, 7)]
+    assert [(query.dim(i).min(), query.dim(i).extent()) for i in range(2)] == [(0, 24), (4, 6)]
+
+    g = hl.Func("unsettled_g")
+    unsettled_in = hl.ImageParam(hl.Int(16), 1, "unsettled_in")
+    g[x] = unsettled_in[x]
+    og = g.output_buffer()
+    og.dim(0).set_extent(og.dim(0).extent() + 1)
+    with pytest.raises(hl.HalideError, match="16"):
+        g.infer_input_bounds([4])
+
+
 def test_compile_to_files(tmp_path):
     im = hl.ImageParam(hl.UInt(8), 2, "aot_in")
     k = hl.Param(hl.UInt(8), "aot_k")

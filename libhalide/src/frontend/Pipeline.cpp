@@ -429,10 +429,43 @@ void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs,
             args.push_back(outputs[(size_t)s.output_index]);
         }
     }
-    if (queries.empty()) {
+    bool any_query = !queries.empty();
+    for (halide_buffer_t *b : outputs) {
+        any_query = any_query || b->host == nullptr;
+    }
+    if (!any_query) {
         return;
     }
-    run_jit(*c.module, c.outputs[0].name(), args.data(), context, &c.handlers);
+    // A constraint can name another buffer's answer (an input's min from an
+    // output's extent, say), so the query is asked again until no answer
+    // changes, as upstream (at most 16 times).
+    auto shapes = [&] {
+        std::vector<int32_t> all;
+        for (halide_buffer_t *b : outputs) {
+            for (int d = 0; d < b->dimensions; d++) {
+                all.insert(all.end(), {b->dim[d].min, b->dim[d].extent, b->dim[d].stride});
+            }
+        }
+        for (const Query &q : queries) {
+            for (const halide_dimension_t &d : q.dims) {
+                all.insert(all.end(), {d.min, d.extent, d.stride});
+            }
+        }
+        return all;
+    };
+    constexpr int max_queries = 16;
+    int asked = 0;
+    for (std::vector<int32_t> before = shapes();; asked++) {
+        user_assert(asked < max_queries) << "Pipeline '" << c.outputs[0].name()
+                                         << "': the bounds query's answers did not settle after " << max_queries
+                                         << " queries; the buffer constraints may contradict each other";
+        run_jit(*c.module, c.outputs[0].name(), args.data(), context, &c.handlers);
+        std::vector<int32_t> after = shapes();
+        if (after == before) {
+            break;
+        }
+        before = std::move(after);
+    }
     for (Query &q : queries) {
         std::vector<int> extents, mins;
         for (const halide_dimension_t &d : q.dims) {

@@ -147,7 +147,7 @@ Expr is_query(const std::string &buffer) {
 
 // The region an output really gets for a requested min/extent: exactly its
 // bound(), or widened to one split factor (shift-inwards splits) or rounded
-// up to a multiple of it (RoundUp), as its schedule needs.
+// up to a multiple of it (RoundUp, and an update's Auto), as its schedule needs.
 void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
     const std::string &arg = f.args[(size_t)d];
     auto b = f.explicit_bounds.find(arg);
@@ -177,13 +177,35 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
             extent = Mul::make(Div::make(Add::make(extent, Sub::make(k, int32_const(1))), k), k);
         }
     }
+    // An update split of this dimension's pure Var with the Auto tail is
+    // RoundUp upstream: its region is rounded up to a multiple of the factor
+    // (our loops guard such a tail; given the larger buffer they cover it).
+    for (const UpdateDefinition &u : f.updates) {
+        if ((size_t)d >= u.pure_vars.size() || u.pure_vars[(size_t)d].empty()) {
+            continue;
+        }
+        for (const SplitStep &step : u.splits) {
+            const IntImm *factor = step.factor.as<IntImm>();
+            if (step.kind == SplitStep::Split && step.old_var == u.pure_vars[(size_t)d] && factor &&
+                (step.tail == TailKind::Auto || step.tail == TailKind::RoundUp)) {
+                Expr k = int32_const(factor->value);
+                extent = Mul::make(Div::make(Add::make(extent, Sub::make(k, int32_const(1))), k), k);
+            }
+        }
+    }
 }
 
 // The answer to a bounds query (ABI.md 9): each query buffer gets the
 // kernel's type and dimensions and, per dimension, the region the pipeline
-// would read (inputs) or write (outputs), with dense strides.
+// would read (inputs) or write (outputs), with dense strides. A min or
+// extent the user constrained (Dimension::set_min/set_extent) is answered
+// as its constraint, evaluated with every buffer field it names replaced by
+// that buffer's required value; if that region does not cover the required
+// one the query fails (-7). A constraint naming another buffer's answer can
+// need a second query to settle: Pipeline::infer_input_bounds repeats it.
 Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, Box> &required,
-                          const OpeningLets &opening, const std::vector<FunctionPtr> &outputs) {
+                          const OpeningLets &opening, const std::vector<FunctionPtr> &outputs,
+                          const Constraints &constraints) {
     std::vector<std::pair<std::string, Expr>> lets;
     std::map<std::string, Expr> adjusted;
     for (const LoweredArgument &a : p.func.args) {
@@ -209,13 +231,14 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
             }
         }
     }
-    std::vector<Stmt> fills;
+    // The required region of every buffer, bound to name.required.min.d and
+    // name.required.extent.d, and what its fields mean in a constraint.
+    std::vector<std::pair<std::string, Expr>> required_lets;
+    std::map<std::string, Expr> replace_with_required = adjusted;
     for (const LoweredArgument &a : p.func.args) {
         if (!a.is_buffer()) {
             continue;
         }
-        std::vector<Expr> args = {Variable::make(Handle(), a.name + ".buffer"), uint32_const(type_word(a.type)),
-                                  int32_const(a.dimensions)};
         auto box = required.find(a.name);
         for (int d = 0; d < a.dimensions; d++) {
             std::string suffix = "." + std::to_string(d);
@@ -231,13 +254,56 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
                 min = buffer_field(a.name, "min", d);
                 extent = buffer_field(a.name, "extent", d);
             }
+            std::string rmin = a.name + ".required.min" + suffix, rext = a.name + ".required.extent" + suffix;
+            required_lets.emplace_back(rmin, min);
+            required_lets.emplace_back(rext, extent);
+            replace_with_required[a.name + ".min" + suffix] = var_int32(rmin);
+            replace_with_required[a.name + ".extent" + suffix] = var_int32(rext);
+            replace_with_required[a.name + ".max" + suffix] =
+                Sub::make(Add::make(var_int32(rmin), var_int32(rext)), int32_const(1));
+        }
+    }
+    std::vector<Stmt> fills;
+    for (const LoweredArgument &a : p.func.args) {
+        if (!a.is_buffer()) {
+            continue;
+        }
+        std::vector<Expr> args = {Variable::make(Handle(), a.name + ".buffer"), uint32_const(type_word(a.type)),
+                                  int32_const(a.dimensions)};
+        std::vector<Stmt> checks;
+        for (int d = 0; d < a.dimensions; d++) {
+            std::string suffix = "." + std::to_string(d);
+            Expr rmin = var_int32(a.name + ".required.min" + suffix);
+            Expr rext = var_int32(a.name + ".required.extent" + suffix);
+            Expr min = rmin, extent = rext;
+            Expr cmin = constraint_of(constraints, a.name, d, "min");
+            Expr cext = constraint_of(constraints, a.name, d, "extent");
+            if (cmin.defined()) {
+                min = substitute(replace_with_required, cmin);
+            }
+            if (cext.defined()) {
+                extent = substitute(replace_with_required, cext);
+            }
+            if (cmin.defined() || cext.defined()) {
+                std::string pmin = a.name + ".proposed.min" + suffix, pext = a.name + ".proposed.extent" + suffix;
+                Expr covers = And::make(LE::make(var_int32(pmin), rmin),
+                                        GE::make(Add::make(var_int32(pmin), var_int32(pext)), Add::make(rmin, rext)));
+                Stmt check =
+                    AssertStmt::make(covers, error_call("halide_error_constraints_make_required_region_smaller",
+                                                        {StringImm::make(a.name), int32_const(d), var_int32(pmin),
+                                                         var_int32(pext), rmin, rext}));
+                checks.push_back(LetStmt::make(pmin, min, LetStmt::make(pext, extent, check)));
+            }
             args.push_back(min);
             args.push_back(extent);
         }
-        fills.push_back(
-            IfThenElse::make(is_query(a.name), Evaluate::make(intrinsic(Int(32), "buffer_fill_query", args))));
+        Stmt fill = Evaluate::make(intrinsic(Int(32), "buffer_fill_query", args));
+        fills.push_back(IfThenElse::make(is_query(a.name), Block::make(Block::make(checks), fill)));
     }
     Stmt s = Block::make(fills);
+    for (auto it = required_lets.rbegin(); it != required_lets.rend(); ++it) {
+        s = LetStmt::make(it->first, it->second, s);
+    }
     // The regions the boxes are written in, over the queried output regions.
     s = wrap_in_lets(opening, s, [&](const Expr &v) { return substitute(adjusted, v); });
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
@@ -410,7 +476,8 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     if (!any_query.defined()) {
         return Block::make(Block::make(null_checks), checked);
     }
-    Stmt answers = bind_fields(p.func.args, constraints, bounds_query_answers(p, required, opening, outputs));
+    Stmt answers =
+        bind_fields(p.func.args, constraints, bounds_query_answers(p, required, opening, outputs, constraints));
     return Block::make(Block::make(null_checks), IfThenElse::make(any_query, answers, checked));
 }
 
