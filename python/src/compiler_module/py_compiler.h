@@ -121,13 +121,22 @@ std::vector<Halide::VarOrRVar> var_or_rvar_list(const py::tuple &args, const cha
 // around the C++ call that runs it, touching no Python object meanwhile.
 class PipelineRun {
 public:
-    PipelineRun();
-    ~PipelineRun();
+    PipelineRun() = default;
     PipelineRun(const PipelineRun &) = delete;
     PipelineRun &operator=(const PipelineRun &) = delete;
 
 private:
-    std::unique_ptr<py::gil_scoped_release> release_;
+    // Counts the run while the GIL is released: constructed before the
+    // release and destroyed after the GIL is taken back (members are
+    // destroyed in reverse order). No heap allocation on the call path.
+    struct Counted {
+        Counted();
+        ~Counted();
+        Counted(const Counted &) = delete;
+        Counted &operator=(const Counted &) = delete;
+    };
+    Counted counted_;
+    py::gil_scoped_release release_;
 };
 
 // A pure definition f[args] = values of a Func made with required types and

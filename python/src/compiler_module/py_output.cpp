@@ -9,7 +9,6 @@
 // elsewhere) goes to C stdout, as without this module.
 #include <atomic>
 #include <cstdio>
-#include <memory>
 
 #include "HalideRuntime.h"
 #include "py_compiler.h"
@@ -68,13 +67,11 @@ public:
 
 } // namespace
 
-PipelineRun::PipelineRun() {
+PipelineRun::Counted::Counted() {
     runs_without_gil++;
-    release_ = std::make_unique<py::gil_scoped_release>();
 }
 
-PipelineRun::~PipelineRun() {
-    release_.reset();
+PipelineRun::Counted::~Counted() {
     runs_without_gil--;
 }
 
