@@ -102,6 +102,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import gen_extras
+
 # --------------------------------------------------------------------------
 # Types
 
@@ -230,6 +232,7 @@ AVOIDABLE = {
     "blend": "TailStrategy::ShiftInwardsAndBlend on outputs",
     "likely": "likely()/likely_if_innermost() around clamped coordinates",
     "compute_with": "a copy of a compute_root Func computed with it (compute_with)",
+    **gen_extras.AVOIDABLE,
 }
 
 
@@ -429,6 +432,8 @@ class Pipeline:
     # compute_with: (twin, of, consumer): Func `twin` has the definition of
     # `of` and takes the place of `of` in consumer's first call of it.
     twins: list[tuple[str, str, str]] = field(default_factory=list)
+    # Inputs read through a boundary condition: (input, the Func wrapping it) (gen_extras.py).
+    renames: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def out(self) -> FuncInfo:
@@ -1945,6 +1950,8 @@ def generate_pipeline(seed: int, k: int, avoid: set[str] | None = None) -> Pipel
     scheduler.run()
     if "compute_with" not in avoid:
         add_compute_with(p, scheduler, random.Random(f"{seed}:{k}:compute_with"))
+    gen_extras.add_boundary_conditions(p, avoid)
+    gen_extras.add_schedule_extras(p, scheduler, avoid)
     return p
 
 
@@ -2196,17 +2203,24 @@ def render_pipeline(p: Pipeline) -> str:
 
 def definitions(p: Pipeline) -> list[str]:
     """Each Func's pure definition followed by its updates, producers first."""
+
+    def rendered(e: Node) -> str:
+        text = e.render()
+        for src, name in p.renames:
+            text = re.sub(rf"\b{src}\(", f"{name}(", text)
+        return text
+
     out = []
     for f in p.funcs:
         assert f.expr is not None
         args = "x, y" if f.dims == 2 else "x"
-        text = f.expr.render()
+        text = rendered(f.expr)
         for twin, of, consumer in p.twins:
             if consumer == f.name:
                 text = re.sub(rf"\b{of}\(", f"{twin}(", text, count=1)
         out.append(f"{f.name}({args}) = {text};")
-        out += [f"{f.name}({u.lhs}) {u.op} {u.expr.render()};" for u in f.updates]
-        out += [f"{twin}({args}) = {f.expr.render()};" for twin, of, _ in p.twins if of == f.name]
+        out += [f"{f.name}({u.lhs}) {u.op} {rendered(u.expr)};" for u in f.updates]
+        out += [f"{twin}({args}) = {rendered(f.expr)};" for twin, of, _ in p.twins if of == f.name]
     return out
 
 

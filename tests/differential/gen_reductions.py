@@ -71,6 +71,7 @@ from __future__ import annotations
 import math
 import random
 
+import gen_extras
 import gen_pipelines as gen
 from gen_pipelines import FuncInfo, Loop, Node, Pipeline, T, Update, mk
 
@@ -921,6 +922,7 @@ def generate_pipeline(seed: int, k: int, avoid: set[str] | None = None) -> Pipel
             p.sched = [st for st in p.sched if ".vectorize(" not in st]
         else:
             p.tags.add("reduction_in_vector_loop")
+    gen_extras.add_boundary_conditions(p, avoid)
     return p
 
 

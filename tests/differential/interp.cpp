@@ -32,6 +32,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -485,6 +486,24 @@ public:
         }
         if (ctx_.rvars.count(n))
             return Val::expr(ctx_.rvars.at(n));
+        if (ctx_.funcs.count(n) && is(".")) {
+            // f.output_buffer().width() / .height(), as specialize conditions.
+            next();
+            if (next().text != "output_buffer")
+                throw ParseError("unknown Func member after " + n);
+            expect("(");
+            expect(")");
+            expect(".");
+            std::string m = next().text;
+            expect("(");
+            expect(")");
+            OutputImageParam o = ctx_.funcs.at(n).output_buffer();
+            if (m == "width")
+                return Val::expr(o.width());
+            if (m == "height")
+                return Val::expr(o.height());
+            throw ParseError("unknown output_buffer() member " + m);
+        }
         if (is("(")) {
             std::vector<Val> a = args();
             if (n == "argmax" || n == "argmin") {
@@ -886,8 +905,61 @@ void schedule_call(S &s, const std::string &m, const std::vector<V> &v, const st
         throw ParseError("unknown schedule call: " + line);
 }
 
-// "RDom r0(0, 3, ...);", "r0.where(e);", "RVar v("v");", "name(args) op expr;" or
-// "name[.update(i)].method(args);"
+MemoryType memory_type_named(const std::string &s) {
+    if (s == "MemoryType::Stack")
+        return MemoryType::Stack;
+    if (s == "MemoryType::Heap")
+        return MemoryType::Heap;
+    throw ParseError("unknown memory type " + s);
+}
+
+// "Func bc = BoundaryConditions::<kind>(in_T_N, [value, ]{{min, extent}, {min, extent}});"
+// (after the "Func" token).
+void boundary_condition(Parser &p, Context &ctx, const std::string &line) {
+    std::string name = p.next().text;
+    p.expect("=");
+    std::string kind = p.next().text;
+    p.expect("(");
+    Buffer<> src = input(p.next().text);
+    p.expect(",");
+    Expr value;
+    if (!p.is("{")) {
+        value = p.expr();
+        p.expect(",");
+    }
+    Region region;
+    p.expect("{");
+    while (!p.is("}")) {
+        p.expect("{");
+        Expr mn = p.expr();
+        p.expect(",");
+        Expr ext = p.expr();
+        p.expect("}");
+        region.push_back(Range{mn, ext});
+        if (p.is(","))
+            p.next();
+    }
+    p.expect("}");
+    p.expect(")");
+    p.expect(";");
+    Func f;
+    if (kind == "BoundaryConditions::repeat_edge")
+        f = BoundaryConditions::repeat_edge(src, region);
+    else if (kind == "BoundaryConditions::constant_exterior" && value.defined())
+        f = BoundaryConditions::constant_exterior(src, value, region);
+    else if (kind == "BoundaryConditions::repeat_image")
+        f = BoundaryConditions::repeat_image(src, region);
+    else if (kind == "BoundaryConditions::mirror_image")
+        f = BoundaryConditions::mirror_image(src, region);
+    else if (kind == "BoundaryConditions::mirror_interior")
+        f = BoundaryConditions::mirror_interior(src, region);
+    else
+        throw ParseError("unknown boundary condition in: " + line);
+    ctx.funcs.emplace(name, f);
+}
+
+// "RDom r0(0, 3, ...);", "r0.where(e);", "RVar v("v");", "Func bc = BoundaryConditions::...;",
+// "name(args) op expr;" or "name[.update(i)|.in(g)|.specialize(cond)].method(args);"
 void statement(const std::string &line, Context &ctx) {
     Parser p(line, ctx);
     Tok name = p.next();
@@ -921,6 +993,10 @@ void statement(const std::string &line, Context &ctx) {
         ctx.rvars.emplace(rn, RVar(str.text));
         return;
     }
+    if (name.text == "Func") {
+        boundary_condition(p, ctx, line);
+        return;
+    }
     if (ctx.rdoms.count(name.text)) {
         p.expect(".");
         if (p.next().text != "where")
@@ -935,7 +1011,7 @@ void statement(const std::string &line, Context &ctx) {
     auto fit = ctx.funcs.find(name.text);
     if (fit == ctx.funcs.end())
         throw ParseError("unknown Func in: " + line);
-    Func &f = fit->second;
+    Func f = fit->second;
     if (p.is("(")) {
         // A definition: pure (every argument a Var) or an update.
         p.next();
@@ -976,11 +1052,31 @@ void statement(const std::string &line, Context &ctx) {
     }
     p.expect(".");
     std::string m = p.next().text;
-    int stage = -1;
+    std::optional<Stage> stage;
     if (m == "update") {
         p.expect("(");
-        stage = (int)std::stol(p.next().text);
+        stage = f.update((int)std::stol(p.next().text));
         p.expect(")");
+        p.expect(".");
+        m = p.next().text;
+    } else if (m == "in") {
+        // The wrapper of f in a consumer: the rest of the line schedules it.
+        p.expect("(");
+        Tok consumer = p.next();
+        p.expect(")");
+        auto cit = ctx.funcs.find(consumer.text);
+        if (cit == ctx.funcs.end())
+            throw ParseError("in() of an unknown Func: " + line);
+        f = f.in(cit->second);
+        p.expect(".");
+        m = p.next().text;
+    } else if (m == "specialize") {
+        p.expect("(");
+        Expr cond = p.expr();
+        p.expect(")");
+        stage = f.specialize(cond);
+        if (p.is(";"))
+            return;
         p.expect(".");
         m = p.next().text;
     }
@@ -1025,8 +1121,8 @@ void statement(const std::string &line, Context &ctx) {
             throw ParseError("expected a Func in: " + line);
         return it->second;
     };
-    if (stage >= 0) {
-        Stage st = f.update(stage);
+    if (stage) {
+        Stage &st = *stage;
         std::vector<VarOrRVar> v;
         for (size_t i = 0; i < a.size(); i++) {
             if (a[i].tok.kind == Tok::Ident && a[i].tok.text.compare(0, 14, "TailStrategy::") != 0)
@@ -1047,6 +1143,8 @@ void statement(const std::string &line, Context &ctx) {
         f.compute_with(F(0), VR(1), align_named(a[2].tok.text));
     else if (m == "compute_with")
         f.compute_with(F(0), VR(1));
+    else if (m == "store_in")
+        f.store_in(memory_type_named(a.at(0).tok.text));
     else {
         std::vector<Var> v;
         for (size_t i = 0; i < a.size(); i++) {
