@@ -43,6 +43,13 @@ _GENERATOR_NAMES = frozenset(
 )
 
 
+def install_dir() -> str:
+    """The directory this package is installed in (as upstream's)."""
+    from pathlib import Path
+
+    return str(Path(__file__).parent)
+
+
 def _load_halide_bin() -> None:
     """Load the halide-bin wheel's libhalide by its absolute path first.
 

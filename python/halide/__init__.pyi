@@ -186,6 +186,7 @@ from halide._compiler import (
     u8_sat as u8_sat,
     undef as undef,
     unsafe_promise_clamped as unsafe_promise_clamped,
+    user_context_value as user_context_value,
     widen_right_add as widen_right_add,
     widen_right_mul as widen_right_mul,
     widen_right_sub as widen_right_sub,
@@ -214,3 +215,5 @@ from halide._generator import (
 )
 
 _GENERATOR_NAMES: frozenset[str]
+
+def install_dir() -> str: ...

@@ -167,6 +167,8 @@ def init_stub() -> str:
         "",
         "_GENERATOR_NAMES: frozenset[str]",
         "",
+        "def install_dir() -> str: ...",
+        "",
     ]
     return "\n".join(lines)
 

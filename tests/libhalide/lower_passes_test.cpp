@@ -166,7 +166,7 @@ TEST(ScheduleFunctions, ChainOfSplitFuncsComputesEachStep) {
 }
 
 // Pipeline::add_requirement: each (condition, message parts) is an assertion
-// before the body, reporting the condition's text and the parts' values.
+// before the body, reporting "false" (as upstream) and the parts' values.
 TEST(AddRequirements, ConditionsBecomeAssertionsBeforeTheBody) {
     Expr p = Variable::make(Int(32), "p"), q = Variable::make(Float(32), "q");
     Stmt before = Provide::make("out", {p}, {IntImm::make(Int(32), 0)});
@@ -174,9 +174,9 @@ TEST(AddRequirements, ConditionsBecomeAssertionsBeforeTheBody) {
     Stmt after = add_requirements(before, {{GT::make(p, IntImm::make(Int(32), 5)), {StringImm::make("too small:"), p}},
                                            {LT::make(q, FloatImm::make(Float(32), 1.0)), {}}});
     EXPECT_EQ(printed(after),
-              "assert((p > 5), halide_error_requirement_failed(__user_context, \"p > 5\", stringify(\"too small:\", "
+              "assert((p > 5), halide_error_requirement_failed(__user_context, \"false\", stringify(\"too small:\", "
               "p)))\n"
-              "assert((q < 1.0f), halide_error_requirement_failed(__user_context, \"q < 1.0f\", \"\"))\n"
+              "assert((q < 1.0f), halide_error_requirement_failed(__user_context, \"false\", \"\"))\n"
               "out(0) = p\n");
 }
 

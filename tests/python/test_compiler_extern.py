@@ -63,6 +63,16 @@ int py_ext_box(buffer_t *in, int32_t r, buffer_t *out) {
 }
 
 int py_ext_fail(buffer_t *out) { return out->host ? -5 : 0; }
+
+/* out(x) = x + 7 (int32); records the user context it was given. */
+void *seen_user_context;
+int py_ext_user_context(void *uc, buffer_t *out) {
+    seen_user_context = uc;
+    if (out->host == 0) return 0;
+    for (int x = out->dim[0].min; x < out->dim[0].min + out->dim[0].extent; x++)
+        ((int32_t *)out->host)[(x - out->dim[0].min) * out->dim[0].stride] = x + 7;
+    return 0;
+}
 """
 
 
@@ -110,6 +120,27 @@ def test_bounds_query_sets_the_region_of_a_func_input(lib):
     np.testing.assert_allclose(out, expected, rtol=1e-6)
     assert recorded[0] >= 1  # asked
     assert (recorded[1], recorded[2]) == (-2, 14)  # g computed over [-2, 11]
+
+
+def test_user_context_value_reaches_the_c_function(lib):
+    # Under the JIT the user context is the JITUserContext * of the call: never
+    # null (it was before the JIT passed it), on the bounds query and the run.
+    uc = hl.user_context_value()
+    assert uc.type() == hl.Handle()
+    seen = ctypes.c_void_p.in_dll(lib, "seen_user_context")
+    seen.value = None
+    e = hl.Func("e_uc")
+    e.define_extern("py_ext_user_context", [uc], hl.Int(32), 1)
+    h = hl.Func("h_uc")
+    h[x] = e[x] * 3
+    np.testing.assert_array_equal(np.asarray(h.realize([5])), (np.arange(5) + 7) * 3)
+    assert seen.value
+    seen.value = None
+    c = h.compile_to_callable([])
+    out = np.zeros(4, dtype=np.int32)
+    c(out)
+    np.testing.assert_array_equal(out, (np.arange(4) + 7) * 3)
+    assert seen.value
 
 
 def test_argument_kinds():

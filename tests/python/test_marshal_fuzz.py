@@ -87,9 +87,9 @@ def expected_outcome(fmt, itemsize, shape, strides):
         if stride % itemsize != 0:
             return None, "Buffer byte stride is not a multiple of its item size"
         if extent > INT32_MAX:
-            return None, "Buffer extent is out of range"
+            return None, "Out of range dimensions in buffer conversion: axis"
         if not -(2**31) <= stride // itemsize <= INT32_MAX:
-            return None, "Buffer stride is out of range"
+            return None, "Out of range dimensions in buffer conversion: the stride"
     return type_name, ""
 
 

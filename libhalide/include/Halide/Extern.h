@@ -20,6 +20,15 @@
 #endif
 
 namespace Halide {
+
+// The user context of the call the pipeline runs in, as a handle (void *):
+// pass it to a C function (HalideExtern_*, define_extern) to give it that
+// context. Under the JIT it is the JITUserContext * of the call (the one
+// given to realize or a Callable, or one the call made); compiled ahead of
+// time it is the __user_context argument (target feature user_context), or
+// null without one.
+Expr user_context_value();
+
 namespace Internal {
 // A call of the C function `name` returning `ret`; argument i must be of type arg_types[i].
 Expr make_extern_call(Type ret, const std::string &name, const std::vector<Expr> &args,

@@ -70,14 +70,15 @@ int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
     JITUserContext *context = *static_cast<JITUserContext *const *>(argv[0]);
     argv++;
     constexpr size_t kOnStack = 32;
-    void *stack[kOnStack];
+    void *stack[kOnStack + 1];
     std::vector<void *> heap;
     size_t n = c.from_caller.size();
-    void **args = stack;
+    void **all = stack;
     if (n > kOnStack) {
-        heap.resize(n);
-        args = heap.data();
+        heap.resize(n + 1);
+        all = heap.data();
     }
+    void **args = all + 1; // all[0]: the user context, run_jit's
     for (size_t k = 0; k < n; k++) {
         int i = c.from_caller[k];
         if (i >= 0) {
@@ -91,7 +92,7 @@ int Callable::call_argv_fast(size_t argc, const void *const *argv) const {
             args[k] = b->bound;
         }
     }
-    return run_jit(c.module, c.name, args, context, &c.handlers);
+    return run_jit(c.module, c.name, all, context, &c.handlers);
 }
 
 Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const Target &target) {
@@ -148,7 +149,7 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
         }
         c->from_caller.push_back(from);
     }
-    c->module = JITModule::compile(lf);
+    c->module = JITModule::compile(with_jit_user_context(lf));
     c->handlers = jit_handlers();
     Callable result;
     result.contents_ = std::move(c);

@@ -21,4 +21,9 @@ Expr make_extern_call(Type ret, const std::string &name, const std::vector<Expr>
 }
 
 } // namespace Internal
+
+Expr user_context_value() {
+    return Internal::Variable::make(Handle(), "__user_context");
+}
+
 } // namespace Halide

@@ -40,8 +40,9 @@ public:
 
     using IRVisitor::visit;
     void visit(const Variable *v) override {
+        // __user_context: user_context_value(), an argument of every pipeline.
         if (!allowed_.count(v->name) && !lets_.count(v->name) && !find_param(v->name) &&
-            input_buffer_of_field(v->name).empty()) {
+            input_buffer_of_field(v->name).empty() && v->name != "__user_context") {
             found.push_back(v->name);
         }
     }

@@ -10,7 +10,14 @@
 namespace Halide {
 namespace Internal {
 
-// Calls `module`'s entry point with `args`. `context` (may be null) is the
+// The JIT's entry points take the call's JITUserContext first, as their
+// __user_context argument (as upstream's JIT): extern calls given
+// user_context_value() and the runtime's hooks receive it. Compile
+// with_jit_user_context(f), not f, for run_jit.
+LoweredFunc with_jit_user_context(LoweredFunc f);
+
+// Calls `module`'s entry point with `args`, whose first slot run_jit fills
+// with the user context (the caller leaves it free). `context` (may be null) is the
 // caller's JITUserContext, handed to the handlers; as upstream, its handlers
 // left unset are filled from `handlers` (the pipeline's; may be null). A
 // non-zero result becomes a RuntimeError carrying the messages the runtime

@@ -104,12 +104,18 @@ ChangeStamps change_stamps_of(const std::vector<FunctionPtr> &outputs) {
 
 } // namespace
 
+LoweredFunc with_jit_user_context(LoweredFunc f) {
+    f.args.insert(f.args.begin(), LoweredArgument{"__user_context", LoweredArgument::Scalar, Handle(), 0});
+    return f;
+}
+
 int run_jit(const JITModule &module, const std::string &name, void **args, JITUserContext *context,
             const JITHandlers *handlers) {
     install_jit_runtime_hooks();
     JITUserContext own;
     JITCallContext call;
     call.user = context ? context : &own;
+    args[0] = static_cast<void *>(&call.user);
     if (handlers) {
         fill_unset_handlers(call.user->handlers, *handlers);
     }
@@ -271,7 +277,7 @@ void Pipeline::compile_jit(const Target &target) {
     ChangeStamps stamps = change_stamps_of(outputs);
     if (!c.module || stamps != c.stamps) {
         c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
-        c.module = std::make_shared<JITModule>(JITModule::compile(c.lowered.func));
+        c.module = std::make_shared<JITModule>(JITModule::compile(with_jit_user_context(c.lowered.func)));
         c.stamps = std::move(stamps);
         c.jit_target = target.has_unknowns() ? get_jit_target_from_environment() : target;
         jit_compilations++;
@@ -311,7 +317,7 @@ void Pipeline::run(const std::vector<halide_buffer_t *> &outputs, JITUserContext
     PipelineContents &c = *contents_;
     check_output_count(c.outputs, outputs.size(), "realize()");
     const LoweredPipeline &lp = c.lowered;
-    std::vector<void *> args;
+    std::vector<void *> args = {nullptr}; // the user context: run_jit's
     for (const ArgumentSource &s : lp.sources) {
         if (s.param) {
             args.push_back(&s.param->value);
@@ -411,7 +417,7 @@ void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs,
     };
     std::vector<Query> queries;
     queries.reserve(c.lowered.sources.size()); // args point into it
-    std::vector<void *> args;
+    std::vector<void *> args = {nullptr};      // the user context: run_jit's
     for (const ArgumentSource &s : c.lowered.sources) {
         if (s.param) {
             args.push_back(&s.param->value);

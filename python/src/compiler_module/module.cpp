@@ -35,6 +35,7 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_device(m);
     halide_py::define_evaluate(m);
     halide_py::define_extern(m);
+    halide_py::define_user_context(m);
     halide_py::define_storage(m);
     halide_py::define_memoize(m);
     halide_py::define_estimates(m);

@@ -48,6 +48,7 @@ void define_specialize(py::module_ &m);
 void define_device(py::module_ &m);
 void define_evaluate(py::module_ &m);
 void define_extern(py::module_ &m);
+void define_user_context(py::module_ &m);
 void define_storage(py::module_ &m);
 void define_memoize(py::module_ &m);
 void define_estimates(py::module_ &m);

@@ -184,6 +184,13 @@ void define_rdom(py::module_ &m) {
              py::arg("region"), py::arg("name") = "")
         .def("defined", &RDom::defined)
         .def("dimensions", &RDom::dimensions)
+        // Upstream's returns a ReductionDomain, a type its Python does not
+        // have: calling it raises TypeError there, as here.
+        .def("domain",
+             [](const RDom &) -> py::object {
+                 throw py::type_error("RDom.domain() returns a ReductionDomain, which has no Python type (as in "
+                                      "upstream's module); use the RDom and its RVars");
+             })
         .def("__len__", &RDom::dimensions)
         .def(
             "__getitem__",

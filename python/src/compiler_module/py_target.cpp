@@ -17,7 +17,8 @@ void define_target(py::module_ &m) {
         .value("QuRT", Target::QuRT)
         .value("NoOS", Target::NoOS)
         .value("Fuchsia", Target::Fuchsia)
-        .value("WebAssemblyRuntime", Target::WebAssemblyRuntime);
+        .value("WebAssemblyRuntime", Target::WebAssemblyRuntime)
+        .value("wasmrt", Target::WebAssemblyRuntime); // upstream 21's Python name
     py::enum_<Target::Arch>(m, "TargetArch")
         .value("ArchUnknown", Target::ArchUnknown)
         .value("X86", Target::X86)

@@ -435,7 +435,7 @@ public:
             Py_ssize_t stride = byte_stride / view_.itemsize;
             if (extent > INT32_MAX) {
                 PyErr_Format(PyExc_ValueError,
-                             "%s: Buffer extent is out of range: axis %d has %zd elements, more than a "
+                             "%s: Out of range dimensions in buffer conversion: axis %d has %zd elements, more than a "
                              "halide_buffer_t holds (%d)",
                              what, i, extent, INT32_MAX);
                 release();
@@ -443,7 +443,8 @@ public:
             }
             if (stride > INT32_MAX || stride < INT32_MIN) {
                 PyErr_Format(PyExc_ValueError,
-                             "%s: Buffer stride is out of range: the stride of axis %d (%zd elements) does not fit "
+                             "%s: Out of range dimensions in buffer conversion: the stride of axis %d (%zd elements) "
+                             "does not fit "
                              "in a 32-bit halide_buffer_t stride",
                              what, i, stride);
                 release();
