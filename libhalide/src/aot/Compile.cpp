@@ -129,17 +129,17 @@ LoweredFunc arrange_arguments(const LoweredPipeline &lp, const std::vector<Argum
     return f;
 }
 
-// Whether kernels for t carry the runtime, which exists for the machine
-// libhalide runs on only.
-bool embeds_runtime(const Target &t) {
-    if (t.has_feature(Target::NoRuntime)) {
-        return false;
-    }
+bool is_host_machine(const Target &t) {
     Target host = get_host_target();
-    user_assert(t.arch == host.arch && t.bits == host.bits && t.os == host.os)
-        << "The runtime embedded in kernels is built for " << host.to_string() << " only; compile for " << t.to_string()
-        << " with the no_runtime feature and link a runtime built for that machine.";
-    return true;
+    return t.arch == host.arch && t.bits == host.bits && t.os == host.os;
+}
+
+// Whether kernels for t carry the runtime. It exists for the machine
+// libhalide runs on only: objects and static libraries for another machine
+// hold the kernel alone, as with no_runtime (docs/aot.md, "The embedded
+// runtime"), and need a runtime built for that machine at link time.
+bool embeds_runtime(const Target &t) {
+    return !t.has_feature(Target::NoRuntime) && is_host_machine(t);
 }
 
 // The kernel object, then (if the target embeds it) the runtime's objects.
@@ -376,6 +376,10 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
             break;
         }
         case OutputFileType::shared_library:
+            user_assert(is_host_machine(target))
+                << "A shared library for " << target.to_string() << " is not written: the linker and the runtime it "
+                << "holds exist for " << get_host_target().to_string()
+                << " only. Write an object or static library and link it with that machine's tools: " << path;
             write_file(path, link_shared_library(with_runtime(m.object, target), base_name(path)));
             break;
         case OutputFileType::assembly: write_file(path, m.assembly); break;
@@ -545,22 +549,26 @@ void Pipeline::compile_to_conceptual_stmt(const std::string &filename, const std
                                           StmtOutputFormat fmt, const Target &target) {
     compile_to_lowered_stmt(filename, args, fmt, target);
 }
+// As upstream: Windows names objects .obj and static libraries .lib.
 void Pipeline::compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                          const std::string &fn_name, const Target &target) {
+    const char *ext = target.os == Target::Windows ? ".lib" : ".a";
     compile_to(
-        {{OutputFileType::static_library, filename_prefix + ".a"}, {OutputFileType::c_header, filename_prefix + ".h"}},
+        {{OutputFileType::static_library, filename_prefix + ext}, {OutputFileType::c_header, filename_prefix + ".h"}},
         args, fn_name.empty() ? base_name(filename_prefix) : fn_name, target);
 }
 void Pipeline::compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                                const std::string &fn_name, const Target &target) {
-    compile_to({{OutputFileType::object, filename_prefix + ".o"}, {OutputFileType::c_header, filename_prefix + ".h"}},
+    const char *ext = target.os == Target::Windows ? ".obj" : ".o";
+    compile_to({{OutputFileType::object, filename_prefix + ext}, {OutputFileType::c_header, filename_prefix + ".h"}},
                args, fn_name.empty() ? base_name(filename_prefix) : fn_name, target);
 }
 
 void compile_standalone_runtime(const std::string &filename, const Target &target) {
     user_assert(!target.has_feature(Target::NoRuntime))
         << "compile_standalone_runtime: the target " << target.to_string() << " says no_runtime";
-    embeds_runtime(target); // checks that the runtime exists for it
+    user_assert(is_host_machine(target)) << "compile_standalone_runtime: the runtime is built for "
+                                         << get_host_target().to_string() << " only, not " << target.to_string();
     bool archive = filename.size() > 2 && filename.compare(filename.size() - 2, 2, ".a") == 0;
     if (archive) {
         write_file(filename, make_archive(runtime_objects()));

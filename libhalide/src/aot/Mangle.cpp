@@ -146,12 +146,13 @@ std::map<std::string, std::string> mangled_entry_points(const LoweredFunc &f,
 // renamed symbols' name offsets change: relocations refer to symbols by
 // index, so they follow.
 std::string rename_symbols(const std::string &object, const std::map<std::string, std::string> &renames) {
-    internal_assert(object.size() >= 64 &&
-                    object.compare(0, 4,
-                                   "\x7f"
-                                   "ELF") == 0 &&
-                    object[4] == 2 && object[5] == 1)
-        << "C++ name mangling renames symbols in ELF64 little-endian objects only";
+    user_assert(object.size() >= 64 &&
+                object.compare(0, 4,
+                               "\x7f"
+                               "ELF") == 0 &&
+                object[4] == 2 && object[5] == 1)
+        << "c_plus_plus_name_mangling: this compiler renames symbols in ELF objects (linux, android) only, not in "
+           "the COFF (windows) or Mach-O (osx, ios) objects";
     std::string out = object;
     uint64_t shoff = read<uint64_t>(object, 0x28);
     uint16_t shentsize = read<uint16_t>(object, 0x3A), shnum = read<uint16_t>(object, 0x3C);

@@ -12,9 +12,29 @@
 namespace Halide {
 namespace Internal {
 
+namespace {
+
+// The vendor-OS-environment part of the triple, as the platform's own
+// toolchains spell it (objects: ELF on Linux and Android, COFF on Windows,
+// Mach-O on macOS and iOS).
+std::string os_triple(const Target &t) {
+    switch (t.os) {
+    case Target::Linux: return "unknown-linux-gnu";
+    case Target::Android: return "unknown-linux-android";
+    case Target::Windows: return "pc-windows-msvc";
+    case Target::OSX: return "apple-macosx11.0.0";
+    case Target::IOS: return "apple-ios14.0.0";
+    default: return "";
+    }
+}
+
+} // namespace
+
 LLVMTargetSpec llvm_target_for(const Target &t) {
-    user_assert(t.os == Target::Linux && t.bits == 64 && (t.arch == Target::X86 || t.arch == Target::ARM))
-        << "Ahead-of-time compilation supports x86-64-linux and arm-64-linux targets, not " << t.to_string();
+    user_assert(t.bits == 64 && (t.arch == Target::X86 || t.arch == Target::ARM) && !os_triple(t).empty())
+        << "Ahead-of-time compilation supports 64-bit x86 and ARM targets on linux, android, windows, osx and ios "
+           "(code for 32-bit pointers is not generated), not "
+        << t.to_string();
     LLVMTargetSpec spec;
     std::vector<std::string> features;
     auto add_if = [&](Target::Feature f, std::initializer_list<const char *> llvm) {
@@ -23,7 +43,7 @@ LLVMTargetSpec llvm_target_for(const Target &t) {
         }
     };
     if (t.arch == Target::X86) {
-        spec.triple = "x86_64-unknown-linux-gnu";
+        spec.triple = "x86_64-" + os_triple(t);
         add_if(Target::SSE41, {"+sse4.1", "+ssse3", "+sse3", "+popcnt"});
         add_if(Target::AVX, {"+avx"});
         add_if(Target::AVX2, {"+avx2"});
@@ -44,7 +64,7 @@ LLVMTargetSpec llvm_target_for(const Target &t) {
             spec.cpu = "x86-64";
         }
     } else {
-        spec.triple = "aarch64-unknown-linux-gnu";
+        spec.triple = (t.os == Target::OSX || t.os == Target::IOS ? "arm64-" : "aarch64-") + os_triple(t);
         spec.cpu = "generic";
         features.push_back("+neon");
         add_if(Target::ARMDotProd, {"+dotprod"});

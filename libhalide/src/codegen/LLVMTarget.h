@@ -14,7 +14,9 @@ struct LLVMTargetSpec {
 };
 
 // Throws CompileError for targets ahead-of-time compilation does not
-// support (only 64-bit x86 and ARM Linux so far).
+// support: it writes code for 64-bit x86 and ARM on Linux, Android, Windows,
+// macOS and iOS (the code generator lays out halide_buffer_t, sizes and
+// closures for 64-bit pointers, so 32-bit targets are refused).
 LLVMTargetSpec llvm_target_for(const Target &t);
 
 } // namespace Internal
