@@ -6,6 +6,7 @@
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
+#include "Halide/Simplify.h"
 #include "ir_text.h"
 #include "lower/Function.h"
 #include "lower/Lower.h"
@@ -264,4 +265,45 @@ TEST(RemoveUndef, SelectOfUndefGuardsTheStore) {
     // Nothing to do without undef inside a value.
     Stmt plain = Provide::make("out", {x + 1, u}, {x});
     EXPECT_EQ(printed(remove_undef(plain)), printed(plain));
+}
+
+// extern_input_queries: an extern stage given an input buffer is asked,
+// before everything, what it reads of it over every region of it computed
+// (here the two regions the loop's iterations compute); the marker reads
+// the input over the answers.
+TEST(ExternInputQueries, AskedFirstOverEveryRegionComputed) {
+    auto ext = std::make_shared<FunctionContents>();
+    ext->name = "ext";
+    ext->args = {"x"};
+    Expr image = Call::make(UInt(8), "img", {IntImm::make(Int(32), 0)}, Call::Image);
+    ext->values = {Call::make(UInt(8), "extern_stage", {image, IntImm::make(Int(32), 3)}, Call::Intrinsic)};
+    auto def = std::make_shared<ExternDefinition>();
+    def->name = "fn";
+    def->arg_kinds = {ExternFuncArgument::ImageParamArg, ExternFuncArgument::ExprArg};
+    ext->extern_def = def;
+    ext->extern_symbol = "fn";
+    Environment env = {{"ext", ext}};
+    // for (i, 0, 2) { ext(promise_clamped(?, 10 * i, 10 * i + 9)) = 0 }
+    Expr i = Variable::make(Int(32), "i");
+    Expr unknown = Call::make(Int(32), "extern_stage_unknown", {}, Call::Intrinsic);
+    Expr coord = Call::make(Int(32), "promise_clamped", {unknown, Mul::make(i, 10), Add::make(Mul::make(i, 10), 9)},
+                            Call::Intrinsic);
+    Stmt before = For::make("i", IntImm::make(Int(32), 0), IntImm::make(Int(32), 2), ForType::Serial,
+                            Provide::make("ext", {make_zero(UInt(8))}, {coord}));
+    std::string after = printed(simplify(extern_input_queries(before, env)));
+    EXPECT_EQ(after,
+              "let ext.extern.root.q0.0 = buffer_make(img.host, 0, 1, 8, 1, 1, img.min.0, img.extent.0, "
+              "img.stride.0)\n"
+              "let ext.extern.root.query = fn(ext.extern.root.q0.0, 3, buffer_make(0, 0, 1, 8, 1, 1, 0, 20, 0))\n"
+              "let ext.extern.root.q0.min.0 = buffer_get_min(ext.extern.root.q0.0, 0)\n"
+              "let ext.extern.root.q0.extent.0 = buffer_get_extent(ext.extern.root.q0.0, 0)\n"
+              "let ext.extern.root.q0.max.0 = ((ext.extern.root.q0.min.0 + ext.extern.root.q0.extent.0) + -1)\n"
+              "assert((ext.extern.root.query == 0), halide_error_extern_stage_failed(__user_context, \"fn\", "
+              "ext.extern.root.query))\n"
+              "for (i, 0, 2) {\n"
+              "  ext(promise_clamped(extern_stage_unknown(), (i * 10), ((i * 10) + 9))) = (uint8)0\n"
+              "}\n")
+        << after;
+    // Without an extern stage reading a buffer: unchanged.
+    EXPECT_TRUE(extern_input_queries(before, {}).same_as(before));
 }

@@ -43,8 +43,9 @@ int py_ext_fill(int32_t k, float s, buffer_t *out) {
 }
 
 /* out(x) = in(x - r) + ... + in(x + r) (float): asks for r more points on each side. */
+/* (An input buffer is given with its data in the query too, as upstream gives it.) */
 int py_ext_box(buffer_t *in, int32_t r, buffer_t *out) {
-    if (in->host == 0) {
+    if (in->host == 0 || out->host == 0) {
         recorded[0]++;
         in->dim[0].min = out->dim[0].min - r;
         in->dim[0].extent = out->dim[0].extent + 2 * r;
@@ -206,3 +207,24 @@ def test_names_and_argument_names_match_upstream():
     assert ours["names"] == theirs["names"] and ours["mangling"] == theirs["mangling"]
     problems = signature_problems(ours, theirs, skip=("names", "mangling"))
     assert not problems, "\n".join(problems)
+
+
+def test_input_buffer_region_is_the_stages_answer(lib):
+    # The stage is asked with a copy of the ImageParam: its answer (r more
+    # points each side) is the region the pipeline needs, as upstream's.
+    inp = hl.ImageParam(hl.Float(32), 1, "py_ext_in")
+    f = hl.Func("py_ext_box_of_input")
+    f.define_extern("py_ext_box", [hl.ExternFuncArgument(inp), hl.ExternFuncArgument(hl.Expr(2))], hl.Float(32), 1)
+    f.infer_input_bounds([10])
+    got = inp.get()
+    assert (got.dim(0).min(), got.dim(0).extent()) == (-2, 14)
+    data = np.arange(20, dtype=np.float32) * 0.5
+    buf = hl.Buffer(data)
+    buf.set_min([-2])  # points -2 .. 17
+    inp.set(buf)
+    out = np.asarray(f.realize([16]))
+    want = np.array([data[x : x + 5].sum() for x in range(16)], dtype=np.float32)
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+    assert buf.dim(0).min() == -2  # the input itself keeps its shape
+    with pytest.raises(hl.HalideError, match="py_ext_in"):
+        f.realize([17])  # would read point 18

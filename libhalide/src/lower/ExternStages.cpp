@@ -3,8 +3,9 @@
 // An extern stage f computed over <region> becomes
 //
 //   let f.extern.q<j>.<i> = buffer_make(no host, value i of Func input j, zero dims)
+//                           (a buffer input: a copy of it)
 //   let f.extern.query = fn(inputs (the query buffers), scalars, outputs (no host, <region>))
-//   let f.extern.q<j>.min.d/.extent.d/.max.d = what fn asked for of Func input j
+//   let f.extern.q<j>.min.d/.extent.d/.max.d = what fn asked for of input j
 //   assert(f.extern.query == 0)
 //   ...f's storage... {
 //     if (extern_stage_marker) { g(the region asked for); f(<region>) = 0 }
@@ -17,8 +18,11 @@
 // region asked for in them (bind_region keeps opening lets symbolic). The
 // marker, never run, shows bounds inference, storage and argument
 // inference what the C function reads and writes; strip_extern_markers
-// removes it before storage flattening. Buffer inputs are passed whole (as
-// upstream passes them, in the query too).
+// removes it before storage flattening. Buffer inputs are passed whole to
+// the call. Their region is what a query over every region of f computed
+// asks for (extern_root_query, made by ExternInputQueries.cpp before the
+// pipeline's input checks), as upstream's root-level bounds query.
+#include <algorithm>
 #include <array>
 
 #include "Halide/Error.h"
@@ -71,6 +75,11 @@ std::string value_buffer(const FunctionContents &g, size_t i) {
     return g.values.size() > 1 ? g.name + "." + std::to_string(i) : g.name;
 }
 
+// The names of the root query's lets (extern_root_query).
+std::string root_prefix(const FunctionContents &f) {
+    return f.name + ".extern.root.";
+}
+
 Stmt check_result(const FunctionContents &f, const std::string &result) {
     Expr r = var_int32(result);
     return AssertStmt::make(EQ::make(r, int32_const(0)),
@@ -91,6 +100,91 @@ public:
     }
 };
 
+// The bounds query of extern stage f over <region>.min.d / .extent.d:
+// lets of the buffers it is given (<prefix>q<j>.<i>), the call, and lets of
+// what it asked for of each Func or buffer input j (<prefix>q<j>.min.d, .extent.d,
+// .max.d). A Func input gets a buffer with no shape; a buffer input a copy
+// of it (upstream's query buffer: its data too, none when the pipeline
+// itself is asked for its bounds), so the function writes what it needs
+// into the copy, never into the input itself.
+struct QueryParts {
+    std::vector<std::pair<std::string, Expr>> buffers, answers;
+    Expr call;
+};
+
+QueryParts extern_query(const FunctionContents &f, const std::string &region, const std::string &prefix) {
+    const Call *stage = f.values[0].as<Call>();
+    QueryParts q;
+    std::vector<Expr> query_args;
+    for (size_t j = 0; j < stage->args.size(); j++) {
+        const Expr &a = stage->args[j];
+        int kind = f.extern_def->arg_kinds[j];
+        if (kind == ExprArg) {
+            query_args.push_back(a);
+            continue;
+        }
+        const Call *c = a.as<Call>();
+        internal_assert(c) << "extern stage argument " << j << " of " << f.name;
+        std::string qj = prefix + "q" + std::to_string(j);
+        size_t dims = c->args.size();
+        if (kind == FuncArg) {
+            FunctionPtr input = find_function(c->name);
+            internal_assert(input) << "extern stage input " << c->name << " is unknown";
+            const FunctionContents &g = *input;
+            dims = g.args.size();
+            for (size_t i = 0; i < g.values.size(); i++) {
+                std::string qi = qj + "." + std::to_string(i);
+                std::vector<std::array<Expr, 3>> none(dims, {int32_const(0), int32_const(0), int32_const(0)});
+                q.buffers.emplace_back(qi, buffer_make(int32_const(0), int32_const(0), g.values[i].type(), none));
+                query_args.push_back(handle_var(qi));
+            }
+        } else {
+            std::vector<std::array<Expr, 3>> shape;
+            for (size_t d = 0; d < dims; d++) {
+                shape.push_back({buffer_field(c->name, "min", (int)d), buffer_field(c->name, "extent", (int)d),
+                                 buffer_field(c->name, "stride", (int)d)});
+            }
+            q.buffers.emplace_back(qj + ".0",
+                                   buffer_make(handle_var(c->name + ".host"), int32_const(0), c->type, shape));
+            query_args.push_back(handle_var(qj + ".0"));
+        }
+        // The region asked for: what the query wrote into the first value's buffer.
+        for (size_t d = 0; d < dims; d++) {
+            Expr buf = handle_var(qj + ".0"), dim = int32_const((int64_t)d);
+            std::string suffix = "." + std::to_string(d);
+            q.answers.emplace_back(qj + ".min" + suffix,
+                                   Call::make(Int(32), "buffer_get_min", {buf, dim}, Call::Intrinsic));
+            q.answers.emplace_back(qj + ".extent" + suffix,
+                                   Call::make(Int(32), "buffer_get_extent", {buf, dim}, Call::Intrinsic));
+            q.answers.emplace_back(qj + ".max" + suffix,
+                                   max_of(var_int32(qj + ".min" + suffix), var_int32(qj + ".extent" + suffix)));
+        }
+    }
+    for (size_t i = 0; i < f.values.size(); i++) {
+        std::vector<std::array<Expr, 3>> query_dims;
+        for (size_t d = 0; d < f.args.size(); d++) {
+            query_dims.push_back(
+                {buffer_field(region, "min", (int)d), buffer_field(region, "extent", (int)d), int32_const(0)});
+        }
+        query_args.push_back(buffer_make(int32_const(0), int32_const(0), f.values[i].type(), query_dims));
+    }
+    q.call = Call::make(Int(32), f.extern_symbol, query_args, Call::Extern);
+    return q;
+}
+
+// `body` after the query: its lets around the check of its result.
+Stmt with_query(const FunctionContents &f, const QueryParts &q, const std::string &result, Stmt body) {
+    body = Block::make(check_result(f, result), body);
+    for (auto it = q.answers.rbegin(); it != q.answers.rend(); ++it) {
+        body = LetStmt::make(it->first, it->second, body);
+    }
+    body = LetStmt::make(result, q.call, body);
+    for (auto it = q.buffers.rbegin(); it != q.buffers.rend(); ++it) {
+        body = LetStmt::make(it->first, it->second, body);
+    }
+    return body;
+}
+
 } // namespace
 
 Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_output,
@@ -98,14 +192,12 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
     const Call *stage = f.values[0].as<Call>();
     internal_assert(stage && stage->name == "extern_stage") << f.name << " is not an extern stage";
     const std::string prefix = f.name + ".extern.";
-    std::vector<std::pair<std::string, Expr>> buffers, answers; // lets before and after the query
-    std::vector<Expr> query_args, args;
+    std::vector<Expr> args;
     std::vector<Stmt> reads;
     for (size_t j = 0; j < stage->args.size(); j++) {
         const Expr &a = stage->args[j];
         int kind = f.extern_def->arg_kinds[j];
         if (kind == ExprArg) {
-            query_args.push_back(a);
             args.push_back(a);
             continue;
         }
@@ -113,42 +205,29 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
         internal_assert(c) << "extern stage argument " << j << " of " << f.name;
         std::vector<Expr> coords;
         if (kind == FuncArg) {
-            FunctionPtr input = find_function(c->name);
-            internal_assert(input) << "extern stage input " << c->name << " is unknown";
-            const FunctionContents &g = *input;
+            const FunctionContents &g = *find_function(c->name);
             std::string q = prefix + "q" + std::to_string(j);
             for (size_t i = 0; i < g.values.size(); i++) {
-                std::string qi = q + "." + std::to_string(i);
-                std::vector<std::array<Expr, 3>> none, realized;
+                std::vector<std::array<Expr, 3>> realized;
                 for (size_t d = 0; d < g.args.size(); d++) {
-                    none.push_back({int32_const(0), int32_const(0), int32_const(0)});
                     realized.push_back({buffer_field(g.name, "min", (int)d), buffer_field(g.name, "extent", (int)d),
                                         buffer_field(g.name, "stride", (int)d)});
                 }
-                Type t = g.values[i].type();
-                buffers.emplace_back(qi, buffer_make(int32_const(0), int32_const(0), t, none));
-                query_args.push_back(handle_var(qi));
-                args.push_back(buffer_make(handle_var(value_buffer(g, i) + ".host"), int32_const(0), t, realized));
+                args.push_back(buffer_make(handle_var(value_buffer(g, i) + ".host"), int32_const(0), g.values[i].type(),
+                                           realized));
             }
-            // The region asked for: what the query wrote into the first value's buffer.
             for (size_t d = 0; d < g.args.size(); d++) {
-                Expr buf = handle_var(q + ".0"), dim = int32_const((int64_t)d);
                 std::string suffix = "." + std::to_string(d);
-                answers.emplace_back(q + ".min" + suffix,
-                                     Call::make(Int(32), "buffer_get_min", {buf, dim}, Call::Intrinsic));
-                answers.emplace_back(q + ".extent" + suffix,
-                                     Call::make(Int(32), "buffer_get_extent", {buf, dim}, Call::Intrinsic));
-                answers.emplace_back(q + ".max" + suffix,
-                                     max_of(var_int32(q + ".min" + suffix), var_int32(q + ".extent" + suffix)));
                 coords.push_back(anywhere_in(var_int32(q + ".min" + suffix), var_int32(q + ".max" + suffix)));
             }
         } else {
-            // An input buffer: passed whole, also to the query.
-            query_args.push_back(handle_var(c->name + ".buffer"));
+            // A buffer input: passed whole. It is read where the root query
+            // (extern_input_queries, over every region of f computed) says.
             args.push_back(handle_var(c->name + ".buffer"));
+            std::string q = root_prefix(f) + "q" + std::to_string(j);
             for (size_t d = 0; d < c->args.size(); d++) {
-                coords.push_back(
-                    anywhere_in(buffer_field(c->name, "min", (int)d), buffer_field(c->name, "max", (int)d)));
+                std::string suffix = "." + std::to_string(d);
+                coords.push_back(anywhere_in(var_int32(q + ".min" + suffix), var_int32(q + ".max" + suffix)));
             }
         }
         reads.push_back(Evaluate::make(Call::make(c->type, c->name, coords, c->call_type, 0, c->callee)));
@@ -158,16 +237,14 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
     for (size_t i = 0; i < f.values.size(); i++) {
         Type t = f.values[i].type();
         std::string storage = is_output ? value_buffer(f, i) : f.name;
-        std::vector<std::array<Expr, 3>> query_dims, dims;
+        std::vector<std::array<Expr, 3>> dims;
         Expr offset = int32_const(0);
         for (size_t d = 0; d < f.args.size(); d++) {
             Expr min = buffer_field(region, "min", (int)d), extent = buffer_field(region, "extent", (int)d);
             Expr stride = buffer_field(storage, "stride", (int)d);
-            query_dims.push_back({min, extent, int32_const(0)});
             dims.push_back({min, extent, stride});
             offset = Add::make(offset, Mul::make(Sub::make(min, buffer_field(storage, "min", (int)d)), stride));
         }
-        query_args.push_back(buffer_make(int32_const(0), int32_const(0), t, query_dims));
         args.push_back(buffer_make(handle_var(value_buffer(f, i) + ".host"), offset, t, dims));
         zeros.push_back(make_zero(t));
     }
@@ -182,16 +259,29 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
     Stmt marker = IfThenElse::make(Call::make(Bool(), kMarker, {}, Call::Intrinsic), Block::make(reads));
     Stmt s = place(Block::make(marker, call));
     // The bounds query (made even without Func inputs, as upstream makes it).
-    std::string query = prefix + "query";
-    s = Block::make(check_result(f, query), s);
-    for (auto it = answers.rbegin(); it != answers.rend(); ++it) {
-        s = LetStmt::make(it->first, it->second, s);
+    return with_query(f, extern_query(f, region, prefix), prefix + "query", s);
+}
+
+bool reads_buffers(const FunctionContents &f) {
+    return f.extern_def && std::any_of(f.extern_def->arg_kinds.begin(), f.extern_def->arg_kinds.end(),
+                                       [](int k) { return k == BufferArg || k == ImageParamArg; });
+}
+
+void extern_root_query(const FunctionContents &f, const Box &region, std::vector<std::pair<std::string, Expr>> &lets,
+                       std::vector<Stmt> &checks) {
+    const std::string prefix = root_prefix(f);
+    for (size_t d = 0; d < region.size(); d++) {
+        std::string suffix = "." + std::to_string(d);
+        Expr min = var_int32(prefix + "region.min" + suffix), max = var_int32(prefix + "region.max" + suffix);
+        lets.emplace_back(prefix + "region.min" + suffix, region[d].min);
+        lets.emplace_back(prefix + "region.max" + suffix, region[d].max);
+        lets.emplace_back(prefix + "region.extent" + suffix, Add::make(Sub::make(max, min), int32_const(1)));
     }
-    s = LetStmt::make(query, Call::make(Int(32), f.extern_symbol, query_args, Call::Extern), s);
-    for (auto it = buffers.rbegin(); it != buffers.rend(); ++it) {
-        s = LetStmt::make(it->first, it->second, s);
-    }
-    return s;
+    QueryParts q = extern_query(f, prefix + "region", prefix);
+    lets.insert(lets.end(), q.buffers.begin(), q.buffers.end());
+    lets.emplace_back(prefix + "query", q.call);
+    lets.insert(lets.end(), q.answers.begin(), q.answers.end());
+    checks.push_back(check_result(f, prefix + "query"));
 }
 
 void check_extern_inputs(const Environment &env, const std::set<std::string> &inlined) {

@@ -125,6 +125,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 3c. Pipeline::add_requirement(): checked before anything is computed.
     s = add_requirements(s, options.requirements);
     s = lower_target_queries(s, options.target); // the rest of them (conditions, bounds)
+    s = extern_input_queries(s, env);            // what extern stages read of input buffers, asked first
 
     // 4. The arguments of the entry point, in ABI order.
     infer_arguments(s, outputs, result);

@@ -58,6 +58,16 @@ void check_extern_inputs(const Environment &env, const std::set<std::string> &in
 // NameMangling::CPlusPlus (which needs the target's c_plus_plus_name_mangling
 // feature, as upstream) or Default on such a target. On lowering's copies.
 void choose_extern_symbols(Environment &env, const Target &target);
+// Whether extern stage f is given any input buffer (ImageParam, Buffer).
+bool reads_buffers(const FunctionContents &f);
+// The lets of the bounds query of extern stage f over `region` (in the
+// names where they go), whose answers f.extern.root.q<j>.min.d/.max.d are
+// the regions its input buffers are read over, and the check of its result.
+void extern_root_query(const FunctionContents &f, const Box &region, std::vector<std::pair<std::string, Expr>> &lets,
+                       std::vector<Stmt> &checks);
+// ExternInputQueries.cpp: each extern stage given an input buffer is asked,
+// before everything, what it reads of it over every region of it computed.
+Stmt extern_input_queries(const Stmt &s, const Environment &env);
 // Removes what extern stages showed bounds inference (before flattening).
 Stmt strip_extern_markers(const Stmt &s);
 

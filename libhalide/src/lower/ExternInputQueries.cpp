@@ -1,0 +1,59 @@
+// See Passes.h: the regions extern stages read of their input buffers.
+//
+// An extern stage tells what it reads only when asked (a bounds query with
+// its input's shape copied, no data). Computed inside a loop, it is asked
+// there for that iteration's region; the pipeline checks (and a bounds query
+// of the pipeline answers) its input buffers before any loop runs. So, as
+// upstream's root-level query, each extern stage given an input buffer is
+// also asked once, first, over the union of every region of it computed:
+//
+//   let f.extern.root.region.min.d/.max.d/.extent.d = <every region of f>
+//   let f.extern.root.q<j>.0 = buffer_make(no host, input j's shape)
+//   let f.extern.root.query = fn(query buffers, scalars, <that region>)
+//   let f.extern.root.q<j>.min.d/.extent.d/.max.d = what fn asked for
+//   (the lets of every such stage, then)
+//   assert(f.extern.root.query == 0)
+//   <the pipeline>
+//
+// The stage's marker reads input j over those answers (ExternStages.cpp),
+// so AddImageChecks finds them, in lets that open the statement.
+#include "Halide/Error.h"
+#include "lower/Passes.h"
+
+namespace Halide {
+namespace Internal {
+
+Stmt extern_input_queries(const Stmt &s, const Environment &env) {
+    std::map<std::string, Box> touched;
+    bool any = false;
+    for (const auto &[name, f] : env) {
+        any = any || reads_buffers(*f);
+    }
+    if (!any) {
+        return s;
+    }
+    touched = boxes_touched(s);
+    // All the lets first, then the checks: AddImageChecks sees the lets
+    // that open the statement as names (the answers stay symbolic).
+    std::vector<std::pair<std::string, Expr>> lets;
+    std::vector<Stmt> checks;
+    for (const auto &[name, f] : env) {
+        auto region = touched.find(name);
+        if (reads_buffers(*f) && region != touched.end()) {
+            for (const Interval &i : region->second) {
+                user_assert(i.is_bounded()) << "Can't infer the region of extern stage " << name
+                                            << " computed, to ask it what it reads of its input buffers.";
+            }
+            extern_root_query(*f, region->second, lets, checks);
+        }
+    }
+    checks.push_back(s);
+    Stmt result = Block::make(checks);
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+        result = LetStmt::make(it->first, it->second, result);
+    }
+    return result;
+}
+
+} // namespace Internal
+} // namespace Halide
