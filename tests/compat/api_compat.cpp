@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include "Halide.h"
 
@@ -196,6 +197,130 @@ void region_directives() {
     report("region_directives", Buffer<int32_t>(out.realize({31, 5})));
 }
 
+// A lowering pass in upstream's style: mutate() overridden, nodes returned
+// as Exprs (`return op;`), and a visitor walking the Module's statement
+// through accept() that finds `produce f` inside `produce g`.
+class QuarterToOneAndAQuarter : public Internal::IRMutator {
+public:
+    using Internal::IRMutator::mutate;
+    using Internal::IRMutator::visit;
+    Expr mutate(const Expr &e) override {
+        seen_expr = true;
+        return Internal::IRMutator::mutate(e);
+    }
+    Internal::Stmt mutate(const Internal::Stmt &s) override {
+        seen_stmt = true;
+        return Internal::IRMutator::mutate(s);
+    }
+    Expr visit(const Internal::FloatImm *op) override {
+        if (op->value == 0.25) {
+            return Internal::FloatImm::make(op->type, 1.25);
+        }
+        return op;
+    }
+    bool seen_expr = false, seen_stmt = false;
+};
+
+class ProducerNesting : public Internal::IRVisitor {
+public:
+    using Internal::IRVisitor::visit;
+    void visit(const Internal::ProducerConsumer *op) override {
+        if (op->is_producer && op->name == "nest_f") {
+            f_inside_g = f_inside_g || inside_g;
+        }
+        bool was = inside_g;
+        if (op->is_producer && op->name == "nest_g") {
+            inside_g = true;
+        }
+        Internal::Stmt body(op->body.get());
+        body.accept(this);
+        inside_g = was;
+    }
+    bool inside_g = false, f_inside_g = false;
+};
+
+void lowering_api() {
+    Var x("x");
+    Func q("quarter");
+    q(x) = cast<float>(x) + 0.25f;
+    Pipeline p(q);
+    auto *pass = new QuarterToOneAndAQuarter;
+    p.add_custom_lowering_pass(pass);
+    Buffer<float> out = p.realize({8});
+    std::printf("mutate_overridden %d %d\n", (int)pass->seen_expr, (int)pass->seen_stmt);
+    Buffer<int32_t> as_int(8);
+    for (int i = 0; i < 8; i++) {
+        as_int(i) = (int32_t)(out(i) * 4);
+    }
+    report("custom_pass_values", as_int);
+
+    Func f("nest_f"), g("nest_g");
+    f(x) = x * 2;
+    g(x) = f(x) + 1;
+    f.compute_at(g, x);
+    Module m = g.compile_to_module(g.infer_arguments());
+    const Internal::LoweredFunc &fn = m.functions().front();
+    ProducerNesting nesting;
+    fn.body.accept(&nesting);
+    std::printf("lowered_func %s f_inside_g %d\n", fn.name.c_str(), (int)nesting.f_inside_g);
+
+    Internal::Stmt atomic = Internal::Atomic::make("f", "", Internal::Evaluate::make(0));
+    Expr text = std::string("text");
+    std::printf("mutex_name_empty %d string_expr_is_handle %d\n",
+                (int)atomic.as<Internal::Atomic>()->mutex_name.empty(), (int)text.type().is_handle());
+}
+
+float compat_twice(float v) {
+    return v * 2;
+}
+HalideExtern_1(float, compat_extern_twice, float);
+
+// Front-end signatures: definitions return their Stage, a Tuple from a
+// call, crops, a Buffer as an argument, JIT externs.
+void frontend_signatures() {
+    Var x("x");
+    Func f("stage_f");
+    (f(x) = x * 3).vectorize(x, 4);
+    (f(x) += 1).unroll(x, 2);
+    report("definition_stages", Buffer<int32_t>(f.realize({16})));
+
+    Func pair("pair"), copy("pair_copy");
+    pair(x) = Tuple(x, x * 7);
+    Tuple t = pair(x);
+    copy(x) = t;
+    Realization r = copy.realize({9});
+    report("tuple_from_call", Buffer<int32_t>(r[1]));
+
+    Buffer<int32_t> b(12, 6);
+    b.for_each_element([&](int xx, int yy) { b(xx, yy) = xx * 13 + yy; });
+    b.crop(1, 2, 3);
+    b.crop(0, 3, 4);
+    std::printf("crops %d %d %d %d %d\n", b.min(0), b.extent(0), b(4, 3), b.min(1), b.extent(1));
+
+    Buffer<uint8_t> in(16);
+    Func reads("reads_buffer");
+    reads(x) = in(x) + 1;
+    std::string path = "/tmp/api_compat_" + std::to_string((long)getpid()) + ".s";
+    reads.compile_to_assembly(path, {in}, "reads_buffer", get_jit_target_from_environment());
+    FILE *asm_file = std::fopen(path.c_str(), "r");
+    std::printf("assembly_written %d\n", (int)(asm_file != nullptr));
+    if (asm_file) {
+        std::fclose(asm_file);
+        std::remove(path.c_str());
+    }
+
+    Func e("extern_user");
+    e(x) = compat_extern_twice(cast<float>(x));
+    Pipeline p(e);
+    p.set_jit_externs({{"compat_extern_twice", JITExtern(compat_twice)}});
+    Buffer<float> twice = p.realize({8});
+    Buffer<int32_t> twice_int(8);
+    for (int i = 0; i < 8; i++) {
+        twice_int(i) = (int32_t)twice(i);
+    }
+    report("jit_externs", twice_int);
+}
+
 int main() {
     gradient();
     brighten();
@@ -205,5 +330,7 @@ int main() {
     types();
     tuple_elements();
     region_directives();
+    lowering_api();
+    frontend_signatures();
     return 0;
 }

@@ -14,11 +14,11 @@
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
+#include "Halide/LoweredFunc.h"
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
 #include "ir_build.h"
 #include "jit/JIT.h"
-#include "lower/LoweredFunc.h"
 
 using namespace Halide;
 using namespace Halide::Internal;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "Halide/Buffer.h"
 #include "Halide/IR.h"
 #include "Halide/Type.h"
 
@@ -40,6 +41,11 @@ struct Argument {
     Argument(const std::string &name, Kind kind, const Type &type, int dimensions,
              const ArgumentEstimates &estimates = ArgumentEstimates())
         : name(name), kind(kind), dimensions(dimensions), type(type), argument_estimates(estimates) {}
+    // A Buffer the pipeline reads, as an input buffer argument of its name
+    // (compile_to_file("f", {buffer}) makes it a parameter, not a constant).
+    template <typename T, int Dims>
+    Argument(const Buffer<T, Dims> &im)
+        : name(im.name()), kind(InputBuffer), dimensions(im.dimensions()), type(im.type()) {}
 
     bool is_buffer() const { return kind != InputScalar; }
     bool is_scalar() const { return kind == InputScalar; }

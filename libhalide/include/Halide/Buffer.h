@@ -82,6 +82,20 @@ public:
     void translate(int d, int delta) { buf_->translate(d, delta); }
     void translate(const std::vector<int> &deltas) { buf_->translate(deltas); }
     template <typename... Args> bool contains(Args... pos) const { return buf_->contains(pos...); }
+    // Crops, as upstream's: cropped() is a new Buffer over the same
+    // elements; crop() narrows this one (and every copy of this handle).
+    Buffer cropped(int d, int min, int extent) const { return Buffer(buf_->cropped(d, min, extent)); }
+    Buffer cropped(const std::vector<std::pair<int, int>> &rect) const { return Buffer(buf_->cropped(rect)); }
+    void crop(int d, int min, int extent) { buf_->crop(d, min, extent); }
+    void crop(const std::vector<std::pair<int, int>> &rect) { buf_->crop(rect); }
+    // The other reshaping views, as new Buffers over the same elements.
+    Buffer<T> sliced(int d, int pos) const { return Buffer<T>(buf_->sliced(d, pos)); }
+    Buffer<T> sliced(int d) const { return Buffer<T>(buf_->sliced(d)); }
+    Buffer<T> embedded(int d, int pos = 0) const { return Buffer<T>(buf_->embedded(d, pos)); }
+    Buffer translated(int d, int dx) const { return Buffer(buf_->translated(d, dx)); }
+    Buffer translated(const std::vector<int> &delta) const { return Buffer(buf_->translated(delta)); }
+    Buffer transposed(int d1, int d2) const { return Buffer(buf_->transposed(d1, d2)); }
+    void transpose(int d1, int d2) { buf_->transpose(d1, d2); }
     template <typename V> Buffer &fill(V value) {
         buf_->fill(value);
         return *this;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "Halide/Type.h"
 
@@ -19,11 +20,20 @@ enum class IRNodeType {
 #undef HALIDE_IR_NODE
 };
 
-struct IRNode {
+class IRVisitor;
+
+// Nodes are always owned by shared_ptrs (the handles below), so a handle can
+// be made again from a plain node pointer (Expr(op) inside a visit).
+struct IRNode : std::enable_shared_from_this<IRNode> {
     explicit IRNode(IRNodeType t) : node_type(t) {}
     virtual ~IRNode() = default;
+    // v->visit(this) for this node's kind (as IRVisitor::include would).
+    void accept(IRVisitor *v) const;
     const IRNodeType node_type;
 };
+
+// The shared handle of a node owned by one (an internal error otherwise).
+std::shared_ptr<const IRNode> shared_node(const IRNode *n);
 
 struct BaseExprNode : IRNode {
     BaseExprNode(IRNodeType t, Type ty) : IRNode(t), type(ty) {}
@@ -40,6 +50,12 @@ public:
     IRHandle() = default;
     IRHandle(std::shared_ptr<const Base> p) : ptr_(std::move(p)) {}
     bool defined() const { return ptr_ != nullptr; }
+    // Visits the node (nothing if undefined), as upstream's IRHandle::accept.
+    void accept(IRVisitor *v) const {
+        if (ptr_) {
+            ptr_->accept(v);
+        }
+    }
     const Base *get() const { return ptr_.get(); }
     const Base *operator->() const { return ptr_.get(); }
     bool same_as(const IRHandle &other) const { return ptr_ == other.ptr_; }
@@ -63,6 +79,9 @@ class Expr : public Internal::IRHandle<Internal::BaseExprNode> {
 public:
     Expr() = default;
     Expr(std::shared_ptr<const Internal::BaseExprNode> p) : IRHandle(std::move(p)) {}
+    // The handle of a node (the same node: same_as the handle it came from).
+    Expr(const Internal::BaseExprNode *n)
+        : IRHandle(n ? std::static_pointer_cast<const Internal::BaseExprNode>(Internal::shared_node(n)) : nullptr) {}
     Expr(int8_t v);
     Expr(int16_t v);
     Expr(int32_t v);
@@ -74,10 +93,14 @@ public:
     Expr(float v);
     Expr(double v);
     Expr(bool v);
-    // A pointer (an IR node, a C string) would otherwise convert to bool
-    // and become the constant `true` without a word.
-    template <typename T> Expr(const T *) = delete;
-    explicit Expr(const std::string &s);
+    // Any other pointer would otherwise convert to bool and become the
+    // constant `true` without a word.
+    template <typename T, typename = std::enable_if_t<!std::is_base_of<Internal::BaseExprNode, T>::value>>
+    Expr(const T *) = delete;
+    // A string constant (StringImm, of type Handle), as upstream's: implicit
+    // from std::string, explicit from a string literal (Expr("text")).
+    Expr(const std::string &s);
+    explicit Expr(const char *s) : Expr(std::string(s)) {}
     // Float(16) / BFloat(16) constants (Float16.h).
     explicit Expr(float16_t v);
     explicit Expr(bfloat16_t v);
@@ -100,6 +123,8 @@ class Stmt : public IRHandle<BaseStmtNode> {
 public:
     Stmt() = default;
     Stmt(std::shared_ptr<const BaseStmtNode> p) : IRHandle(std::move(p)) {}
+    Stmt(const BaseStmtNode *n)
+        : IRHandle(n ? std::static_pointer_cast<const BaseStmtNode>(shared_node(n)) : nullptr) {}
 };
 
 } // namespace Internal

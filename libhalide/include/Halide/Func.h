@@ -257,10 +257,12 @@ public:
     FuncRef(std::shared_ptr<Internal::FunctionContents> f, std::vector<Expr> args);
     // Copies refer to the same point (assignment, below, defines the Func).
     FuncRef(const FuncRef &) = default;
-    // Defines the Func: every argument must be a distinct Var.
-    FuncRef &operator=(const Expr &value);
-    FuncRef &operator=(const Tuple &values);
-    FuncRef &operator=(const FuncRef &other);
+    // Defines the Func: every argument must be a distinct Var. Each
+    // definition returns the Stage it made (as upstream's), to schedule.
+    Stage operator=(const Expr &value);
+    Stage operator=(const Tuple &values);
+    // f(x) = g(x): all of g's values when g is Tuple-valued.
+    Stage operator=(const FuncRef &other);
     // A call of a single-valued Func.
     operator Expr() const;
     // Value i of a Func defined with a Tuple: reads as that value and, on
@@ -271,14 +273,14 @@ public:
 
     // Update definitions: f(x) = f(x) + e, written f(x) += e. On a Func not
     // yet defined, these first define it as 0 (+=, -=) or 1 (*=, /=).
-    FuncRef &operator+=(const Expr &e);
-    FuncRef &operator-=(const Expr &e);
-    FuncRef &operator*=(const Expr &e);
-    FuncRef &operator/=(const Expr &e);
-    FuncRef &operator+=(const FuncRef &e) { return *this += Expr(e); }
-    FuncRef &operator-=(const FuncRef &e) { return *this -= Expr(e); }
-    FuncRef &operator*=(const FuncRef &e) { return *this *= Expr(e); }
-    FuncRef &operator/=(const FuncRef &e) { return *this /= Expr(e); }
+    Stage operator+=(const Expr &e);
+    Stage operator-=(const Expr &e);
+    Stage operator*=(const Expr &e);
+    Stage operator/=(const Expr &e);
+    Stage operator+=(const FuncRef &e) { return *this += Expr(e); }
+    Stage operator-=(const FuncRef &e) { return *this -= Expr(e); }
+    Stage operator*=(const FuncRef &e) { return *this *= Expr(e); }
+    Stage operator/=(const FuncRef &e) { return *this /= Expr(e); }
 
 private:
     friend class FuncTupleElementRef;
@@ -288,7 +290,9 @@ private:
     void define_pure(const std::vector<Expr> &values);
     void define_update(const std::vector<Expr> &values);
     // f(args) op= e: defines f as `identity` first if need be.
-    FuncRef &update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &));
+    Stage update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &));
+    // The stage the last definition made.
+    Stage last_stage() const;
     Expr call(int value_index) const;
     std::shared_ptr<Internal::FunctionContents> f_;
     std::vector<Expr> args_;
@@ -301,13 +305,14 @@ class FuncTupleElementRef : public Expr {
 public:
     FuncTupleElementRef(const FuncRef &ref, int index);
     FuncTupleElementRef(const FuncTupleElementRef &) = default;
-    FuncTupleElementRef &operator=(const Expr &e);
-    FuncTupleElementRef &operator=(const FuncTupleElementRef &e) { return *this = Expr(e); }
-    FuncTupleElementRef &operator=(const FuncRef &e) { return *this = Expr(e); }
-    FuncTupleElementRef &operator+=(const Expr &e) { return *this = Expr(*this) + e; }
-    FuncTupleElementRef &operator-=(const Expr &e) { return *this = Expr(*this) - e; }
-    FuncTupleElementRef &operator*=(const Expr &e) { return *this = Expr(*this) * e; }
-    FuncTupleElementRef &operator/=(const Expr &e) { return *this = Expr(*this) / e; }
+    // Each returns the update Stage it defined, as upstream's.
+    Stage operator=(const Expr &e);
+    Stage operator=(const FuncTupleElementRef &e) { return *this = Expr(e); }
+    Stage operator=(const FuncRef &e) { return *this = Expr(e); }
+    Stage operator+=(const Expr &e) { return *this = Expr(*this) + e; }
+    Stage operator-=(const Expr &e) { return *this = Expr(*this) - e; }
+    Stage operator*=(const Expr &e) { return *this = Expr(*this) * e; }
+    Stage operator/=(const Expr &e) { return *this = Expr(*this) / e; }
     // Which value of the Tuple this is.
     int index() const { return index_; }
 
@@ -550,6 +555,15 @@ public:
                             const Target &target = get_target_from_environment());
     void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
                                   const std::string &fn_name, const Target &target = get_target_from_environment());
+    // Without a function name: the Func's own name, as upstream's.
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const Target &target = get_target_from_environment());
     // C++ source defining the same entry points as the object (OutputFileType::c_source).
     void compile_to_c(const std::string &filename, const std::vector<Argument> &args, const std::string &fn_name = "",
                       const Target &target = get_target_from_environment());

@@ -173,6 +173,20 @@ struct AssertStmt : BaseStmtNode {
     static Stmt make(Expr condition, Expr message);
 };
 
+// Marks `body` as the computation of Func `name` (is_producer: "produce
+// name") or as the statements that read it ("consume name"). Lowering
+// leaves these marks for the user's passes (add_custom_lowering_pass) and
+// Module::functions(); they mean their body.
+struct ProducerConsumer : BaseStmtNode {
+    HALIDE_STMT_KIND(ProducerConsumer)
+    std::string name;
+    bool is_producer = false;
+    Stmt body;
+    static Stmt make(const std::string &name, bool is_producer, Stmt body);
+    static Stmt make_produce(const std::string &name, Stmt body);
+    static Stmt make_consume(const std::string &name, Stmt body);
+};
+
 enum class ForType { Serial, Parallel, Vectorized, Unrolled };
 
 struct For : BaseStmtNode {
@@ -256,11 +270,15 @@ struct Evaluate : BaseStmtNode {
 // Every Store in `body` to the buffer of Func `producer_name` is an atomic
 // read-modify-write: concurrent iterations (parallel or vectorized loops of
 // an atomic() update) may update the same element without losing updates.
+// `mutex_name` names the lock of an update that needs one (upstream's
+// field); empty here, where every atomic update is a hardware atomic.
 struct Atomic : BaseStmtNode {
     HALIDE_STMT_KIND(Atomic)
     std::string producer_name;
+    std::string mutex_name;
     Stmt body;
     static Stmt make(const std::string &producer_name, Stmt body);
+    static Stmt make(const std::string &producer_name, const std::string &mutex_name, Stmt body);
 };
 
 #undef HALIDE_EXPR_KIND

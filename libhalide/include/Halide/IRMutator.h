@@ -12,6 +12,7 @@
 #define HALIDE_IR_MUTATOR_H
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "Halide/IR.h"
@@ -26,12 +27,20 @@ public:
     IRMutator &operator=(const IRMutator &) = default;
     virtual ~IRMutator() = default;
 
-    // Mutate a node (an undefined handle stays undefined).
-    Expr mutate(const Expr &e);
-    Stmt mutate(const Stmt &s);
+    // Mutate a node (an undefined handle stays undefined). Virtual, as
+    // upstream's: a pass may override them to see every node first.
+    virtual Expr mutate(const Expr &e);
+    virtual Stmt mutate(const Stmt &s);
 
     // Mutate every element; `changed` (if given) says whether any differs.
     std::vector<Expr> mutate_exprs(const std::vector<Expr> &es, bool *changed = nullptr);
+    // The same, as upstream spells it: the new list and whether any differs.
+    std::pair<std::vector<Expr>, bool> mutate_with_changes(const std::vector<Expr> &es) {
+        bool changed = false;
+        std::vector<Expr> out = mutate_exprs(es, &changed);
+        return {std::move(out), changed};
+    }
+    std::vector<Expr> mutate(const std::vector<Expr> &es) { return mutate_exprs(es); }
 
     virtual Expr visit(const IntImm *);
     virtual Expr visit(const UIntImm *);
@@ -64,6 +73,7 @@ public:
 
     virtual Stmt visit(const LetStmt *);
     virtual Stmt visit(const AssertStmt *);
+    virtual Stmt visit(const ProducerConsumer *);
     virtual Stmt visit(const For *);
     virtual Stmt visit(const Provide *);
     virtual Stmt visit(const Realize *);

@@ -73,6 +73,7 @@ public:
     void visit(const Block *) override;
     void visit(const IfThenElse *) override;
     void visit(const Evaluate *) override;
+    void visit(const ProducerConsumer *) override;
     void visit(const Atomic *) override;
 
 protected:

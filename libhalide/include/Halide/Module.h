@@ -13,25 +13,15 @@
 
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
+#include "Halide/LoweredFunc.h"
 #include "Halide/Target.h"
 
 namespace Halide {
-
-// Which entry points a compiled function gets. Ours always has NAME,
-// NAME_argv and NAME_metadata; the linkage is recorded, as upstream's
-// default (ExternalPlusMetadata) describes.
-enum class LinkageType {
-    External,             // NAME only
-    ExternalPlusMetadata, // NAME, NAME_argv and NAME_metadata
-    ExternalPlusArgv,     // NAME and NAME_argv
-    Internal,             // not visible outside the module
-};
 
 // Argument names as the metadata should show them: old name -> new name.
 using MetadataNameMap = std::map<std::string, std::string>;
 
 namespace Internal {
-struct LoweredFunc;
 struct ModuleContents;
 } // namespace Internal
 

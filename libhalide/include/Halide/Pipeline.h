@@ -15,6 +15,7 @@
 #include "Halide/Func.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
+#include "Halide/JITExtern.h"
 #include "Halide/JITModule.h"
 #include "Halide/Module.h"
 #include "Halide/Realization.h"
@@ -106,6 +107,11 @@ public:
     // JITModule.h: the host handlers are honoured, the GPU and symbol-lookup
     // ones refused).
     JITHandlers &jit_handlers();
+    // C functions the JIT calls for extern calls of these names (define_extern,
+    // HalideExtern_*), in place of the process's symbols; the JITed code is
+    // compiled again. A JITExtern of a Pipeline or Func is refused.
+    void set_jit_externs(const std::map<std::string, JITExtern> &externs);
+    const std::map<std::string, JITExtern> &get_jit_externs();
 
     // Custom passes over the lowered statement, run in the order added after
     // the built-in ones, by every later compile (JIT, Callable, AOT). The

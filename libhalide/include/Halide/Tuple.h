@@ -14,8 +14,9 @@ class FuncRef;
 
 class Tuple {
 public:
-    // Every value of a call of a Func (f(x, y)[0], f(x, y)[1], ...).
-    explicit Tuple(const FuncRef &f);
+    // Every value of a call of a Func (f(x, y)[0], f(x, y)[1], ...); implicit,
+    // as upstream's, so f(x) = g(x) copies all of a Tuple-valued g.
+    Tuple(const FuncRef &f);
     // A Tuple of one value.
     explicit Tuple(Expr e) : exprs_{std::move(e)} {}
     template <typename... Args>

@@ -16,6 +16,28 @@
 namespace Halide {
 namespace Internal {
 namespace {
+thread_local const FuncValueBounds *current_func_value_bounds = nullptr;
+
+// The values Func call `op` may give, if lowering knows them.
+const Interval *func_value_bounds(const Call *op) {
+    if (op->call_type != Call::Halide || !current_func_value_bounds) {
+        return nullptr;
+    }
+    auto it = current_func_value_bounds->find({op->name, op->value_index});
+    return it == current_func_value_bounds->end() ? nullptr : &it->second;
+}
+} // namespace
+
+FuncValueBoundsScope::FuncValueBoundsScope(FuncValueBounds bounds)
+    : bounds_(std::move(bounds)), outer_(current_func_value_bounds) {
+    current_func_value_bounds = &bounds_;
+}
+
+FuncValueBoundsScope::~FuncValueBoundsScope() {
+    current_func_value_bounds = outer_;
+}
+
+namespace {
 
 Expr int32(int64_t v) {
     return IntImm::make(Int(32), v);
@@ -415,6 +437,11 @@ public:
             auto neg = [&](const Expr &e) { return e.defined() ? Sub::make(zero, e) : Expr(); };
             Expr hi = a.min.defined() && a.max.defined() ? make_max(neg(a.min), a.max) : Expr();
             result = {pick_max(zero, pick_max(a.min, neg(a.max))), hi};
+        } else if (const Interval *v = func_value_bounds(op)) {
+            // A Func whose values are known to lie in *v (an unknown end: its type's).
+            bool integer = op->type.is_int() || op->type.is_uint();
+            result = {v->min.defined() || !integer ? v->min : type_min(op->type),
+                      v->max.defined() || !integer ? v->max : type_max(op->type)};
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
         } else {

@@ -28,6 +28,23 @@ using Scope = std::map<std::string, Interval>;
 
 Interval bounds_of_expr(const Expr &e, const Scope &scope);
 
+// The values each Func can take, by (Func name, value index): a call of a
+// Func listed here is bounded by its interval (else by its type's range),
+// as upstream's function value bounds. Lowering lists them for its
+// duration with a FuncValueBoundsScope (per thread; scopes nest).
+using FuncValueBounds = std::map<std::pair<std::string, int>, Interval>;
+class FuncValueBoundsScope {
+public:
+    explicit FuncValueBoundsScope(FuncValueBounds bounds);
+    ~FuncValueBoundsScope();
+    FuncValueBoundsScope(const FuncValueBoundsScope &) = delete;
+    FuncValueBoundsScope &operator=(const FuncValueBoundsScope &) = delete;
+
+private:
+    FuncValueBounds bounds_;
+    const FuncValueBounds *outer_;
+};
+
 // One interval per dimension.
 using Box = std::vector<Interval>;
 Box box_union(const Box &a, const Box &b);

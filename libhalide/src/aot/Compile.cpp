@@ -606,6 +606,19 @@ void Func::compile_to_bitcode(const std::string &filename, const std::vector<Arg
                               const std::string &fn_name, const Target &target) {
     Pipeline(*this).compile_to_bitcode(filename, args, fn_name, target);
 }
+void Func::compile_to_object(const std::string &filename, const std::vector<Argument> &args, const Target &target) {
+    compile_to_object(filename, args, name(), target);
+}
+void Func::compile_to_assembly(const std::string &filename, const std::vector<Argument> &args, const Target &target) {
+    compile_to_assembly(filename, args, name(), target);
+}
+void Func::compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args, const Target &target) {
+    compile_to_bitcode(filename, args, name(), target);
+}
+void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                    const Target &target) {
+    compile_to_llvm_assembly(filename, args, name(), target);
+}
 void Func::compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
                                     const std::string &fn_name, const Target &target) {
     Pipeline(*this).compile_to_llvm_assembly(filename, args, fn_name, target);

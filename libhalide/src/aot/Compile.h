@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "Halide/LoweredFunc.h"
 #include "Halide/Pipeline.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lower/LoweredFunc.h"
+#include "Halide/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "Halide/Error.h"
+#include "Halide/LoweredFunc.h"
 #include "aot/Compile.h"
 #include "codegen/EmitModule.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "Halide/IR.h"
+#include "Halide/LoweredFunc.h"
 #include "HalideRuntime.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

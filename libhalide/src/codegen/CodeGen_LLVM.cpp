@@ -319,6 +319,7 @@ void CodeGen_LLVM::codegen(const Stmt &s) {
     }
     case IRNodeType::Evaluate: codegen(s.as<Evaluate>()->value); return;
     case IRNodeType::Atomic: return atomic(s.as<Atomic>());
+    case IRNodeType::ProducerConsumer: return codegen(s.as<ProducerConsumer>()->body); // a mark only
     case IRNodeType::Provide:
         internal_error << "Provide to " << s.as<Provide>()->name << " reached codegen (storage flattening missed it)";
     case IRNodeType::Realize:

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "lower/LoweredFunc.h"
+#include "Halide/LoweredFunc.h"
 
 namespace llvm {
 class LLVMContext;

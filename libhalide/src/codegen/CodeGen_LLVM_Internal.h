@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "Halide/IR.h"
+#include "Halide/LoweredFunc.h"
 #include "codegen/CodeGen_LLVM.h"
 #include "codegen/LLVM_Headers.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

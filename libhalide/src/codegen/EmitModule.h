@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "Halide/LoweredFunc.h"
 #include "Halide/Target.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "Halide/LoweredFunc.h"
 #include "Halide/Target.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

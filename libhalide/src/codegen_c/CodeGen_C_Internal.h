@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "Halide/IR.h"
-#include "lower/LoweredFunc.h"
+#include "Halide/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

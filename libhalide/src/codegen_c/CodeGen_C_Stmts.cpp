@@ -83,6 +83,7 @@ void CodeGen_C::stmt(const Stmt &s) {
         expr(op->value);
         return;
     }
+    case IRNodeType::ProducerConsumer: stmt(s.as<ProducerConsumer>()->body); return; // a mark only
     case IRNodeType::Atomic: {
         // Every atomic() update's stores under one lock: whole updates are
         // atomic with respect to each other.

@@ -96,14 +96,18 @@ private:
 
 FuncRef::FuncRef(FunctionPtr f, std::vector<Expr> args) : f_(std::move(f)), args_(std::move(args)) {}
 
-FuncRef &FuncRef::operator=(const Expr &value) {
+Stage FuncRef::operator=(const Expr &value) {
     define({value});
-    return *this;
+    return last_stage();
 }
 
-FuncRef &FuncRef::operator=(const Tuple &values) {
+Stage FuncRef::operator=(const Tuple &values) {
     define(values.as_vector());
-    return *this;
+    return last_stage();
+}
+
+Stage FuncRef::last_stage() const {
+    return Stage(f_, (int)f_->updates.size());
 }
 
 namespace {
@@ -390,7 +394,7 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
     f_->updates.push_back(std::move(u));
 }
 
-FuncRef &FuncRef::update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &)) {
+Stage FuncRef::update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &)) {
     user_assert(e.defined()) << "Func '" << f_->name << "' is updated with an undefined expression";
     if (!f_->defined()) {
         // Define it first as the identity over fresh Vars.
@@ -405,23 +409,26 @@ FuncRef &FuncRef::update_with(const Expr &e, const Expr &identity, Expr (*op)(co
     // No cast: e of another type is an error (a constant adapts, as in any
     // arithmetic), as upstream's.
     define({op(call(0), e)});
-    return *this;
+    return last_stage();
 }
 
-FuncRef &FuncRef::operator+=(const Expr &e) {
+Stage FuncRef::operator+=(const Expr &e) {
     return update_with(e, 0, [](const Expr &a, const Expr &b) { return a + b; });
 }
-FuncRef &FuncRef::operator-=(const Expr &e) {
+Stage FuncRef::operator-=(const Expr &e) {
     return update_with(e, 0, [](const Expr &a, const Expr &b) { return a - b; });
 }
-FuncRef &FuncRef::operator*=(const Expr &e) {
+Stage FuncRef::operator*=(const Expr &e) {
     return update_with(e, 1, [](const Expr &a, const Expr &b) { return a * b; });
 }
-FuncRef &FuncRef::operator/=(const Expr &e) {
+Stage FuncRef::operator/=(const Expr &e) {
     return update_with(e, 1, [](const Expr &a, const Expr &b) { return a / b; });
 }
 
-FuncRef &FuncRef::operator=(const FuncRef &other) {
+Stage FuncRef::operator=(const FuncRef &other) {
+    if (other.f_->defined() && other.f_->values.size() > 1) {
+        return *this = Tuple(other);
+    }
     return *this = Expr(other);
 }
 
@@ -450,9 +457,9 @@ void FuncRef::define_element(int i, const Expr &value) {
 FuncTupleElementRef::FuncTupleElementRef(const FuncRef &ref, int index)
     : Expr(ref.call(index)), ref_(ref), index_(index) {}
 
-FuncTupleElementRef &FuncTupleElementRef::operator=(const Expr &e) {
+Stage FuncTupleElementRef::operator=(const Expr &e) {
     ref_.define_element(index_, e);
-    return *this;
+    return ref_.last_stage();
 }
 
 size_t FuncRef::size() const {

@@ -54,6 +54,7 @@ struct PipelineContents {
     std::vector<std::pair<Expr, std::vector<Expr>>> requirements; // add_requirement()
     bool trace_pipeline = false;                                  // trace_pipeline()
     Target jit_target;                                            // of `module`
+    std::map<std::string, JITExtern> jit_externs;                 // set_jit_externs()
 };
 
 namespace {
@@ -229,6 +230,28 @@ JITHandlers &Pipeline::jit_handlers() {
     return contents_->handlers;
 }
 
+void Pipeline::set_jit_externs(const std::map<std::string, JITExtern> &externs) {
+    user_assert(contents_) << "Can't set the JIT externs of an empty Pipeline";
+    for (const auto &[name, e] : externs) {
+        user_assert(!e.pipeline().defined() && e.extern_c_function().address())
+            << "set_jit_externs: '" << name
+            << "' is a Pipeline or Func; only C functions can be JIT externs here (call the pipeline's outputs "
+               "from your Funcs instead)";
+    }
+    contents_->jit_externs = externs;
+    contents_->module.reset(); // compiled again with these bindings
+}
+
+const std::map<std::string, JITExtern> &Pipeline::get_jit_externs() {
+    user_assert(contents_) << "Can't get the JIT externs of an empty Pipeline";
+    return contents_->jit_externs;
+}
+
+JITExtern::JITExtern(const Pipeline &pipeline) : pipeline_(std::make_shared<Pipeline>(pipeline)) {}
+JITExtern::JITExtern(const Func &func) : pipeline_(std::make_shared<Pipeline>(func)) {}
+JITExtern::JITExtern(const ExternCFunction &extern_c_function)
+    : pipeline_(std::make_shared<Pipeline>()), extern_c_function_(extern_c_function) {}
+
 Func Pipeline::get_func(size_t index) {
     user_assert(contents_) << "Can't get a Func of an empty Pipeline";
     std::vector<FunctionPtr> outputs;
@@ -277,7 +300,11 @@ void Pipeline::compile_jit(const Target &target) {
     ChangeStamps stamps = change_stamps_of(outputs);
     if (!c.module || stamps != c.stamps) {
         c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
-        c.module = std::make_shared<JITModule>(JITModule::compile(with_jit_user_context(c.lowered.func)));
+        std::map<std::string, void *> externs;
+        for (const auto &[name, e] : c.jit_externs) {
+            externs[name] = e.extern_c_function().address();
+        }
+        c.module = std::make_shared<JITModule>(JITModule::compile(with_jit_user_context(c.lowered.func), externs));
         c.stamps = std::move(stamps);
         c.jit_target = target.has_unknowns() ? get_jit_target_from_environment() : target;
         jit_compilations++;

@@ -2,9 +2,16 @@
 // matching Halide type.
 #include "Halide/Expr.h"
 
+#include "Halide/Error.h"
 #include "Halide/IR.h"
 
 namespace Halide {
+
+std::shared_ptr<const Internal::IRNode> Internal::shared_node(const IRNode *n) {
+    std::shared_ptr<const IRNode> p = n->weak_from_this().lock();
+    internal_assert(p) << "an IR node not owned by an Expr or Stmt (build nodes with their make functions)";
+    return p;
+}
 
 using namespace Internal;
 

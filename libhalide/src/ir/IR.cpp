@@ -425,11 +425,33 @@ Stmt IfThenElse::make(Expr condition, Stmt then_case, Stmt else_case) {
 }
 
 Stmt Atomic::make(const std::string &producer_name, Stmt body) {
+    return make(producer_name, "", std::move(body));
+}
+
+Stmt Atomic::make(const std::string &producer_name, const std::string &mutex_name, Stmt body) {
     internal_assert(body.defined()) << "Atomic with an undefined body";
     auto n = std::make_shared<Atomic>();
     n->producer_name = producer_name;
+    n->mutex_name = mutex_name;
     n->body = std::move(body);
     return Stmt(std::move(n));
+}
+
+Stmt ProducerConsumer::make(const std::string &name, bool is_producer, Stmt body) {
+    internal_assert(body.defined()) << "ProducerConsumer with an undefined body";
+    auto n = std::make_shared<ProducerConsumer>();
+    n->name = name;
+    n->is_producer = is_producer;
+    n->body = std::move(body);
+    return Stmt(std::move(n));
+}
+
+Stmt ProducerConsumer::make_produce(const std::string &name, Stmt body) {
+    return make(name, true, std::move(body));
+}
+
+Stmt ProducerConsumer::make_consume(const std::string &name, Stmt body) {
+    return make(name, false, std::move(body));
 }
 
 Stmt Evaluate::make(Expr value) {

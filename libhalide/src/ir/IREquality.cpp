@@ -326,6 +326,20 @@ int Comparer::cmp_stmt_node(const BaseStmtNode *a, const BaseStmtNode *b) {
         if (int c = cmp_string(x->producer_name, y->producer_name)) {
             return c;
         }
+        if (int c = cmp_string(x->mutex_name, y->mutex_name)) {
+            return c;
+        }
+        return cmp(x->body, y->body);
+    }
+    case IRNodeType::ProducerConsumer: {
+        const ProducerConsumer *x = static_cast<const ProducerConsumer *>(a);
+        const ProducerConsumer *y = static_cast<const ProducerConsumer *>(b);
+        if (int c = cmp_string(x->name, y->name)) {
+            return c;
+        }
+        if (x->is_producer != y->is_producer) {
+            return x->is_producer ? 1 : -1;
+        }
         return cmp(x->body, y->body);
     }
     default: break;

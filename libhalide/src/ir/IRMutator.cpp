@@ -78,6 +78,7 @@ Stmt IRMutator::mutate(const Stmt &s) {
     case IRNodeType::N: return visit(static_cast<const N *>(n));
         HALIDE_STMT_CASE(LetStmt)
         HALIDE_STMT_CASE(AssertStmt)
+        HALIDE_STMT_CASE(ProducerConsumer)
         HALIDE_STMT_CASE(For)
         HALIDE_STMT_CASE(Provide)
         HALIDE_STMT_CASE(Realize)
@@ -347,7 +348,18 @@ Stmt IRMutator::visit(const Atomic *op) {
     if (!body.defined()) {
         return Stmt();
     }
-    return Atomic::make(op->producer_name, std::move(body));
+    return Atomic::make(op->producer_name, op->mutex_name, std::move(body));
+}
+
+Stmt IRMutator::visit(const ProducerConsumer *op) {
+    Stmt body = mutate(op->body);
+    if (body.same_as(op->body)) {
+        return self_stmt(op);
+    }
+    if (!body.defined()) {
+        return Stmt();
+    }
+    return ProducerConsumer::make(op->name, op->is_producer, std::move(body));
 }
 
 } // namespace Internal

@@ -434,9 +434,16 @@ void IRPrinter::visit(const IfThenElse *op) {
     stream << '\n';
 }
 
+void IRPrinter::visit(const ProducerConsumer *op) {
+    do_indent();
+    stream << (op->is_producer ? "produce " : "consume ") << op->name << ' ';
+    print_braced_body(op->body);
+    stream << '\n';
+}
+
 void IRPrinter::visit(const Atomic *op) {
     do_indent();
-    stream << "atomic (" << op->producer_name << ") ";
+    stream << "atomic (" << op->producer_name << (op->mutex_name.empty() ? "" : ", " + op->mutex_name) << ") ";
     print_braced_body(op->body);
     stream << '\n';
 }

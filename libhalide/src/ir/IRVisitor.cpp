@@ -6,33 +6,27 @@
 namespace Halide {
 namespace Internal {
 
-void IRVisitor::include(const Expr &e) {
-    if (!e.defined()) {
-        return;
-    }
-    const IRNode *n = e.get();
+void IRNode::accept(IRVisitor *v) const {
+    const IRNode *n = this;
     switch (n->node_type) {
 #define HALIDE_IR_NODE(N)                                                                                              \
     case IRNodeType::N:                                                                                                \
-        visit(static_cast<const N *>(n));                                                                              \
+        v->visit(static_cast<const N *>(n));                                                                           \
         break;
 #include "Halide/IRNodes.def"
 #undef HALIDE_IR_NODE
     }
 }
 
-void IRVisitor::include(const Stmt &s) {
-    if (!s.defined()) {
-        return;
+void IRVisitor::include(const Expr &e) {
+    if (e.defined()) {
+        e.get()->accept(this);
     }
-    const IRNode *n = s.get();
-    switch (n->node_type) {
-#define HALIDE_IR_NODE(N)                                                                                              \
-    case IRNodeType::N:                                                                                                \
-        visit(static_cast<const N *>(n));                                                                              \
-        break;
-#include "Halide/IRNodes.def"
-#undef HALIDE_IR_NODE
+}
+
+void IRVisitor::include(const Stmt &s) {
+    if (s.defined()) {
+        s.get()->accept(this);
     }
 }
 
@@ -164,6 +158,9 @@ void IRVisitor::visit(const Evaluate *op) {
     include(op->value);
 }
 
+void IRVisitor::visit(const ProducerConsumer *op) {
+    include(op->body);
+}
 void IRVisitor::visit(const Atomic *op) {
     include(op->body);
 }

@@ -107,7 +107,7 @@ struct JITModule::Impl {
     std::string assembly_text;
 };
 
-JITModule JITModule::compile(const LoweredFunc &f) {
+JITModule JITModule::compile(const LoweredFunc &f, const std::map<std::string, void *> &externs) {
     init_llvm_once();
     auto impl = std::make_shared<Impl>();
 
@@ -133,6 +133,17 @@ JITModule JITModule::compile(const LoweredFunc &f) {
     llvm::orc::JITDylib &jd = impl->jit->getMainJITDylib();
     if (llvm::Error e = jd.define(llvm::orc::absoluteSymbols(runtime_symbols(*impl->jit)))) {
         internal_error << "JIT: cannot define runtime symbols: " << error_text(std::move(e));
+    }
+    if (!externs.empty()) {
+        llvm::orc::SymbolMap bound;
+        for (const auto &[name, address] : externs) {
+            bound[impl->jit->mangleAndIntern(name)] =
+                llvm::orc::ExecutorSymbolDef(llvm::orc::ExecutorAddr::fromPtr(address),
+                                             llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+        }
+        if (llvm::Error e = jd.define(llvm::orc::absoluteSymbols(std::move(bound)))) {
+            user_error << "set_jit_externs: cannot bind the externs: " << error_text(std::move(e));
+        }
     }
     auto process =
         llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(impl->jit->getDataLayout().getGlobalPrefix());

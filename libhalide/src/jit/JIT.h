@@ -5,6 +5,7 @@
 #ifndef HALIDE_INTERNAL_JIT_H
 #define HALIDE_INTERNAL_JIT_H
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,7 +38,9 @@ public:
     // (halide_do_par_for, halide_malloc, halide_error_*) bind to the runtime
     // linked into libhalide; other C symbols (sqrtf, ...) to the process.
     // Throws InternalError if code generation or linking fails.
-    static JITModule compile(const LoweredFunc &f);
+    // `externs` binds names to addresses ahead of the process's symbols
+    // (Pipeline::set_jit_externs).
+    static JITModule compile(const LoweredFunc &f, const std::map<std::string, void *> &externs = {});
 
     bool defined() const { return impl_ != nullptr; }
     ArgvFunction argv_function() const;

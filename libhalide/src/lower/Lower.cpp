@@ -99,6 +99,8 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 2. Inline everything scheduled inline (the default).
     inline_functions(env, order, outputs);
+    // 2a. Reads f(g(x)) are bounded by the values g can produce (upstream's rule).
+    FuncValueBoundsScope value_bounds(func_value_bounds(env, order));
     lower_target_queries(env, options.target); // target_arch_is() etc.: constants for the target
     choose_extern_symbols(env, options.target);
 
@@ -190,6 +192,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 10a. async() producers as tasks next to their consumers, with semaphores.
     s = fork_async_producers(s, env, async_run_ahead);
+
+    // 10b. Upstream's produce/consume marks, for the passes below and Module::functions().
+    s = mark_producers_consumers(s, env);
 
     // 11. The user's passes (Pipeline::add_custom_lowering_pass), in order.
     for (IRMutator *pass : options.custom_passes) {

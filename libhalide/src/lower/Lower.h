@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "Halide/LoweredFunc.h"
 #include "Halide/Target.h"
 #include "lower/Function.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {

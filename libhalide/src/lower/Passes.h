@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "Halide/LoweredFunc.h"
 #include "analysis/Interval.h"
 #include "lower/Function.h"
 #include "lower/Lower.h"
-#include "lower/LoweredFunc.h"
 
 namespace Halide {
 namespace Internal {
@@ -31,6 +31,15 @@ void inline_functions(Environment &env, const std::vector<std::string> &order, c
 // need (bounds inference), around them.
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::vector<FunctionPtr> &outputs);
+
+// FuncValueBounds.cpp: the values each Func with only a pure definition can
+// produce (lower() lists them, with a FuncValueBoundsScope, while it runs).
+FuncValueBounds func_value_bounds(const Environment &env, const std::vector<std::string> &order);
+
+// ProducerConsumerMarks.cpp: `produce f` around the statements computing
+// each Func f and `consume f` around those after them (upstream's marks),
+// for the user's passes and Module::functions(); codegen ignores them.
+Stmt mark_producers_consumers(const Stmt &s, const Environment &env);
 
 // ComputeWith.cpp: Stage::compute_with. check_compute_with refuses what
 // upstream refuses (inline or differently computed Funcs, dependencies, a

@@ -1,16 +1,30 @@
 // The hand-off from lowering to code generation: one pipeline, lowered to a
 // single statement over flat buffers, and its arguments in ABI order.
-#ifndef HALIDE_INTERNAL_LOWERED_FUNC_H
-#define HALIDE_INTERNAL_LOWERED_FUNC_H
+// Public, as in upstream's Module.h: Module::functions() holds these.
+#ifndef HALIDE_LOWERED_FUNC_H
+#define HALIDE_LOWERED_FUNC_H
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "Halide/ExternFuncArgument.h"
 #include "Halide/IR.h"
 #include "HalideRuntime.h"
 
 namespace Halide {
+
+// Which entry points a compiled function gets. Ours always has NAME,
+// NAME_argv and NAME_metadata; the linkage is recorded, as upstream's
+// default (ExternalPlusMetadata) describes.
+enum class LinkageType {
+    External,             // NAME only
+    ExternalPlusMetadata, // NAME, NAME_argv and NAME_metadata
+    ExternalPlusArgv,     // NAME and NAME_argv
+    Internal,             // not visible outside the module
+};
+
 namespace Internal {
 
 // One argument of the generated entry point (ABI.md section 4).
@@ -48,7 +62,14 @@ struct LoweredFunc {
     std::string name;
     std::vector<LoweredArgument> args;
     Stmt body;
+    LinkageType linkage = LinkageType::ExternalPlusMetadata;
+    NameMangling name_mangling = NameMangling::Default;
     std::vector<EmbeddedBuffer> embedded;
+
+    LoweredFunc() = default;
+    LoweredFunc(const std::string &name, const std::vector<LoweredArgument> &args, Stmt body, LinkageType linkage,
+                NameMangling mangling = NameMangling::Default)
+        : name(name), args(args), body(std::move(body)), linkage(linkage), name_mangling(mangling) {}
 };
 
 } // namespace Internal
