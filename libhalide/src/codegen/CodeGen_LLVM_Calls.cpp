@@ -269,7 +269,7 @@ llvm::Value *CodeGen_LLVM::format_text(const std::vector<Expr> &args, size_t fir
         values.push_back(v);
     }
     format += end;
-    constexpr int kLineBytes = 1024;
+    constexpr int kLineBytes = 8192; // as upstream: a longer line is cut at 8191 characters
     llvm::Function *fn = current_fn();
     llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
     llvm::Value *line = entry.CreateAlloca(llvm::ArrayType::get(i8_, kLineBytes), nullptr, "print_line");

@@ -35,7 +35,8 @@ EmittedModule emit_module(const std::vector<LoweredFunc> &fs, const Target &t, c
     llvm::LLVMContext ctx;
     std::unique_ptr<llvm::Module> m;
     for (const LoweredFunc &f : fs) {
-        std::unique_ptr<llvm::Module> one = codegen_llvm(f, ctx, spec.triple, spec.cpu, spec.features, t.to_string());
+        std::unique_ptr<llvm::Module> one =
+            codegen_llvm(f, ctx, spec.triple, spec.cpu, spec.features, with_implied_features(t).to_string());
         if (what.hidden_entry) {
             one->getFunction(f.name)->setVisibility(llvm::GlobalValue::HiddenVisibility);
         }

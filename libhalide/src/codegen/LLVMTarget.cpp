@@ -28,9 +28,55 @@ std::string os_triple(const Target &t) {
     }
 }
 
+// Implied features: a Target holds the features named (as upstream's);
+// code generation, the metadata's target string and host detection add
+// these. Each row reads "having <feature> implies having <implied>"; rows
+// are applied until nothing changes, so the table is transitive:
+//
+//   avx                   -> sse41
+//   avx2                  -> avx           (so also sse41)
+//   avx512                -> avx2          (so also avx, sse41)
+//   avx512_knl            -> avx512
+//   avx512_skylake        -> avx512
+//   avx512_cannonlake     -> avx512_skylake
+//   avx512_sapphirerapids -> avx512_skylake
+//
+// Deliberately conservative, matching what a Halide 14 generator stores
+// ("x86-64-linux-avx2-fma" -> "x86-64-linux-avx-avx2-fma-sse41"): fma,
+// fma4 and f16c imply nothing and nothing implies them (upstream main's wider
+// table has avx2 imply fma and f16c; 14's does not), and sapphirerapids does
+// not imply cannonlake (host detection tests the two independently).
+struct Implication {
+    Target::Feature feature, implied;
+};
+const Implication implications[] = {
+    {Target::AVX, Target::SSE41},
+    {Target::AVX2, Target::AVX},
+    {Target::AVX512, Target::AVX2},
+    {Target::AVX512_KNL, Target::AVX512},
+    {Target::AVX512_Skylake, Target::AVX512},
+    {Target::AVX512_Cannonlake, Target::AVX512_Skylake},
+    {Target::AVX512_SapphireRapids, Target::AVX512_Skylake},
+};
+
 } // namespace
 
-LLVMTargetSpec llvm_target_for(const Target &t) {
+Target with_implied_features(Target t) {
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (const Implication &i : implications) {
+            if (t.has_feature(i.feature) && !t.has_feature(i.implied)) {
+                t.set_feature(i.implied);
+                changed = true;
+            }
+        }
+    }
+    return t;
+}
+
+LLVMTargetSpec llvm_target_for(const Target &named) {
+    const Target t = with_implied_features(named);
     user_assert(t.bits == 64 && (t.arch == Target::X86 || t.arch == Target::ARM) && !os_triple(t).empty())
         << "Ahead-of-time compilation supports 64-bit x86 and ARM targets on linux, android, windows, osx and ios "
            "(code for 32-bit pointers is not generated), not "

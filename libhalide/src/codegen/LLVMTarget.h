@@ -13,10 +13,14 @@ struct LLVMTargetSpec {
     std::string triple, cpu, features;
 };
 
+// The target's features and those they imply (avx2 -> avx -> sse41, ...),
+// as code generation and the metadata's target string use them.
+Target with_implied_features(Target t);
+
 // Throws CompileError for targets ahead-of-time compilation does not
 // support: it writes code for 64-bit x86 and ARM on Linux, Android, Windows,
 // macOS and iOS (the code generator lays out halide_buffer_t, sizes and
-// closures for 64-bit pointers, so 32-bit targets are refused).
+// closures for 64-bit pointers, so 32-bit targets are refused). Implied features included.
 LLVMTargetSpec llvm_target_for(const Target &t);
 
 } // namespace Internal

@@ -516,7 +516,7 @@ std::string CodeGen_C::format_text(const std::vector<Expr> &args, size_t first, 
     }
     format += end;
     std::string name = "t" + std::to_string(counter_++);
-    line() << "char " << name << "[1024];\n";
+    line() << "char " << name << "[8192];\n"; // cut at 8191 characters, as upstream
     line() << "snprintf(" << name << ", sizeof " << name << ", " << c_string(format) << values << ");\n";
     return name;
 }

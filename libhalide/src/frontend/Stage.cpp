@@ -223,8 +223,16 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     StageParts s = parts_of(*f_, stage_, path_);
     size_t i = dim_index(s, inner.name(), "fuse");
     size_t o = dim_index(s, outer.name(), "fuse");
-    user_assert(o == i + 1) << "In fuse of Func '" << f_->name << "': '" << outer.name()
-                            << "' must be the loop just outside '" << inner.name() << "'";
+    user_assert(o != i) << "In fuse of Func '" << f_->name << "': can't fuse '" << inner.name() << "' with itself";
+    // As upstream's: the fused loop takes the inner loop's place and the outer
+    // loop goes, wherever it was; moving an RVar's loop past another RVar's
+    // would change the order the reduction visits its points.
+    bool free_order = rvar_order_free(*f_, stage_);
+    for (size_t k = std::min(i, o) + 1; k < std::max(i, o) && s.dims[o].is_rvar && !free_order; k++) {
+        user_assert(!s.dims[k].is_rvar) << "In schedule for " << s.label << ", can't fuse RVar " << outer.name()
+                                        << " with " << inner.name() << " past RVar " << s.dims[k].name
+                                        << " because it may change the meaning of the algorithm.";
+    }
     SplitStep step;
     step.kind = SplitStep::Fuse;
     step.inner = s.dims[i].var;

@@ -6,6 +6,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/Target.h"
+#include "codegen/LLVMTarget.h"
 
 namespace Halide {
 
@@ -188,50 +189,6 @@ const FeatureName feature_aliases[] = {
     {Target::HVX_128, "hvx"},
 };
 
-// Implied features, applied after parsing a string and to the host target
-// (set_feature and friends change only the flag named). Each row reads
-// "having <feature> implies having <implied>"; rows are applied until
-// nothing changes, so the table is transitive:
-//
-//   avx                   -> sse41
-//   avx2                  -> avx           (so also sse41)
-//   avx512                -> avx2          (so also avx, sse41)
-//   avx512_knl            -> avx512
-//   avx512_skylake        -> avx512
-//   avx512_cannonlake     -> avx512_skylake
-//   avx512_sapphirerapids -> avx512_skylake
-//
-// Deliberately conservative, matching what a Halide 14 generator stores
-// ("x86-64-linux-avx2-fma" -> "x86-64-linux-avx-avx2-fma-sse41"): fma,
-// fma4 and f16c imply nothing and nothing implies them (upstream main's wider
-// table has avx2 imply fma and f16c; 14's does not), and sapphirerapids does
-// not imply cannonlake (host detection tests the two independently).
-struct Implication {
-    Target::Feature feature, implied;
-};
-const Implication implications[] = {
-    {Target::AVX, Target::SSE41},
-    {Target::AVX2, Target::AVX},
-    {Target::AVX512, Target::AVX2},
-    {Target::AVX512_KNL, Target::AVX512},
-    {Target::AVX512_Skylake, Target::AVX512},
-    {Target::AVX512_Cannonlake, Target::AVX512_Skylake},
-    {Target::AVX512_SapphireRapids, Target::AVX512_Skylake},
-};
-
-void add_implied_features(Target &t) {
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (const Implication &i : implications) {
-            if (t.has_feature(i.feature) && !t.has_feature(i.implied)) {
-                t.set_feature(i.implied);
-                changed = true;
-            }
-        }
-    }
-}
-
 template <typename Row, size_t N> std::string join_names(const Row (&rows)[N]) {
     std::vector<std::string> names;
     for (const Row &r : rows) {
@@ -391,8 +348,7 @@ bool parse_target_string(const std::string &s, Target &t, std::string &error) {
             return fail("bits 0 is only valid with arch_unknown");
         }
     }
-    add_implied_features(result);
-    t = result;
+    t = result; // the features named only, as upstream's (codegen adds the implied ones)
     return true;
 }
 
@@ -692,8 +648,7 @@ Target get_host_target() {
     t.set_feature(Target::AVX512_SapphireRapids,
                   skylake && __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni"));
 #endif
-    add_implied_features(t);
-    return t;
+    return Internal::with_implied_features(t);
 }
 
 Target get_target_from_environment() {

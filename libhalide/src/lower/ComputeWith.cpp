@@ -97,6 +97,9 @@ std::set<std::string> direct_calls(const FunctionContents &f) {
     return c.calls;
 }
 
+// The name of Var::outermost(), the level above every loop.
+const char *const kOutermost = "__outermost";
+
 // Whether `from` calls `to`, directly or through other Funcs.
 bool depends_on(const std::map<std::string, std::set<std::string>> &calls, const std::string &from,
                 const std::string &to) {
@@ -132,7 +135,9 @@ std::string level_text(const FunctionContents &f, bool is_output) {
     return f.compute_at_func + "." + f.compute_at_var;
 }
 
-// How many loops of `stage` of f, from the outermost, down to the one named `var` (0: none).
+// How many loops of `stage` of f, from the outermost, down to the one named
+// `var` (0: none, and for Var::outermost(), which fuses no loop: the stages
+// are only placed together, as upstream's).
 size_t fused_depth(const FunctionContents &f, int stage, const std::string &var) {
     const std::vector<Dim> &dims = dims_of(f, stage);
     for (size_t i = 0; i < dims.size(); i++) {
@@ -330,6 +335,9 @@ LoopAlignStrategy strategy_for(const FuseLevel &fuse, const std::string &child_d
 // their `depth` outermost loops.
 Stmt fuse_nests(const FunctionContents &cf, int cs, const Stmt &child, const FunctionContents &pf, int ps,
                 const Stmt &parent, size_t depth) {
+    if (depth == 0) { // at Var::outermost(): one after the other, no loop shared
+        return Block::make(parent, child);
+    }
     Peeled p = peel(parent, pf.name, ps, depth), c = peel(child, cf.name, cs, depth);
     const std::vector<Dim> &pdims = dims_of(pf, ps), &cdims = dims_of(cf, cs);
     const FuseLevel &fuse = fuse_of(cf, cs);
@@ -473,12 +481,12 @@ std::vector<std::string> check_compute_with(const Environment &env, const std::v
             user_assert(!specialized) << "Func " << cf.name << " is scheduled to be computed with " << pf.name
                                       << ", so it must not have any specializations.";
         }
-        size_t pd = fused_depth(pf, p.parent_stage, fuse_of(cf, p.child_stage).var);
-        user_assert(pd > 0) << "Invalid compute_with: cannot find " << fuse_of(cf, p.child_stage).var << " in "
-                            << parent;
-        size_t cd = fused_depth(cf, p.child_stage, fuse_of(cf, p.child_stage).var);
-        user_assert(cd > 0) << "Invalid compute_with: cannot find " << fuse_of(cf, p.child_stage).var << " in "
-                            << child;
+        const std::string &var = fuse_of(cf, p.child_stage).var;
+        const bool outermost = var == kOutermost;
+        size_t pd = fused_depth(pf, p.parent_stage, var);
+        user_assert(pd > 0 || outermost) << "Invalid compute_with: cannot find " << var << " in " << parent;
+        size_t cd = fused_depth(cf, p.child_stage, var);
+        user_assert(cd > 0 || outermost) << "Invalid compute_with: cannot find " << var << " in " << child;
         user_assert(pd == cd) << "Invalid compute_with: # of fused dims of " << parent << " and " << child
                               << " do not match.";
         const std::vector<Dim> &pdims = dims_of(pf, p.parent_stage), &cdims = dims_of(cf, p.child_stage);

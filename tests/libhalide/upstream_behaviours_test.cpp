@@ -1,0 +1,144 @@
+// Behaviours matched to upstream 21's, each against a plain C++ reference:
+// compute_with at Var::outermost(), fuse of loops that are not adjacent,
+// reads bounded by the values a Func can produce, and print's line limit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "Halide.h"
+
+using namespace Halide;
+
+namespace {
+
+TEST(UpstreamBehaviours, ComputeWithAtOutermostFusesNoLoop) {
+    Var x("x"), y("y");
+    Func f("ub_cw_f"), g("ub_cw_g"), h("ub_cw_h");
+    f(x, y) = x + 10 * y;
+    g(x, y) = x * y - 3;
+    h(x, y) = f(x, y) + g(x + 1, y);
+    f.compute_root();
+    g.compute_root();
+    g.compute_with(f, Var::outermost());
+    Buffer<int> out = h.realize({9, 7});
+    for (int yy = 0; yy < 7; yy++) {
+        for (int xx = 0; xx < 9; xx++) {
+            EXPECT_EQ(out(xx, yy), (xx + 10 * yy) + ((xx + 1) * yy - 3));
+        }
+    }
+}
+
+TEST(UpstreamBehaviours, FuseOfLoopsThatAreNotAdjacent) {
+    Var x("x"), y("y"), z("z"), t("t");
+    for (bool inner_first : {true, false}) {
+        Func f(inner_first ? "ub_fuse_xz" : "ub_fuse_zx");
+        f(x, y, z) = x + 10 * y + 100 * z;
+        if (inner_first) {
+            f.fuse(x, z, t); // t stands where x was, z's loop goes
+        } else {
+            f.fuse(z, x, t); // t stands where z was, x's loop goes
+        }
+        Buffer<int> out = f.realize({3, 4, 5});
+        for (int k = 0; k < 5; k++) {
+            for (int j = 0; j < 4; j++) {
+                for (int i = 0; i < 3; i++) {
+                    EXPECT_EQ(out(i, j, k), i + 10 * j + 100 * k) << inner_first;
+                }
+            }
+        }
+        std::string loops = f.lowered_stmt();
+        EXPECT_EQ(loops.find(".z\""), std::string::npos);
+    }
+}
+
+TEST(UpstreamBehaviours, AReadIsBoundedByTheValuesAFuncProduces) {
+    Var x("x");
+    ImageParam in(Float(32), 1, "ub_vb_in");
+    Param<int> p("ub_vb_p");
+    Func f("ub_vb_f"), g("ub_vb_g");
+    f(x) = clamp(x, 10, p);
+    f.compute_root();
+    g(x) = in(f(x));
+    p.set(20);
+    Buffer<float> output(64);
+    g.infer_input_bounds(output);
+    Buffer<float> in_buf = in.get();
+    EXPECT_EQ(in_buf.dim(0).min(), 10);
+    EXPECT_EQ(in_buf.dim(0).extent(), 11);
+
+    // Transitively, through a chain of Funcs.
+    Func a("ub_vb_a"), b("ub_vb_b"), c("ub_vb_c");
+    a(x) = min(x, 100);
+    a.compute_root();
+    b(x) = max(a(x) - 10, 0);
+    b.compute_root();
+    ImageParam in2(Float(32), 1, "ub_vb_in2");
+    c(x) = in2(b(b(x)));
+    c.infer_input_bounds(output);
+    EXPECT_EQ(in2.get().dim(0).min(), 0);
+    EXPECT_EQ(in2.get().dim(0).extent(), 91);
+}
+
+TEST(UpstreamBehaviours, AnUpdateAtAFuncsValues) {
+    Var x("x");
+    RDom r(0, 10);
+    Func g("ub_up_g"), f("ub_up_f"), h("ub_up_h");
+    g(x) = clamp(x * 3, 0, 9);
+    g.compute_root();
+    f(x) = 0;
+    f(g(r)) = r + 1;
+    f.compute_root();
+    h(x) = f(x);
+    Buffer<int> out = h.realize({10});
+    int expected[10] = {};
+    for (int i = 0; i < 10; i++) {
+        expected[std::min(std::max(i * 3, 0), 9)] = i + 1;
+    }
+    for (int i = 0; i < 10; i++) {
+        EXPECT_EQ(out(i), expected[i]) << i;
+    }
+
+    // Through a uint8 Func: any of its 256 values.
+    Func u("ub_up_u"), k("ub_up_k"), m("ub_up_m");
+    u(x) = cast<uint8_t>(x * 37);
+    u.compute_root();
+    k(x) = 0;
+    k(u(r)) += 1;
+    k.compute_root();
+    m(x) = k(x);
+    Buffer<int> counts = m.realize({256});
+    int expected_counts[256] = {};
+    for (int i = 0; i < 10; i++) {
+        expected_counts[(i * 37) & 255]++;
+    }
+    for (int i = 0; i < 256; i++) {
+        EXPECT_EQ(counts(i), expected_counts[i]) << i;
+    }
+}
+
+std::string printed;
+void capture_print(JITUserContext *, const char *text) {
+    printed += text;
+}
+
+TEST(UpstreamBehaviours, APrintLineIsCutAt8191Characters) {
+    Var x("x");
+    Func f("ub_print");
+    f(x) = print(x, std::string(9000, 'a'), 7);
+    f.jit_handlers().custom_print = capture_print;
+    printed.clear();
+    f.realize({1});
+    ASSERT_EQ(printed.size(), 8191u);
+    EXPECT_EQ(printed.substr(0, 3), "0 a");
+    EXPECT_EQ(printed.back(), 'a'); // the rest, newline and all, is gone
+
+    Func g("ub_print_short");
+    g(x) = print(x, "short");
+    g.jit_handlers().custom_print = capture_print;
+    printed.clear();
+    g.realize({1});
+    EXPECT_EQ(printed, "0 short\n");
+}
+
+} // namespace
