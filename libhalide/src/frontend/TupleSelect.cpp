@@ -2,6 +2,7 @@
 #include "Halide/TupleSelect.h"
 
 #include "Halide/Error.h"
+#include "Halide/Func.h"
 
 namespace Halide {
 
@@ -34,6 +35,10 @@ Tuple select(const Tuple &condition, const Tuple &true_value, const Tuple &false
         values.push_back(select(condition[i], true_value[i], false_value[i]));
     }
     return Tuple(values);
+}
+
+Expr select(const Expr &condition, const FuncRef &true_value, const FuncRef &false_value) {
+    return select(condition, Expr(true_value), Expr(false_value));
 }
 
 } // namespace Halide
