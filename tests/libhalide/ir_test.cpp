@@ -55,9 +55,11 @@ double float_value(const Expr &e) {
 
 // ---------------------------------------------------------------- IR.cpp
 
-// A node pointer (or a C string) does not quietly become Expr(bool) true.
-static_assert(!std::is_convertible_v<const Call *, Expr>);
+// A node pointer is that node's handle (as upstream's); another pointer (a
+// C string, say) does not quietly become Expr(bool) true.
+static_assert(std::is_convertible_v<const Call *, Expr>);
 static_assert(!std::is_convertible_v<const char *, Expr>);
+static_assert(!std::is_convertible_v<const int *, Expr>);
 static_assert(std::is_convertible_v<bool, Expr>);
 
 TEST(IRMake, IntImmWrapsIntoItsWidth) {
