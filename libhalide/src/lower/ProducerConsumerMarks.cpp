@@ -3,9 +3,11 @@
 // list of statements, the first run of statements that compute Func f
 // (its loops, f.s<k>.<var>, or stores to f's buffer where no loop is left)
 // becomes `produce f`, and the statements after it `consume f`. A Func's
-// computation found alone (an output's loop nest) is `produce f`.
+// computation found alone (an output's loop nest) is `produce f`. The
+// tasks of an async() fork keep their shape (codegen reads it: a loop whose
+// body starts with task_acquires); only the work inside each is marked.
+#include "Halide/Error.h"
 #include "Halide/IRMutator.h"
-#include "ir/BlockList.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -27,7 +29,21 @@ public:
     }
 
     Stmt visit(const Block *op) override {
-        std::vector<Stmt> list = block_statements(self_stmt(op));
+        if (is_async_fork(op)) {
+            std::vector<Stmt> tasks;
+            statements(op->rest, tasks);
+            std::vector<Stmt> out{op->first};
+            for (const Stmt &t : tasks) {
+                const For *loop = t.as<For>();
+                const Block *body = loop ? loop->body.as<Block>() : nullptr;
+                internal_assert(body) << "async_fork: a task that is not a loop of task_acquires and work";
+                Stmt work = Block::make(body->first, mutate(body->rest));
+                out.push_back(For::make(loop->name, loop->min, loop->extent, loop->for_type, work));
+            }
+            return Block::make(out);
+        }
+        std::vector<Stmt> list;
+        statements(self_stmt(op), list);
         std::vector<Stmt> out;
         for (size_t i = 0; i < list.size(); i++) {
             std::string f = owner(list[i]);
@@ -51,6 +67,24 @@ public:
     }
 
 private:
+    // async_fork(n); task loops... (lower/AsyncProducers.cpp): one unit.
+    static bool is_async_fork(const Block *b) {
+        const Evaluate *e = b ? b->first.as<Evaluate>() : nullptr;
+        const Call *c = e ? e->value.as<Call>() : nullptr;
+        return c && c->call_type == Call::Intrinsic && c->name == "async_fork";
+    }
+
+    // The statements of a sequence of Blocks, an async fork as one of them.
+    static void statements(const Stmt &s, std::vector<Stmt> &out) {
+        const Block *b = s.as<Block>();
+        if (b && !is_async_fork(b)) {
+            statements(b->first, out);
+            statements(b->rest, out);
+        } else if (s.defined()) {
+            out.push_back(s);
+        }
+    }
+
     Stmt mutate_marked(const Stmt &s, const std::string &f) {
         marked_.insert(f);
         Stmt r = IRMutator::mutate(s);
@@ -87,8 +121,12 @@ private:
     // list of statements all computing the same Func is that Func's).
     std::string owner(Stmt s) const {
         while (s.defined()) {
+            if (is_async_fork(s.as<Block>())) {
+                return "";
+            }
             if (s.as<Block>()) {
-                std::vector<Stmt> list = block_statements(s);
+                std::vector<Stmt> list;
+                statements(s, list);
                 std::string first = owner(list[0]);
                 for (const Stmt &item : list) {
                     if (owner(item) != first) {
