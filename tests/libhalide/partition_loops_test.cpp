@@ -41,6 +41,18 @@ TEST(PartitionLoops, ClampedIndexHasASteadyStateWithoutTheClamp) {
     EXPECT_NE(text.find("out[x] = in[likely((x + -1))]"), std::string::npos) << text;
 }
 
+TEST(PartitionLoops, ALikelyClampOfAnUnboundedInvariantValueIsLeftAlone) {
+    // in[max(min(likely(idx[0]), 49), 0) + x]: the clamped value does not
+    // depend on x and has no bounds (a load), so nothing can be solved; this
+    // was an internal error (a comparison with an undefined bound).
+    Expr unbounded = Load::make(Int(32), "idx", IntImm::make(Int(32), 0));
+    Expr index = Add::make(Max::make(Min::make(likely(unbounded), 49), 0), var("x"));
+    Stmt after = simplify(partition_loops(loop_reading(index)));
+    std::string text = printed(after);
+    EXPECT_EQ(count(text, "for (x, "), 1) << text;
+    EXPECT_EQ(count(text, "max(min("), 1) << text;
+}
+
 TEST(PartitionLoops, LoopsWithoutLikelyAreLeftAlone) {
     Stmt before = loop_reading(Max::make(Min::make(Sub::make(var("x"), 1), 49), 0));
     Stmt after = partition_loops(before);

@@ -716,3 +716,19 @@ def test_saturating_sum_against_numpy():
         expected_g.append(s)
     np.testing.assert_array_equal(np.asarray(f.realize([20])), expected_f)
     np.testing.assert_array_equal(np.asarray(g.realize([20])), expected_g)
+
+
+def test_argmax_argmin_index_starts_at_zero_as_upstream():
+    # Upstream's argmax starts from (index 0, the type's lowest value) and
+    # only a strictly greater value replaces it: where every value is the
+    # lowest, the answer is 0 even outside RDom(-1, 5). argmin alike.
+    x = hl.Var("x")
+    r = hl.RDom([(-1, 5)])
+    lowest = hl.Buffer(np.zeros(20, dtype=np.uint8))
+    highest = hl.Buffer(np.full(20, 255, dtype=np.uint8))
+    some = hl.Buffer(np.full(20, 7, dtype=np.uint8))
+    cases = [(hl.argmax, lowest, 0), (hl.argmin, highest, 0), (hl.argmax, some, -1), (hl.argmin, some, -1)]
+    for reduce, buf, expected in cases:
+        f = hl.Func("f")
+        f[x] = reduce(buf[x + r.x + 3])[0]
+        assert list(np.asarray(f.realize([3]))) == [expected] * 3, (reduce.__name__, expected)

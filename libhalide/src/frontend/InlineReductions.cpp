@@ -123,8 +123,11 @@ Tuple arg_reduce(const RDom *explicit_rdom, Expr e, const std::string &name, con
     ReductionDomainPtr domain = explicit_rdom ? explicit_rdom->domain().contents() : free.rdom;
     e = red.e;
     std::vector<Expr> init, update;
+    // The index starts at 0, not at the domain's min, as upstream's: where
+    // every value is the type's lowest (argmax) or highest (argmin), none is
+    // strictly better and the answer is 0 even when 0 is outside the domain.
     for (size_t i = 0; i < domain->domain.size(); i++) {
-        init.push_back(domain->domain[i].min);
+        init.push_back(make_zero(Int(32)));
         update.push_back(Variable::make(Int(32), domain->domain[i].var));
     }
     init.push_back(is_max ? e.type().min() : e.type().max());

@@ -157,9 +157,14 @@ public:
 
     Range1 solve(const Expr &e, bool le, const Expr &c) {
         if (!depends(e)) {
-            // All or nothing, decided once per loop entry.
-            Expr holds = le ? LE::make(extreme(e, true), c) : GE::make(extreme(e, false), c);
-            if (!holds.defined() || depends(holds)) {
+            // All or nothing, decided once per loop entry; an unbounded side
+            // (extreme() undefined) decides nothing.
+            Expr side = extreme(e, le);
+            if (!side.defined() || !c.defined()) {
+                return failed();
+            }
+            Expr holds = le ? LE::make(side, c) : GE::make(side, c);
+            if (depends(holds)) {
                 return failed();
             }
             Range1 r;
