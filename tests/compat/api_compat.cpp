@@ -321,6 +321,24 @@ void frontend_signatures() {
     report("jit_externs", twice_int);
 }
 
+// A boundary condition over a Region built from Range(min, extent).
+void boundary_region() {
+    Buffer<int32_t> in(8, 6);
+    for (int y = 0; y < 6; y++) {
+        for (int x = 0; x < 8; x++) {
+            in(x, y) = x * 10 + y;
+        }
+    }
+    Region r;
+    r.push_back(Range(1, 5));
+    r.push_back(Range(Expr(0), Expr(6)));
+    Func clamped = BoundaryConditions::repeat_edge(in, r);
+    Var x("x"), y("y");
+    Func out("out");
+    out(x, y) = clamped(x - 2, y + 1);
+    report("boundary_region", Buffer<int32_t>(out.realize({12, 6})));
+}
+
 int main() {
     gradient();
     brighten();
@@ -332,5 +350,6 @@ int main() {
     region_directives();
     lowering_api();
     frontend_signatures();
+    boundary_region();
     return 0;
 }

@@ -208,6 +208,8 @@ struct Provide : BaseStmtNode {
 
 struct Range {
     Expr min, extent;
+    Range() = default;
+    Range(const Expr &min_in, const Expr &extent_in) : min(min_in), extent(extent_in) {}
 };
 
 // Storage for Func `name` over `bounds`, live within `body`.
