@@ -59,8 +59,8 @@ def _fail(message: str) -> None:
 
 class AutoschedulerParams:
     """An autoscheduler's name and its options (upstream's
-    ``hl.AutoschedulerParams``). This compiler ships no autoscheduler: a
-    generator given a name says so when compiled ahead of time."""
+    ``hl.AutoschedulerParams``), for ``Pipeline.apply_autoscheduler`` and
+    generators, which apply it when compiled ahead of time."""
 
     __slots__ = ("extra", "name")
 
@@ -918,13 +918,10 @@ def _run(argv: list[str]) -> int:
         gc.collect()
         with GeneratorContext(t):
             g = cls(dict(params))
-        if g.using_autoscheduler():
-            # Ahead-of-time compilation applies it; there is none to apply.
-            _fail(
-                f"Unknown autoscheduler name '{g.autoscheduler().name}'; known names are: (none: this compiler "
-                "ships no autoscheduler; schedule the pipeline in generate())"
-            )
         pipeline = g._build_pipeline()
+        if g.using_autoscheduler():
+            # Ahead-of-time compilation applies it (a Callable does not, as upstream).
+            pipeline.apply_autoscheduler(t, g.autoscheduler())
         for field, obj in g._halide_state.input_objects.items():
             if obj.name() != field:
                 _fail(f"Input '{field}' is named '{obj.name()}': another live Param or ImageParam has its name")

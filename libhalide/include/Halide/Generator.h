@@ -91,9 +91,9 @@ public:
     // the context): generate() may then leave the schedule to it.
     bool using_autoscheduler() const { return !autoscheduler_params_.name.empty(); }
     const AutoschedulerParams &autoscheduler_params() const { return autoscheduler_params_; }
-    // Ahead-of-time compilation applies the named autoscheduler; this
-    // compiler has none, so a name is upstream's "Unknown autoscheduler" error.
-    void check_autoscheduler() const;
+    // Ahead-of-time compilation applies the named autoscheduler (if any) to
+    // the built pipeline (Pipeline::apply_autoscheduler, for the generator's target).
+    void autoschedule(const Pipeline &p) const;
 
     // configure() only: an Input or Output of this instance, owned by it,
     // after those declared as members. The arguments are those of the

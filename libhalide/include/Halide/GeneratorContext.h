@@ -1,8 +1,7 @@
 // What a Generator is created with, as upstream: the Target it compiles for
 // and the autoscheduler to use (AutoschedulerParams: a name and its
-// options). This compiler ships no autoscheduler: a Generator given a name
-// reports upstream's "Unknown autoscheduler name" error when it is compiled
-// ahead of time (a Callable is compiled without applying it, as upstream).
+// options). Ahead-of-time compilation applies the named autoscheduler
+// (Pipeline::apply_autoscheduler); a Callable is compiled without it, as upstream.
 #ifndef HALIDE_GENERATOR_CONTEXT_H
 #define HALIDE_GENERATOR_CONTEXT_H
 

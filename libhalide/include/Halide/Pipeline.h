@@ -13,6 +13,7 @@
 #include "Halide/Callable.h"
 #include "Halide/Error.h"
 #include "Halide/Func.h"
+#include "Halide/GeneratorContext.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/JITExtern.h"
@@ -37,6 +38,26 @@ struct CustomLoweringPass {
     Internal::IRMutator *pass;
     std::function<void()> deleter;
 };
+
+// What Pipeline::apply_autoscheduler made: the schedule it applied, as C++
+// source, for the target and parameters it was given.
+struct AutoSchedulerResults {
+    Target target;
+    AutoschedulerParams autoscheduler_params;
+    std::string schedule_source;
+    std::vector<uint8_t> featurization; // empty: no autoscheduler here writes one
+};
+
+// An autoscheduler: schedules the pipeline's Funcs in place and fills `outputs`.
+using AutoSchedulerFn =
+    std::function<void(const Pipeline &, const Target &, const AutoschedulerParams &, AutoSchedulerResults *outputs)>;
+
+// Loads a shared library of autoschedulers, which register themselves with
+// Pipeline::add_autoscheduler when loaded ("name" means libname.so on the
+// library path). Upstream's plugin names (autoschedule_adams2019,
+// autoschedule_anderson2021, autoschedule_li2018, autoschedule_mullapudi2016)
+// are built in here: loading them does nothing (docs/language.md).
+void load_plugin(const std::string &lib_name);
 
 class Pipeline {
 public:
@@ -89,6 +110,13 @@ public:
     void infer_input_bounds(const Buffer<T, D> &dst, const Target &target = get_jit_target_from_environment()) {
         infer_input_bounds(Realization({Buffer<>(dst)}), target);
     }
+
+    // Schedules every Func of the pipeline with the named autoscheduler
+    // (built in: Adams2019, Anderson2021, Li2018 and Mullapudi2016, one
+    // heuristic here; or one registered by add_autoscheduler/load_plugin).
+    AutoSchedulerResults apply_autoscheduler(const Target &target,
+                                             const AutoschedulerParams &autoscheduler_params) const;
+    static void add_autoscheduler(const std::string &autoscheduler_name, const AutoSchedulerFn &autoscheduler);
 
     // Func `index` of every Func the pipeline computes, in realization
     // order (producers before consumers; the outputs last).

@@ -23,8 +23,9 @@ std::string function_info_header(const std::vector<LoweredFunc> &fs, const std::
 // is loaded, as upstream's emit kind `registration` does for RunGen.
 std::string registration_source(const std::string &name, const std::vector<std::string> &namespaces, bool cplusplus);
 
-// The header an autoscheduler would fill: apply_schedule_NAME(Pipeline, Target)
-// with no directives, since no autoscheduler ran.
+// The header upstream's autoschedulers fill: apply_schedule_NAME(Pipeline,
+// Target) with no directives (a generator's autoscheduler has already been
+// applied to the pipeline when this is written).
 std::string schedule_header(const std::string &name, const std::string &target_string);
 
 } // namespace Internal

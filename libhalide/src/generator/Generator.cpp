@@ -220,11 +220,10 @@ void GeneratorBase::configure() {
     phase_ = Phase::Configured;
 }
 
-void GeneratorBase::check_autoscheduler() const {
-    user_assert(!using_autoscheduler())
-        << "Unknown autoscheduler name '" << autoscheduler_params_.name
-        << "'; known names are: (none: this compiler ships no autoscheduler; schedule the pipeline in generate() or "
-           "schedule())";
+void GeneratorBase::autoschedule(const Pipeline &p) const {
+    if (using_autoscheduler()) {
+        p.apply_autoscheduler(target_, autoscheduler_params_);
+    }
 }
 
 Callable GeneratorBase::compile_to_callable() {
@@ -295,8 +294,8 @@ const std::map<std::string, std::string> &GeneratorBase::output_names() {
 void GeneratorBase::compile_to(const std::map<OutputFileType, std::string> &files, const std::string &function_name,
                                const Target &target) {
     set_target(target);
-    check_autoscheduler();
     Pipeline p = build_pipeline();
+    autoschedule(p);
     FunctionName fn = split_function_name(function_name, target);
     compile_lowered(files, lower_for_aot(p, arguments(), fn.name, target, output_names()), target, fn.namespaces);
 }

@@ -189,8 +189,8 @@ int run(int argc, char **argv) {
             [&](const Target &t, const std::string &variant) {
                 AbstractGeneratorPtr g = create_generator(generator, GeneratorContext(t));
                 g->set_params(params);
-                g->check_autoscheduler();
                 Pipeline p = g->build_pipeline();
+                g->autoschedule(p);
                 return lower_for_aot(p, g->arguments(), variant, t, g->output_names());
             },
             fn.namespaces);

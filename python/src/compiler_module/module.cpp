@@ -43,4 +43,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_prefetch(m);
     halide_py::define_parameter(m);
     halide_py::define_module(m);
+    halide_py::define_autoscheduler(m);
 }
