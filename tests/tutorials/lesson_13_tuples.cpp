@@ -127,8 +127,10 @@ int main() {
                     if (first < 0 && zr * zr + zi * zi > 16.0f)
                         first = k;
                 }
-                // argmax of an all-false condition is its first position.
-                int want = first < 0 ? 1 : first;
+                // As upstream's, argmax starts from index 0 with the lowest
+                // value (false) and only a strictly greater one replaces
+                // it: an all-false condition answers 0, outside the RDom.
+                int want = first < 0 ? 0 : first;
                 if (out(xx, yy) != want)
                     mismatches++;
             }

@@ -3,10 +3,11 @@
 // (set_estimate / set_estimates) and lets an autoscheduler plugin
 // (-p libautoschedule_*.so autoscheduler=Mullapudi2016) write the schedule.
 //
-// This compiler has no autoscheduler: the estimates are declared the same
-// way (they end up in the kernel's metadata), and the schedule below is
-// written by hand, choosing what an autoscheduler would for this pipeline
-// (tiles, compute_at inside them, vectors and threads). The GeneratorParam
+// Upstream's autoscheduler names run one simple built-in heuristic here
+// (docs/language.md), not upstream's search, so this lesson writes its
+// schedule by hand, choosing what upstream's autoscheduler would for this
+// pipeline (tiles, compute_at inside them, vectors and threads); the
+// estimates are declared the same way (they end up in the kernel's metadata). The GeneratorParam
 // `hand_schedule` builds the kernel with that schedule or with none (every
 // stage inlined into the output, as an unscheduled pipeline is);
 // lesson_21_auto_scheduler_run.cpp checks both against C++.
