@@ -2,7 +2,6 @@
 #include "analysis/Interval.h"
 
 #include "Halide/Error.h"
-#include "Halide/IREquality.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "ir/UsesVars.h"
@@ -227,21 +226,6 @@ public:
         }
     }
 
-    // Whether an interval is one value (its ends may be separate but equal
-    // expressions, as a split's extent is when the ends are built apart).
-    static bool is_point(const Interval &i) {
-        return i.min.defined() && i.max.defined() && (i.min.same_as(i.max) || equal(i.min, i.max));
-    }
-    // The constant an interval is the single point of (its ends may be
-    // separate constant expressions, as a split's extent is), or nothing.
-    static std::optional<int64_t> constant_point(const Interval &i) {
-        if (!i.is_bounded()) {
-            return std::nullopt;
-        }
-        std::optional<int64_t> lo = fold_constant(i.min), hi = fold_constant(i.max);
-        return lo && hi && *lo == *hi && *lo >= INT32_MIN && *lo <= INT32_MAX ? lo : std::nullopt;
-    }
-
     // The value of a non-negative constant among `args` (fitting an int32), or null.
     static const int64_t *nonnegative_constant(const std::vector<Expr> &args) {
         for (const Expr &a : args) {
@@ -319,20 +303,13 @@ public:
             result = float_div(a, b);
             return;
         }
-        std::optional<int64_t> cb = constant_point(b);
-        Expr c = cb ? int32(*cb) : Expr();
-        if (cb && *cb != 0 && is_point(a)) {
-            // One value divided by a constant: that value (a fused loop's
-            // outer coordinate at one iteration of it).
-            result = Interval::single_point(Div::make(a.min, c));
-        } else if (cb && *cb > 0) {
-            result = {binary<Div>(a.min, c), binary<Div>(a.max, c)};
+        const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
+        if (cb && *cb > 0) {
+            result = {binary<Div>(a.min, b.min), binary<Div>(a.max, b.min)};
         } else if (cb && *cb < 0) {
-            result = {binary<Div>(a.max, c), binary<Div>(a.min, c)};
+            result = {binary<Div>(a.max, b.min), binary<Div>(a.min, b.min)};
         } else if (cb && *cb == 0) {
             result = Interval::single_point(int32(0));
-        } else if (is_point(a) && is_point(b) && op->type == Int(32)) {
-            result = Interval::single_point(Div::make(a.min, b.min)); // over a symbolic extent
         } else {
             result = Interval::everything();
         }
@@ -340,15 +317,9 @@ public:
     }
 
     void visit(const Mod *op) override {
-        Interval a = of(op->a), b = of(op->b);
-        std::optional<int64_t> cb = constant_point(b);
-        if (cb && *cb != 0 && is_point(a) && op->type == Int(32)) {
-            // One value modulo a constant: that value (a fused loop's inner
-            // coordinate at one iteration of it), not all of [0, |b| - 1].
-            result = Interval::single_point(Mod::make(a.min, int32(*cb)));
-        } else if (is_point(a) && is_point(b) && op->type == Int(32)) {
-            result = Interval::single_point(Mod::make(a.min, b.min)); // over a symbolic extent
-        } else if (cb && *cb != 0) {
+        Interval b = of(op->b);
+        const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
+        if (cb && *cb != 0) {
             result = {int32(0), int32(std::abs(*cb) - 1)};
         } else if (b.is_bounded()) {
             result = {int32(0), Sub::make(Max::make(b.max, Sub::make(int32(0), b.min)), int32(1))};
