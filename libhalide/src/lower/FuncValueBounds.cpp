@@ -54,6 +54,11 @@ FuncValueBounds func_value_bounds(const Environment &env, const std::vector<std:
         FuncValueBoundsScope producers(bounds); // producers come first: theirs are known
 
         for (size_t j = 0; j < f.values.size(); j++) {
+            if (!f.values[j].type().is_int() && !f.values[j].type().is_uint()) {
+                // Only integer values bound a read's coordinates; float bounds
+                // reached Interval's float `%`, which mixes int and float terms.
+                continue;
+            }
             Interval v = bounds_of_expr(f.values[j], anything);
             v = {usable_end(v.min, f.args), usable_end(v.max, f.args)};
             if (v.min.defined() || v.max.defined()) {
