@@ -317,6 +317,12 @@ public:
     }
 
     void visit(const Mod *op) override {
+        if (op->type.is_float()) {
+            // The rules below build int32 terms; a float `%` (bounded now that
+            // Funcs' values are) is left unbounded rather than mistyped.
+            result = Interval::everything();
+            return;
+        }
         Interval b = of(op->b);
         const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
         if (cb && *cb != 0) {
