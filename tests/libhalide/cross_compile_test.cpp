@@ -1,9 +1,9 @@
 // Objects for other operating systems (docs/aot.md, "Other operating
 // systems"): ELF for linux and android, COFF (.obj/.lib) for windows,
-// Mach-O for osx and ios, 64-bit x86 and ARM, without the runtime (it exists
-// for this machine only); 32-bit targets and foreign shared libraries are
-// refused. The header fields checked are those of the ELF, COFF and Mach-O
-// formats.
+// Mach-O for osx and ios, 32- and 64-bit x86 and ARM, without the runtime
+// (it exists for this machine only); 32-bit ARM Windows (as upstream) and
+// foreign shared libraries are refused. The header fields checked are those
+// of the ELF, COFF and Mach-O formats and of the ARM EABI.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -95,15 +95,53 @@ TEST(CrossCompile, OtherLinuxMachinesGetTheKernelAlone) {
     }
 }
 
-TEST(CrossCompile, ThirtyTwoBitTargetsAndForeignSharedLibrariesAreRefused) {
+TEST(CrossCompile, ThirtyTwoBitElfObjects) {
     Brighter b;
-    for (const char *target : {"arm-32-android", "x86-32-linux", "arm-32-ios-armv7s"}) {
-        try {
-            b.f.compile_to_file("cross_32", b.args, "brighter", Target(target));
-            ADD_FAILURE() << target << " compiled";
-        } catch (const CompileError &e) {
-            EXPECT_NE(std::string(e.what()).find("64-bit"), std::string::npos) << e.what();
-        }
+    struct Case {
+        const char *target;
+        uint32_t machine, flags;
+    };
+    // e_flags: EABI version 5 on ARM, as upstream's objects have it.
+    const Case cases[] = {{"arm-32-android", 40 /* EM_ARM */, 0x05000000u},
+                          {"arm-32-linux", 40, 0x05000000u},
+                          {"x86-32-linux", 3 /* EM_386 */, 0u},
+                          {"x86-32-android-sse41", 3, 0u}};
+    for (const Case &c : cases) {
+        std::string elf = b.object(c.target, "cross_32");
+        ASSERT_GE(elf.size(), 52u) << c.target;
+        EXPECT_EQ(elf.substr(0, 4), "\x7f"
+                                    "ELF");
+        EXPECT_EQ(elf[4], 1) << c.target;                 // ELFCLASS32
+        EXPECT_EQ(elf[5], 1) << c.target;                 // little-endian
+        EXPECT_EQ(le(elf, 16, 2), 1u) << c.target;        // ET_REL
+        EXPECT_EQ(le(elf, 18, 2), c.machine) << c.target; // e_machine
+        EXPECT_EQ(le(elf, 36, 4), c.flags) << c.target;   // e_flags
+        EXPECT_EQ(elf.find(kRuntimeOnly), std::string::npos) << c.target;
+    }
+    b.f.compile_to_static_library("cross_32_lib", b.args, "brighter", Target("x86-32-linux"));
+    EXPECT_EQ(read_file("cross_32_lib.a").substr(0, 8), "!<arch>\n");
+}
+
+TEST(CrossCompile, ThirtyTwoBitCoffAndMachO) {
+    Brighter b;
+    std::string obj = b.object("x86-32-windows-sse41", "cross_win32", ".obj");
+    ASSERT_GE(obj.size(), 20u);
+    EXPECT_EQ(le(obj, 0, 2), 0x14cu); // IMAGE_FILE_MACHINE_I386
+    std::string ios = b.object("arm-32-ios-armv7s", "cross_ios32");
+    ASSERT_GE(ios.size(), 16u);
+    EXPECT_EQ(le(ios, 0, 4), 0xfeedfaceu); // MH_MAGIC
+    EXPECT_EQ(le(ios, 4, 4), 12u);         // CPU_TYPE_ARM
+    EXPECT_EQ(le(ios, 8, 4), 11u);         // CPU_SUBTYPE_ARM_V7S
+    EXPECT_EQ(le(ios, 12, 4), 1u);         // MH_OBJECT
+}
+
+TEST(CrossCompile, WindowsArm32AndForeignSharedLibrariesAreRefused) {
+    Brighter b;
+    try {
+        b.f.compile_to_file("cross_32", b.args, "brighter", Target("arm-32-windows"));
+        ADD_FAILURE() << "arm-32-windows compiled";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("Windows ARM targets must be 64-bit"), std::string::npos) << e.what();
     }
     EXPECT_THROW(b.f.compile_to({{OutputFileType::shared_library, "cross_win.dll"}}, b.args, "brighter",
                                 Target("x86-64-windows")),

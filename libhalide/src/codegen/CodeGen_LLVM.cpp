@@ -35,6 +35,10 @@ void init_llvm_targets_once() {
         LLVMInitializeAArch64Target();
         LLVMInitializeAArch64TargetMC();
         LLVMInitializeAArch64AsmPrinter();
+        LLVMInitializeARMTargetInfo();
+        LLVMInitializeARMTarget();
+        LLVMInitializeARMTargetMC();
+        LLVMInitializeARMAsmPrinter();
     });
 }
 
@@ -56,6 +60,8 @@ CodeGen_LLVM::CodeGen_LLVM(llvm::LLVMContext &ctx, llvm::Module &module) : ctx_(
     i32_ = llvm::Type::getInt32Ty(ctx);
     i64_ = llvm::Type::getInt64Ty(ctx);
     ptr_ = llvm::PointerType::get(ctx, 0);
+    size_t_ = module.getDataLayout().getIntPtrType(ctx);
+    layout_ = runtime_layout(module.getDataLayout(), ctx);
 }
 
 std::string CodeGen_LLVM::sanitize(const std::string &s) {

@@ -37,7 +37,8 @@ llvm::Value *CodeGen_LLVM::make_semaphore(const Call *op) {
 void CodeGen_LLVM::async_fork(const Block *op) {
     std::vector<const For *> loops = async_task_loops(op);
 
-    // halide_parallel_task_t (56 bytes) and halide_semaphore_acquire_t (16).
+    // halide_parallel_task_t and halide_semaphore_acquire_t, laid out by the
+    // target (56 and 16 bytes with 64-bit pointers, 36 and 8 with 32-bit).
     llvm::StructType *task_ty = llvm::StructType::get(ctx_, {ptr_, ptr_, ptr_, ptr_, i32_, i32_, i32_, i32_, i8_});
     llvm::StructType *acquire_ty = llvm::StructType::get(ctx_, {ptr_, i32_});
     llvm::Function *caller = current_fn();

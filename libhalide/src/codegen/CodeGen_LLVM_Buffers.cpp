@@ -1,8 +1,8 @@
 // halide_buffer_t at run time: the buffer_* intrinsics that read a
 // buffer's fields and answer bounds queries (ABI.md 2 and 9), by byte
-// offset into the C struct, and Allocate, whose heap block comes from
-// halide_malloc and is freed at the end of its scope or at an early return
-// (a Stack or Register one is an alloca);
+// offset into the C struct as the target lays it out (RuntimeLayout.h), and
+// Allocate, whose heap block comes from halide_malloc and is freed at the
+// end of its scope or at an early return (a Stack or Register one is an alloca);
 // and the constant halide_buffer_t of a Buffer embedded in AOT code.
 #include "codegen/CodeGen_LLVM_Internal.h"
 
@@ -16,26 +16,6 @@
 namespace Halide {
 namespace Internal {
 
-namespace {
-
-// Offsets of the halide_buffer_t and halide_dimension_t fields (ABI.md 2).
-constexpr int kBufDeviceOffset = 0;
-constexpr int kBufDeviceInterfaceOffset = 8;
-constexpr int kBufHostOffset = 16;
-constexpr int kBufFlagsOffset = 24;
-constexpr int kBufTypeOffset = 32;
-constexpr int kBufDimensionsOffset = 36;
-constexpr int kBufDimOffset = 40;
-constexpr int kBufPaddingOffset = 48;
-constexpr int kBufSize = 56;
-constexpr int kDimSize = 16;
-constexpr int kDimMinOffset = 0;
-constexpr int kDimExtentOffset = 4;
-constexpr int kDimStrideOffset = 8;
-constexpr int kDimFlagsOffset = 12;
-
-} // namespace
-
 llvm::Value *CodeGen_LLVM::buffer_intrinsic(const Call *op) {
     const std::string &n = op->name;
     auto arg = [&](size_t i) {
@@ -43,25 +23,25 @@ llvm::Value *CodeGen_LLVM::buffer_intrinsic(const Call *op) {
         return codegen(op->args[i]);
     };
     if (n == "buffer_get_host") {
-        return load_field(arg(0), kBufHostOffset, ptr_, 8);
+        return load_field(arg(0), layout_.host, ptr_, layout_.pointer_align);
     }
     if (n == "buffer_get_min") {
-        return dim_field(op, kDimMinOffset);
+        return dim_field(op, RuntimeLayout::kDimMin);
     }
     if (n == "buffer_get_extent") {
-        return dim_field(op, kDimExtentOffset);
+        return dim_field(op, RuntimeLayout::kDimExtent);
     }
     if (n == "buffer_get_stride") {
-        return dim_field(op, kDimStrideOffset);
+        return dim_field(op, RuntimeLayout::kDimStride);
     }
     if (n == "buffer_get_dimensions") {
-        return fit(load_field(arg(0), kBufDimensionsOffset, i32_, 4), op->type);
+        return fit(load_field(arg(0), layout_.dimensions, i32_, 4), op->type);
     }
     if (n == "buffer_get_type") {
-        return fit(load_field(arg(0), kBufTypeOffset, i32_, 4), op->type);
+        return fit(load_field(arg(0), layout_.type, i32_, 4), op->type);
     }
     if (n == "buffer_get_flags") {
-        return fit(load_field(arg(0), kBufFlagsOffset, i64_, 8), op->type);
+        return fit(load_field(arg(0), layout_.flags, i64_, layout_.int64_align), op->type);
     }
     if (n == "buffer_fill_query") {
         fill_bounds_query(op);
@@ -69,8 +49,8 @@ llvm::Value *CodeGen_LLVM::buffer_intrinsic(const Call *op) {
     }
     if (n == "buffer_is_bounds_query") {
         llvm::Value *buf = arg(0);
-        llvm::Value *host = load_field(buf, kBufHostOffset, ptr_, 8);
-        llvm::Value *device = load_field(buf, kBufDeviceOffset, i64_, 8);
+        llvm::Value *host = load_field(buf, layout_.host, ptr_, layout_.pointer_align);
+        llvm::Value *device = load_field(buf, layout_.device, i64_, layout_.int64_align);
         return b_.CreateAnd(b_.CreateIsNull(host), b_.CreateIsNull(device));
     }
     if (n == "buffer_make") {
@@ -92,10 +72,11 @@ llvm::Value *CodeGen_LLVM::make_stack_buffer(const Call *op) {
     int64_t code = constant(2), bits = constant(3), lanes = constant(4), dims = constant(5);
     internal_assert(op->args.size() == (size_t)(6 + 3 * dims)) << "buffer_make takes 3 values per dimension";
     llvm::IRBuilder<> entry(&current_fn()->getEntryBlock(), current_fn()->getEntryBlock().begin());
-    llvm::Value *buf = entry.CreateAlloca(llvm::ArrayType::get(i64_, kBufSize / 8), nullptr, "stack_buffer");
+    llvm::Value *buf = entry.CreateAlloca(llvm::ArrayType::get(i64_, layout_.buffer_size / 8), nullptr, "stack_buffer");
     llvm::Value *shape = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));
     if (dims > 0) {
-        shape = entry.CreateAlloca(llvm::ArrayType::get(i64_, dims * kDimSize / 8), nullptr, "stack_buffer_dims");
+        shape = entry.CreateAlloca(llvm::ArrayType::get(i64_, dims * RuntimeLayout::kDimSize / 8), nullptr,
+                                   "stack_buffer_dims");
     }
     llvm::Value *null = llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));
     llvm::Value *host = null;
@@ -104,21 +85,21 @@ llvm::Value *CodeGen_LLVM::make_stack_buffer(const Call *op) {
             b_.CreateMul(to_i64(codegen(op->args[1]), op->args[1].type()), int_const(i64_, (bits + 7) / 8 * lanes));
         host = b_.CreateInBoundsGEP(i8_, codegen(op->args[0]), offset);
     }
-    store_field(buf, kBufDeviceOffset, int_const(i64_, 0), 8);
-    store_field(buf, kBufDeviceInterfaceOffset, null, 8);
-    store_field(buf, kBufHostOffset, host, 8);
-    store_field(buf, kBufFlagsOffset, int_const(i64_, 0), 8);
-    store_field(buf, kBufTypeOffset, int_const(i32_, code | bits << 8 | lanes << 16), 4);
-    store_field(buf, kBufDimensionsOffset, int_const(i32_, dims), 4);
-    store_field(buf, kBufDimOffset, shape, 8);
-    store_field(buf, kBufPaddingOffset, null, 8);
+    store_field(buf, layout_.device, int_const(i64_, 0), layout_.int64_align);
+    store_field(buf, layout_.device_interface, null, layout_.pointer_align);
+    store_field(buf, layout_.host, host, layout_.pointer_align);
+    store_field(buf, layout_.flags, int_const(i64_, 0), layout_.int64_align);
+    store_field(buf, layout_.type, int_const(i32_, code | bits << 8 | lanes << 16), 4);
+    store_field(buf, layout_.dimensions, int_const(i32_, dims), 4);
+    store_field(buf, layout_.dim, shape, layout_.pointer_align);
+    store_field(buf, layout_.padding, null, layout_.pointer_align);
     for (int64_t d = 0; d < dims; d++) {
-        const int fields[3] = {kDimMinOffset, kDimExtentOffset, kDimStrideOffset};
+        const int fields[3] = {RuntimeLayout::kDimMin, RuntimeLayout::kDimExtent, RuntimeLayout::kDimStride};
         for (int k = 0; k < 3; k++) {
             const Expr &e = op->args[6 + 3 * d + k];
-            store_field(shape, (int)d * kDimSize + fields[k], to_i32(codegen(e), e.type()), 4);
+            store_field(shape, (int)d * RuntimeLayout::kDimSize + fields[k], to_i32(codegen(e), e.type()), 4);
         }
-        store_field(shape, (int)d * kDimSize + kDimFlagsOffset, int_const(i32_, 0), 4);
+        store_field(shape, (int)d * RuntimeLayout::kDimSize + RuntimeLayout::kDimFlags, int_const(i32_, 0), 4);
     }
     return buf;
 }
@@ -127,18 +108,18 @@ void CodeGen_LLVM::fill_bounds_query(const Call *op) {
     llvm::Value *buf = codegen(op->args[0]);
     llvm::Value *type = b_.CreateOr(codegen(op->args[1]), llvm::ConstantInt::get(i32_, 1u << 16));
     int dims = (int)op->args[2].as<IntImm>()->value;
-    store_field(buf, kBufTypeOffset, type, 4);
-    store_field(buf, kBufDimensionsOffset, llvm::ConstantInt::get(i32_, dims), 4);
-    store_field(buf, kBufFlagsOffset, llvm::ConstantInt::get(i64_, 0), 8);
-    llvm::Value *dim = load_field(buf, kBufDimOffset, ptr_, 8);
+    store_field(buf, layout_.type, type, 4);
+    store_field(buf, layout_.dimensions, llvm::ConstantInt::get(i32_, dims), 4);
+    store_field(buf, layout_.flags, llvm::ConstantInt::get(i64_, 0), layout_.int64_align);
+    llvm::Value *dim = load_field(buf, layout_.dim, ptr_, layout_.pointer_align);
     llvm::Value *stride = llvm::ConstantInt::get(i32_, 1);
     for (int d = 0; d < dims; d++) {
         llvm::Value *min = to_i32(codegen(op->args[3 + 2 * d]), op->args[3 + 2 * d].type());
         llvm::Value *extent = to_i32(codegen(op->args[4 + 2 * d]), op->args[4 + 2 * d].type());
-        store_field(dim, d * kDimSize + kDimMinOffset, min, 4);
-        store_field(dim, d * kDimSize + kDimExtentOffset, extent, 4);
-        store_field(dim, d * kDimSize + kDimStrideOffset, stride, 4);
-        store_field(dim, d * kDimSize + kDimStrideOffset + 4, llvm::ConstantInt::get(i32_, 0), 4);
+        store_field(dim, d * RuntimeLayout::kDimSize + RuntimeLayout::kDimMin, min, 4);
+        store_field(dim, d * RuntimeLayout::kDimSize + RuntimeLayout::kDimExtent, extent, 4);
+        store_field(dim, d * RuntimeLayout::kDimSize + RuntimeLayout::kDimStride, stride, 4);
+        store_field(dim, d * RuntimeLayout::kDimSize + RuntimeLayout::kDimFlags, llvm::ConstantInt::get(i32_, 0), 4);
         stride = b_.CreateMul(stride, extent);
     }
 }
@@ -157,8 +138,9 @@ llvm::Value *CodeGen_LLVM::dim_field(const Call *op, int field_offset) {
     internal_assert(op->args.size() == 2) << op->name << " takes (buffer, dimension)";
     llvm::Value *buf = codegen(op->args[0]);
     llvm::Value *d = to_i64(codegen(op->args[1]), op->args[1].type());
-    llvm::Value *dims = load_field(buf, kBufDimOffset, ptr_, 8);
-    llvm::Value *off = b_.CreateAdd(b_.CreateMul(d, int_const(i64_, kDimSize)), int_const(i64_, field_offset));
+    llvm::Value *dims = load_field(buf, layout_.dim, ptr_, layout_.pointer_align);
+    llvm::Value *off =
+        b_.CreateAdd(b_.CreateMul(d, int_const(i64_, RuntimeLayout::kDimSize)), int_const(i64_, field_offset));
     llvm::Value *addr = b_.CreateInBoundsGEP(i8_, dims, off);
     return fit(b_.CreateAlignedLoad(i32_, addr, llvm::Align(4)), op->type);
 }
@@ -188,12 +170,16 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
     // A zero-byte request may legally return NULL; ask for one byte instead.
     llvm::Value *is_empty = b_.CreateICmpEQ(bytes, int_const(i64_, 0));
     llvm::Value *request = b_.CreateSelect(is_empty, int_const(i64_, 1), bytes, op->name + ".bytes");
-    llvm::FunctionCallee malloc_fn = runtime_fn("halide_malloc", ptr_, {ptr_, i64_});
+    llvm::FunctionCallee malloc_fn = runtime_fn("halide_malloc", ptr_, {ptr_, size_t_});
     if (auto *f = llvm::dyn_cast<llvm::Function>(malloc_fn.getCallee())) {
         f->addRetAttr(llvm::Attribute::NoAlias);
     }
     llvm::Value *uc = sym(kUserContext);
-    llvm::Value *p = b_.CreateCall(malloc_fn, {uc, request}, op->name + ".host");
+    // size_t is narrower than the request on a 32-bit target: a request
+    // that does not fit fails as an out-of-memory.
+    llvm::Value *fits = b_.CreateICmpULE(request, b_.CreateZExt(llvm::ConstantInt::getAllOnesValue(size_t_), i64_));
+    llvm::Value *p = b_.CreateCall(malloc_fn, {uc, b_.CreateTrunc(request, size_t_)}, op->name + ".host");
+    p = b_.CreateSelect(fits, p, llvm::ConstantPointerNull::get(ptr_));
     llvm::BasicBlock *fail = new_block(op->name + "_alloc_failed");
     llvm::BasicBlock *ok = new_block(op->name + "_alloc_ok");
     branch_likely(b_.CreateIsNotNull(p), ok, fail);

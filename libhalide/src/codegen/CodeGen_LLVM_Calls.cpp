@@ -273,9 +273,9 @@ llvm::Value *CodeGen_LLVM::format_text(const std::vector<Expr> &args, size_t fir
     llvm::Function *fn = current_fn();
     llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
     llvm::Value *line = entry.CreateAlloca(llvm::ArrayType::get(i8_, kLineBytes), nullptr, "print_line");
-    llvm::FunctionType *snprintf_ty = llvm::FunctionType::get(i32_, {ptr_, i64_, ptr_}, true);
+    llvm::FunctionType *snprintf_ty = llvm::FunctionType::get(i32_, {ptr_, size_t_, ptr_}, true);
     llvm::FunctionCallee snprintf_fn = module_.getOrInsertFunction("snprintf", snprintf_ty);
-    std::vector<llvm::Value *> call_args = {line, int_const(i64_, kLineBytes),
+    std::vector<llvm::Value *> call_args = {line, int_const(size_t_, kLineBytes),
                                             b_.CreateGlobalStringPtr(format, "print_format")};
     call_args.insert(call_args.end(), values.begin(), values.end());
     b_.CreateCall(snprintf_fn, call_args);

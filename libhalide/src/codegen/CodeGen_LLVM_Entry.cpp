@@ -143,7 +143,7 @@ void CodeGen_LLVM::emit_argv_wrapper(const LoweredFunc &f) {
     for (size_t i = 0; i < f.args.size(); i++) {
         const LoweredArgument &a = f.args[i];
         llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr_, argv->getArg(0), i);
-        llvm::Value *p = b.CreateAlignedLoad(ptr_, slot, llvm::Align(8), a.name + ".argp");
+        llvm::Value *p = b.CreateAlignedLoad(ptr_, slot, llvm::Align(layout_.pointer_align), a.name + ".argp");
         if (a.is_buffer()) {
             values.push_back(p);
             continue;

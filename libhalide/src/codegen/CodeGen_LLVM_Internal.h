@@ -27,6 +27,7 @@
 #include "Halide/LoweredFunc.h"
 #include "codegen/CodeGen_LLVM.h"
 #include "codegen/LLVM_Headers.h"
+#include "codegen/RuntimeLayout.h"
 
 namespace Halide {
 namespace Internal {
@@ -313,6 +314,10 @@ private:
     llvm::IRBuilder<> b_;
     llvm::Type *i1_, *i8_, *i32_, *i64_;
     llvm::PointerType *ptr_;
+    // size_t of the target (as wide as a pointer), and where the target puts
+    // halide_buffer_t's fields (RuntimeLayout.h).
+    llvm::IntegerType *size_t_;
+    RuntimeLayout layout_;
 
     std::string func_name_;
     llvm::Function *fn_ = nullptr;

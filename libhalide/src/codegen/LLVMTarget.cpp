@@ -59,6 +59,24 @@ const Implication implications[] = {
     {Target::AVX512_SapphireRapids, Target::AVX512_Skylake},
 };
 
+// 32-bit ARM, as upstream targets it: ARMv7 (ARMv7s with the feature, as
+// Apple's A6 has it) with NEON unless no_neon. Linux uses the hard-float
+// calling convention (gnueabihf), Android its soft-float one (androideabi).
+void arm32(const Target &t, LLVMTargetSpec &spec, std::vector<std::string> &features) {
+    const bool v7s = t.has_feature(Target::ARMv7s);
+    std::string os = os_triple(t);
+    if (t.os == Target::Linux) {
+        os = "unknown-linux-gnueabihf";
+    } else if (t.os == Target::Android) {
+        os = "unknown-linux-androideabi";
+    } else if (t.os == Target::IOS) {
+        os = "apple-ios9.0.0"; // the last iOS for 32-bit devices is 10
+    }
+    spec.triple = (v7s ? "armv7s-" : "armv7-") + os;
+    spec.cpu = v7s ? "swift" : "cortex-a9";
+    features.push_back(t.has_feature(Target::NoNEON) ? "-neon" : "+neon");
+}
+
 } // namespace
 
 Target with_implied_features(Target t) {
@@ -77,9 +95,12 @@ Target with_implied_features(Target t) {
 
 LLVMTargetSpec llvm_target_for(const Target &named) {
     const Target t = with_implied_features(named);
-    user_assert(t.bits == 64 && (t.arch == Target::X86 || t.arch == Target::ARM) && !os_triple(t).empty())
-        << "Ahead-of-time compilation supports 64-bit x86 and ARM targets on linux, android, windows, osx and ios "
-           "(code for 32-bit pointers is not generated), not "
+    user_assert(!(t.os == Target::Windows && t.arch == Target::ARM && t.bits == 32))
+        << "Windows ARM targets must be 64-bit.";
+    user_assert((t.bits == 64 || t.bits == 32) && (t.arch == Target::X86 || t.arch == Target::ARM) &&
+                !os_triple(t).empty())
+        << "Ahead-of-time compilation supports 32- and 64-bit x86 and ARM targets on linux, android, windows, osx "
+           "and ios, not "
         << t.to_string();
     LLVMTargetSpec spec;
     std::vector<std::string> features;
@@ -89,7 +110,7 @@ LLVMTargetSpec llvm_target_for(const Target &named) {
         }
     };
     if (t.arch == Target::X86) {
-        spec.triple = "x86_64-" + os_triple(t);
+        spec.triple = (t.bits == 32 ? "i386-" : "x86_64-") + os_triple(t);
         add_if(Target::SSE41, {"+sse4.1", "+ssse3", "+sse3", "+popcnt"});
         add_if(Target::AVX, {"+avx"});
         add_if(Target::AVX2, {"+avx2"});
@@ -109,6 +130,8 @@ LLVMTargetSpec llvm_target_for(const Target &named) {
         } else {
             spec.cpu = "x86-64";
         }
+    } else if (t.bits == 32) {
+        arm32(t, spec, features);
     } else {
         spec.triple = (t.os == Target::OSX || t.os == Target::IOS ? "arm64-" : "aarch64-") + os_triple(t);
         spec.cpu = "generic";

@@ -18,9 +18,9 @@ struct LLVMTargetSpec {
 Target with_implied_features(Target t);
 
 // Throws CompileError for targets ahead-of-time compilation does not
-// support: it writes code for 64-bit x86 and ARM on Linux, Android, Windows,
-// macOS and iOS (the code generator lays out halide_buffer_t, sizes and
-// closures for 64-bit pointers, so 32-bit targets are refused). Implied features included.
+// support: it writes code for 32- and 64-bit x86 and ARM on Linux, Android,
+// Windows (64-bit ARM only, as upstream), macOS and iOS. Implied features
+// included.
 LLVMTargetSpec llvm_target_for(const Target &t);
 
 } // namespace Internal
