@@ -192,3 +192,20 @@ def test_argument_from_params_and_buffers():
     assert (a.name, a.kind, a.dimensions) == ("arg_b", hl.ArgumentKind.InputBuffer, 2)
     assert hl.Argument().name == ""
     assert {k.name for k in hl.ArgumentKind.__members__.values()} == {"InputScalar", "InputBuffer", "OutputBuffer"}
+
+
+def test_image_param_used_only_as_a_temporary():
+    # The ImageParam object is dropped once called: the definition keeps the
+    # parameter alive, as upstream's does.
+    g = hl.Func("g_temp_image")
+    g[x] = hl.ImageParam(hl.UInt(8), 1, "p_temp_image")[x] + 1
+    gc.collect()
+    args = g.infer_arguments()
+    assert [a.name for a in args] == ["p_temp_image"]
+    with pytest.raises(hl.HalideError) as e:
+        g.realize([4])  # the parameter is not bound
+    assert "Internal" not in str(e.value)
+    out = hl.Buffer(hl.UInt(8), [4])
+    g.compile_to_callable(args)(hl.Buffer(np.array([1, 2, 3, 250], dtype=np.uint8)), out)
+    np.testing.assert_array_equal(np.asarray(out), [2, 3, 4, 251])
+

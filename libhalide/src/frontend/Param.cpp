@@ -50,7 +50,10 @@ Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args)
             a = Cast::make(Int(32), a);
         }
     }
-    return Call::make(type, name, std::move(args), Call::Image);
+    // The call keeps the buffer alive, as a Func's call keeps the Func: an
+    // ImageParam used only as a temporary is still there when a Func
+    // defined with it is compiled.
+    return Call::make(type, name, std::move(args), Call::Image, 0, b);
 }
 
 std::shared_ptr<ParamContents> make_param(const std::string &name, Type type) {
