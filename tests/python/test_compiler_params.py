@@ -209,3 +209,17 @@ def test_image_param_used_only_as_a_temporary():
     g.compile_to_callable(args)(hl.Buffer(np.array([1, 2, 3, 250], dtype=np.uint8)), out)
     np.testing.assert_array_equal(np.asarray(out), [2, 3, 4, 251])
 
+
+def test_constraint_naming_another_funcs_output_buffer():
+    # As upstream: the other Func's output buffer is then an input of the
+    # pipeline, which realize() has no buffer for and compile_to_callable()
+    # reports missing from the arguments. A user error, never an internal one.
+    g, f = hl.Func("g_other_out"), hl.Func("f_other_out")
+    g[x] = x
+    f[x] = x * 2
+    f.output_buffer().dim(0).set_extent(g.output_buffer().dim(0).extent())
+    for attempt in (lambda: f.realize([4]), lambda: f.compile_to_callable([])):
+        with pytest.raises(hl.HalideError) as e:
+            attempt()
+        assert "Internal" not in str(e.value)
+        assert "g_other_out" in str(e.value)
