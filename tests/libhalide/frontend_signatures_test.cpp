@@ -1,8 +1,9 @@
 // Front-end API with upstream's signatures: a definition returns its Stage,
 // a Tuple converts from a call of a Tuple-valued Func, Buffer::crop and
 // cropped, Buffers as compile_to arguments ({buffer}), compile_to_assembly
-// without a function name, Pipeline::set_jit_externs, and LoweredFunc as a
-// public type (Module::functions()).
+// without a function name, Pipeline::set_jit_externs (of C functions, Funcs
+// and Pipelines), and LoweredFunc as a public type (Module::functions(), made
+// from Arguments).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -124,6 +125,50 @@ TEST(FrontendSignatures, CompileToAssemblyNamedAfterTheFunc) {
     std::remove(s.c_str());
 }
 
+// Upstream's second LoweredFunc constructor: from the public Arguments, each
+// keeping its name, kind, type, dimensions and estimates.
+TEST(FrontendSignatures, LoweredFuncFromArguments) {
+    ArgumentEstimates est;
+    est.scalar_estimate = Expr(3);
+    std::vector<Argument> args = {Argument("k", Argument::InputScalar, Int(32), 0, est),
+                                  Argument("in", Argument::InputBuffer, UInt(8), 2),
+                                  Argument("out", Argument::OutputBuffer, Float(32), 3)};
+    Internal::LoweredFunc fn("fs_from_args", args, Internal::Evaluate::make(0), LinkageType::External);
+    EXPECT_EQ(fn.name, "fs_from_args");
+    EXPECT_EQ(fn.linkage, LinkageType::External);
+    EXPECT_EQ(fn.name_mangling, NameMangling::Default);
+    ASSERT_EQ(fn.args.size(), 3u);
+    EXPECT_EQ(fn.args[0].name, "k");
+    EXPECT_EQ(fn.args[0].kind, Internal::LoweredArgument::Scalar);
+    EXPECT_EQ(fn.args[0].type, Int(32));
+    ASSERT_TRUE(fn.args[0].scalar_estimate.defined());
+    EXPECT_TRUE(Internal::equal(fn.args[0].scalar_estimate, Expr(3)));
+    EXPECT_EQ(fn.args[1].kind, Internal::LoweredArgument::InputBuffer);
+    EXPECT_EQ(fn.args[1].type, UInt(8));
+    EXPECT_EQ(fn.args[1].dimensions, 2);
+    EXPECT_EQ(fn.args[2].name, "out");
+    EXPECT_EQ(fn.args[2].kind, Internal::LoweredArgument::OutputBuffer);
+    EXPECT_EQ(fn.args[2].dimensions, 3);
+    EXPECT_TRUE(fn.args[2].is_buffer());
+}
+
+// StmtOutputFormat is unscoped, as upstream's: Halide::Text and Halide::HTML.
+TEST(FrontendSignatures, StmtOutputFormatUnscoped) {
+    static_assert(Halide::Text == StmtOutputFormat::Text, "Text");
+    static_assert(Halide::HTML == StmtOutputFormat::HTML, "HTML");
+    Func f("fs_text_format");
+    Var x("x");
+    f(x) = x * 2;
+    std::string path = temp_path("text_format.stmt");
+    f.compile_to_lowered_stmt(path, {}, Text, get_host_target());
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    EXPECT_NE(text.str().find("fs_text_format"), std::string::npos);
+    EXPECT_EQ(text.str().find("<html"), std::string::npos);
+    std::remove(path.c_str());
+}
+
 float fs_triple_plus_one(float v) {
     return v * 3 + 1;
 }
@@ -144,10 +189,43 @@ TEST(FrontendSignatures, JitExternsBindNamesToFunctions) {
     for (int i = 0; i < 8; i++) {
         EXPECT_EQ(out(i), i * 3.0f + 1);
     }
+}
 
-    Func g("fs_jit_extern_pipeline");
-    g(x) = x;
-    EXPECT_THROW(p.set_jit_externs({{"other", JITExtern(g)}}), CompileError);
+// As upstream: a JITExtern made from a Func or Pipeline binds that pipeline's
+// entry point (__user_context, inputs, outputs), bounds queries included.
+TEST(FrontendSignatures, JitExternsBindFuncsAndPipelines) {
+    Var x("x"), y("y");
+    Func monitor("fs_monitor");
+    monitor(x, y) = cast<float>(x) * 10 + y;
+    Func f("fs_extern_of_func");
+    f.define_extern("fs_extern_func", {user_context_value()}, Float(32), 2);
+    Pipeline p(f);
+    p.set_jit_externs({{"fs_extern_func", JITExtern(monitor)}});
+    EXPECT_TRUE(p.get_jit_externs().at("fs_extern_func").pipeline().defined());
+    Buffer<float> out = p.realize({7, 5});
+    for (int j = 0; j < 5; j++) {
+        for (int i = 0; i < 7; i++) {
+            ASSERT_EQ(out(i, j), i * 10.0f + j) << i << ", " << j;
+        }
+    }
+
+    // An input: the extern stage asks the inner pipeline what it reads of
+    // its producer (a bounds query), then runs it.
+    ImageParam in(Int(32), 1, "fs_inner_in");
+    Func doubled("fs_doubled");
+    doubled(x) = in(x + 2) * 2;
+    Func producer("fs_producer"), g("fs_extern_of_pipeline"), h("fs_after_extern");
+    producer(x) = x * x;
+    producer.compute_root();
+    g.define_extern("fs_extern_pipeline", {user_context_value(), producer}, Int(32), 1);
+    g.compute_root();
+    h(x) = g(x) + 1;
+    Pipeline q(h);
+    q.set_jit_externs({{"fs_extern_pipeline", JITExtern(Pipeline(doubled))}});
+    Buffer<int> r = q.realize({9});
+    for (int i = 0; i < 9; i++) {
+        ASSERT_EQ(r(i), (i + 2) * (i + 2) * 2 + 1) << i;
+    }
 }
 
 } // namespace

@@ -80,8 +80,9 @@ enum class OutputFileType {
 };
 
 // How compile_to_lowered_stmt / compile_to_conceptual_stmt write the
-// statement: plain text, or an HTML page of it.
-enum class StmtOutputFormat { Text, HTML };
+// statement: plain text, or an HTML page of it. Unscoped, as upstream's:
+// Halide::Text and StmtOutputFormat::Text both name the first.
+enum StmtOutputFormat { Text, HTML };
 
 } // namespace Halide
 

@@ -1,8 +1,9 @@
 // Halide::JITExtern: a C function the JIT binds to a name that extern calls
 // (define_extern, HalideExtern_*) use, instead of the process's symbol of
 // that name (Pipeline::set_jit_externs), as upstream's ExternCFunction and
-// JITExtern. A JITExtern made from a Pipeline or Func exists, as upstream's,
-// but set_jit_externs refuses it: only C functions are bound here.
+// JITExtern. A JITExtern made from a Pipeline or Func binds that pipeline's
+// entry point, compiled for the JIT: the extern is called with its
+// arguments (__user_context first, then inputs, then output buffers).
 #ifndef HALIDE_JIT_EXTERN_H
 #define HALIDE_JIT_EXTERN_H
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "Halide/Argument.h"
 #include "Halide/ExternFuncArgument.h"
 #include "Halide/IR.h"
 #include "HalideRuntime.h"
@@ -70,6 +71,25 @@ struct LoweredFunc {
     LoweredFunc(const std::string &name, const std::vector<LoweredArgument> &args, Stmt body, LinkageType linkage,
                 NameMangling mangling = NameMangling::Default)
         : name(name), args(args), body(std::move(body)), linkage(linkage), name_mangling(mangling) {}
+    // From the public arguments, as upstream's: each keeps its name, kind,
+    // type, dimensions and estimates.
+    LoweredFunc(const std::string &name, const std::vector<Argument> &args, Stmt body, LinkageType linkage,
+                NameMangling mangling = NameMangling::Default)
+        : name(name), body(std::move(body)), linkage(linkage), name_mangling(mangling) {
+        for (const Argument &a : args) {
+            const LoweredArgument::Kind kind = a.kind == Argument::InputScalar   ? LoweredArgument::Scalar
+                                               : a.kind == Argument::InputBuffer ? LoweredArgument::InputBuffer
+                                                                                 : LoweredArgument::OutputBuffer;
+            LoweredArgument la(a.name, kind, a.type, a.dimensions);
+            const ArgumentEstimates &e = a.argument_estimates;
+            la.scalar_def = e.scalar_def;
+            la.scalar_min = e.scalar_min;
+            la.scalar_max = e.scalar_max;
+            la.scalar_estimate = e.scalar_estimate;
+            la.buffer_estimates = e.buffer_estimates;
+            this->args.push_back(std::move(la));
+        }
+    }
 };
 
 } // namespace Internal

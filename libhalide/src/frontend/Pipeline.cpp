@@ -55,6 +55,7 @@ struct PipelineContents {
     bool trace_pipeline = false;                                  // trace_pipeline()
     Target jit_target;                                            // of `module`
     std::map<std::string, JITExtern> jit_externs;                 // set_jit_externs()
+    std::vector<std::shared_ptr<JITModule>> extern_modules;       // of the jit_externs that are Pipelines
 };
 
 namespace {
@@ -233,10 +234,8 @@ JITHandlers &Pipeline::jit_handlers() {
 void Pipeline::set_jit_externs(const std::map<std::string, JITExtern> &externs) {
     user_assert(contents_) << "Can't set the JIT externs of an empty Pipeline";
     for (const auto &[name, e] : externs) {
-        user_assert(!e.pipeline().defined() && e.extern_c_function().address())
-            << "set_jit_externs: '" << name
-            << "' is a Pipeline or Func; only C functions can be JIT externs here (call the pipeline's outputs "
-               "from your Funcs instead)";
+        user_assert(e.pipeline().defined() || e.extern_c_function().address())
+            << "set_jit_externs: '" << name << "' is neither a C function nor a defined Pipeline or Func";
     }
     contents_->jit_externs = externs;
     contents_->module.reset(); // compiled again with these bindings
@@ -301,8 +300,19 @@ void Pipeline::compile_jit(const Target &target) {
     if (!c.module || stamps != c.stamps) {
         c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
         std::map<std::string, void *> externs;
+        c.extern_modules.clear();
         for (const auto &[name, e] : c.jit_externs) {
-            externs[name] = e.extern_c_function().address();
+            if (e.pipeline().defined()) {
+                // As upstream: the pipeline's own entry point, compiled for the JIT
+                // (__user_context, its inputs, its outputs), kept alive with ours.
+                Pipeline inner = e.pipeline();
+                user_assert(inner.contents_ != contents_) << "set_jit_externs: '" << name << "' is the pipeline itself";
+                inner.compile_jit(target);
+                c.extern_modules.push_back(inner.contents_->module);
+                externs[name] = inner.contents_->module->function_address(inner.contents_->lowered.func.name);
+            } else {
+                externs[name] = e.extern_c_function().address();
+            }
         }
         c.module = std::make_shared<JITModule>(JITModule::compile(with_jit_user_context(c.lowered.func), externs));
         c.stamps = std::move(stamps);

@@ -167,6 +167,13 @@ JITModule::ArgvFunction JITModule::argv_function() const {
     return impl_->fn;
 }
 
+void *JITModule::function_address(const std::string &name) const {
+    internal_assert(impl_) << "function_address() of an empty JITModule";
+    llvm::Expected<llvm::orc::ExecutorAddr> addr = impl_->jit->lookup(name);
+    internal_assert(addr) << "JIT: no function " << name << ": " << error_text(addr.takeError());
+    return addr->toPtr<void *>();
+}
+
 std::string JITModule::llvm_ir() const {
     internal_assert(impl_) << "llvm_ir() of an empty JITModule";
     return impl_->ir;

@@ -44,6 +44,9 @@ public:
 
     bool defined() const { return impl_ != nullptr; }
     ArgvFunction argv_function() const;
+    // The address of the compiled function `name` (the entry point NAME,
+    // taking its arguments directly), as a JIT extern binds it.
+    void *function_address(const std::string &name) const;
     // The optimized LLVM IR of the module, as text.
     std::string llvm_ir() const;
     // Host assembly of the module (generated on first request).
