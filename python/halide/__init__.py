@@ -69,7 +69,8 @@ def _load_halide_bin() -> None:
 
 
 def _load_compiler() -> Any:
-    """The compiler module, or None in a runtime-only install."""
+    """The compiler module, or None in a runtime-only install. It is also
+    halide.halide_ (halide/halide_.py), upstream's name for it."""
     try:
         _load_halide_bin()
         return importlib.import_module(_COMPILER_MODULE)
@@ -97,6 +98,8 @@ def __getattr__(name: str) -> Any:
         )
     if name in _GENERATOR_NAMES:
         value = getattr(importlib.import_module(_GENERATOR_MODULE), name)
+    elif name == "halide_":
+        value = importlib.import_module(f"{__name__}.halide_")
     else:
         value = getattr(compiler, name)
     globals()[name] = value
@@ -119,5 +122,5 @@ def __dir__() -> list[str]:
     names = {n for n in globals() if n not in _IMPORTED and not n.startswith("_")} | _SUBMODULES
     compiler = _load_compiler()
     if compiler is not None:
-        names |= {n for n in dir(compiler) if not n.startswith("_")} | _GENERATOR_NAMES
+        names |= {n for n in dir(compiler) if not n.startswith("_")} | _GENERATOR_NAMES | {"halide_"}
     return sorted(names)

@@ -2010,9 +2010,6 @@ class TailStrategy:
     @property
     def value(self) -> int:
         ...
-class _UnevaluatedFuncRefExpr:
-    def __repr__(self) -> str:
-        ...
 class Partition:
     """
     Members:
@@ -3728,3 +3725,6 @@ class BoundaryConditions:
         """
         Outside the bounds, the source repeated periodically.
         """
+class _UnevaluatedFuncRefExpr:
+    def __repr__(self) -> str:
+        ...

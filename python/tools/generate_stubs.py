@@ -15,6 +15,8 @@ script then adjusts what it cannot know:
   (Var, RVar, FuncRef, Param, Python numbers...): `ExprLike`; one of type
   Argument takes Params, ImageParams and Buffers: `ArgumentLike`;
 - halide.HalideError is created by the module, not a class pybind11 knows;
+- _UnevaluatedFuncRefExpr is named from halide.halide_ (upstream's module
+  name, an alias of halide._compiler), which has no stub of its own;
 - what mypy refuses in a stub: `__hash__ = None` (as pybind11 leaves an
   unhashable class with __eq__), `__eq__`/`__ne__` taking only their own class,
   a missing `import numpy`, and Kernel.__reduce__ (set from Python).
@@ -46,6 +48,7 @@ HALIDE_ERROR = '''class HalideError(Exception):
     An error reported by the Halide compiler or by a pipeline it ran.
     """
 '''
+UNEVALUATED = "class _UnevaluatedFuncRefExpr:\n    def __repr__(self) -> str:\n        ..."
 IMPLICIT_VARS = ["_"] + [f"_{i}" for i in range(10)]
 
 
@@ -112,6 +115,10 @@ def compiler_stub(out: Path) -> str:
     text = own_classes(run_stubgen("halide._compiler", out))
     text = widen_parameters(text)
     text = text.replace("from halide import HalideError\n", "")
+    # Its class named from upstream's module halide.halide_ (py_func.cpp),
+    # which is this module: declared here, where mypy finds it.
+    text = text.replace("from halide.halide_ import _UnevaluatedFuncRefExpr\n", "")
+    text = text.rstrip("\n") + "\n" + UNEVALUATED + "\n"
     # The aliases and the exception after the imports, before the first class.
     first = text.index("\n__all__")
     text = text[:first] + "\n" + "\n".join([EXPR_LIKE, ARGUMENT_LIKE]) + "\n" + text[first:]

@@ -138,6 +138,26 @@ TEST(ImplicitVars, PlaceholderExpandsToTheRemainingArguments) {
     EXPECT_EQ(bu(2, 1), 2 * (2 + 10) + 1);
 }
 
+// f(_) op= e of a Func not defined yet: `_` is the implicit Vars e uses, in
+// the pure definition (the identity) as in the update, as upstream's.
+TEST(ImplicitVars, CompoundUpdateOfAnUndefinedFuncThroughThePlaceholder) {
+    Var x("x"), y("y");
+    Func g("g_cu");
+    g(x, y) = x + 10 * y;
+    Func f("f_cu"), m("m_cu");
+    f(_) += g(_);
+    m(_) *= g(_) + 1;
+    ASSERT_EQ(f.dimensions(), 2);
+    Buffer<int> bf = f.realize({3, 2});
+    Buffer<int> bm = m.realize({3, 2});
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 3; i++) {
+            EXPECT_EQ(bf(i, j), i + 10 * j);
+            EXPECT_EQ(bm(i, j), i + 10 * j + 1);
+        }
+    }
+}
+
 TEST(Lambda, AnonymousFuncs) {
     Var x("x"), y("y");
     Func l = lambda(x, y, x * y + 1);

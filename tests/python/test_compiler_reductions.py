@@ -732,3 +732,32 @@ def test_argmax_argmin_index_starts_at_zero_as_upstream():
         f = hl.Func("f")
         f[x] = reduce(buf[x + r.x + 3])[0]
         assert list(np.asarray(f.realize([3]))) == [expected] * 3, (reduce.__name__, expected)
+
+
+def test_unevaluated_reference_rules_and_names():
+    # f[x] + e of a Func not defined yet is applied once, to f at the same
+    # coordinates; the errors name the Func being defined, as upstream's,
+    # and Python's own error names the class from halide.halide_ (upstream's
+    # name of the compiler module, which ours is too).
+    import halide.halide_
+
+    assert halide.halide_ is hl.halide_ and halide.halide_.Func is hl.Func
+    f = hl.Func("uref_f")
+    ref = f[x]
+    ref += 1
+    with pytest.raises(TypeError, match=r"'halide\.halide_\._UnevaluatedFuncRefExpr' and 'int'"):
+        ref += 1
+    f[x] = ref
+    np.testing.assert_array_equal(np.asarray(f.realize([2])), [1, 1])
+    with pytest.raises(hl.HalideError, match="'uref_f' to define an update when a pure definition already exists"):
+        f[x] = ref
+    other = hl.Func("uref_other")
+    with pytest.raises(hl.HalideError, match="'uref_other' to define an update at a different location"):
+        other[x] = ref
+    # The placeholder: `_` is the implicit Vars the right side uses.
+    g = hl.Func("uref_g")
+    g[x, y] = x + 10 * y
+    h = hl.Func("uref_h")
+    h[hl._] += g[hl._]
+    ys, xs = np.mgrid[0:2, 0:3]
+    np.testing.assert_array_equal(np.asarray(h.realize([3, 2])), xs + 10 * ys)

@@ -396,6 +396,9 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
 
 Stage FuncRef::update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &)) {
     user_assert(e.defined()) << "Func '" << f_->name << "' is updated with an undefined expression";
+    // f(_) += g(_) of a Func not defined yet: `_` stands for the implicit
+    // Vars e uses, in the pure definition made below as in the update.
+    expand_placeholder_in_definition(f_->name, f_->defined(), args_, {e});
     if (!f_->defined()) {
         // Define it first as the identity over fresh Vars.
         std::vector<Expr> pure;
@@ -440,7 +443,7 @@ FuncRef::operator Expr() const {
 }
 
 FuncTupleElementRef FuncRef::operator[](int i) const {
-    user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
+    user_assert(f_->defined()) << "Can't call Func \"" << f_->name << "\" because it has not yet been defined.";
     user_assert(i >= 0 && (size_t)i < f_->values.size())
         << "Func '" << f_->name << "' has " << f_->values.size() << " value(s); there is no value " << i;
     return FuncTupleElementRef(*this, i);
@@ -463,7 +466,7 @@ Stage FuncTupleElementRef::operator=(const Expr &e) {
 }
 
 size_t FuncRef::size() const {
-    user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
+    user_assert(f_->defined()) << "Can't call Func \"" << f_->name << "\" because it has not yet been defined.";
     return f_->values.size();
 }
 
@@ -474,7 +477,7 @@ Tuple::Tuple(const FuncRef &f) {
 }
 
 Expr FuncRef::call(int value_index) const {
-    user_assert(f_->defined()) << "Can't call Func '" << f_->name << "' because it has not yet been defined";
+    user_assert(f_->defined()) << "Can't call Func \"" << f_->name << "\" because it has not yet been defined.";
     user_assert(args_.size() == f_->args.size())
         << "Func '" << f_->name << "' has " << f_->args.size() << " arguments but is called with " << args_.size();
     std::vector<Expr> args = args_;

@@ -150,9 +150,16 @@ void apply_unevaluated(const Func &f, const py::object &index, const Unevaluated
     for (size_t i = 0; same && i < args.size(); i++) {
         same = Halide::Internal::equal(args[i], u.args[i]);
     }
+    // As upstream: the message names the Func being defined; a reference
+    // applied once defined its Func, so applying it again (or after another
+    // pure definition) is refused rather than adding a second update.
     if (!same) {
-        throw Halide::CompileError("Cannot use an unevaluated reference to '" + u.func.name() +
+        throw Halide::CompileError("Cannot use an unevaluated reference to '" + f.name() +
                                    "' to define an update at a different location.");
+    }
+    if (f.defined()) {
+        throw Halide::CompileError("Cannot use an unevaluated reference to '" + f.name() +
+                                   "' to define an update when a pure definition already exists.");
     }
     FuncRef ref = f(args);
     switch (u.op) {
@@ -194,9 +201,16 @@ void define_func(py::module_ &m) {
     for (const auto &u : updates) {
         ref.attr(u.first) = py::cpp_function(u.second, py::name(u.first), py::is_method(ref), py::is_operator());
     }
-    py::class_<UnevaluatedFuncRef>(m, "_UnevaluatedFuncRefExpr").def("__repr__", [](const UnevaluatedFuncRef &u) {
-        return "<halide._UnevaluatedFuncRefExpr: " + u.func.name() + "(...) " + u.op + " ...>";
-    });
+    // Named as upstream's class is, from its extension module halide.halide_
+    // (Python's errors show the name: "unsupported operand type(s) for +=:
+    // 'halide.halide_._UnevaluatedFuncRefExpr' and 'int'"); halide.halide_
+    // is this module (halide/__init__.py).
+    py::module_ upstream_scope = py::module_::import("types").attr("ModuleType")("halide.halide_");
+    py::class_<UnevaluatedFuncRef>(upstream_scope, "_UnevaluatedFuncRefExpr")
+        .def("__repr__", [](const UnevaluatedFuncRef &u) {
+            return "<halide._UnevaluatedFuncRefExpr: " + u.func.name() + "(...) " + u.op + " ...>";
+        });
+    m.attr("_UnevaluatedFuncRefExpr") = upstream_scope.attr("_UnevaluatedFuncRefExpr");
 
     auto cls = bound_class<Func>(m, "Func");
     cls.def(py::init<>())
