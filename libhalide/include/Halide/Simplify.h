@@ -10,7 +10,9 @@ namespace Internal {
 
 // Fold every subexpression whose operands are constants; apply identities
 // such as x + 0, x * 1, x - x, (x + c1) + c2 and min(x, x) (those that could
-// change a float result are only applied to integers); substitute Lets of
+// change a float result are only applied to integers, but for upstream's
+// x / c -> x * (1 / c) of a float constant divisor, outside strict_float());
+// substitute Lets of
 // constants and variables; drop loops with a constant extent <= 0 and
 // branches on constant conditions. min/max and comparisons of signed
 // 32/64-bit integers that the enclosing loops, Lets, asserts and if

@@ -18,6 +18,7 @@
 #include "lower/Function.h"
 #include "lower/Lower.h"
 #include "lower/Passes.h"
+#include "simplify/StrictFloatScope.h"
 
 namespace Halide {
 namespace Internal {
@@ -56,6 +57,7 @@ struct PipelineContents {
     Target jit_target;                                            // of `module`
     std::map<std::string, JITExtern> jit_externs;                 // set_jit_externs()
     std::vector<std::shared_ptr<JITModule>> extern_modules;       // of the jit_externs that are Pipelines
+    Target call_target; // the target the realize() under way gave (Target(): the environment's)
 };
 
 namespace {
@@ -105,6 +107,20 @@ ChangeStamps change_stamps_of(const std::vector<FunctionPtr> &outputs) {
 }
 
 } // namespace
+
+// The target of a realize() or infer_input_bounds() call, for the compile
+// its run does, while the call lasts.
+class CallTarget {
+public:
+    CallTarget(PipelineContents &c, const Target &t) : c_(c), saved_(c.call_target) { c.call_target = t; }
+    ~CallTarget() { c_.call_target = saved_; }
+    CallTarget(const CallTarget &) = delete;
+    CallTarget &operator=(const CallTarget &) = delete;
+
+private:
+    PipelineContents &c_;
+    Target saved_;
+};
 
 LoweredFunc with_jit_user_context(LoweredFunc f) {
     f.args.insert(f.args.begin(), LoweredArgument{"__user_context", LoweredArgument::Scalar, Handle(), 0});
@@ -293,12 +309,20 @@ void Pipeline::compile_jit(const Target &target) {
     // Nothing changed anywhere: current. Otherwise current unless a Func
     // this pipeline reaches changed (walking them costs far less than a compile).
     const uint64_t now = latest_change_stamp();
-    if (c.module && c.checked_at == now) {
+    const Target resolved = target.has_unknowns() ? get_jit_target_from_environment() : target;
+    const bool same_strictness =
+        resolved.has_feature(Target::StrictFloat) == c.jit_target.has_feature(Target::StrictFloat);
+    if (c.module && c.checked_at == now && same_strictness) {
         return;
     }
     ChangeStamps stamps = change_stamps_of(outputs);
-    if (!c.module || stamps != c.stamps) {
-        c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
+    if (!c.module || stamps != c.stamps || !same_strictness) {
+        {
+            // Of the target's features the JIT honours strict_float in lowering
+            // (float operations kept as written); code generation is the host's.
+            StrictFloatScope strict_float(resolved.has_feature(Target::StrictFloat));
+            c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
+        }
         std::map<std::string, void *> externs;
         c.extern_modules.clear();
         for (const auto &[name, e] : c.jit_externs) {
@@ -316,7 +340,7 @@ void Pipeline::compile_jit(const Target &target) {
         }
         c.module = std::make_shared<JITModule>(JITModule::compile(with_jit_user_context(c.lowered.func), externs));
         c.stamps = std::move(stamps);
-        c.jit_target = target.has_unknowns() ? get_jit_target_from_environment() : target;
+        c.jit_target = resolved;
         jit_compilations++;
     }
     c.checked_at = now;
@@ -329,6 +353,7 @@ void Pipeline::realize(const Realization &dst, const Target &target) {
 void Pipeline::realize(JITUserContext *context, const Realization &dst, const Target &target) {
     user_assert(contents_) << "Can't realize an empty Pipeline";
     check_jit_target(target, "realize");
+    CallTarget call(*contents_, target);
     std::vector<halide_buffer_t *> outputs;
     for (size_t i = 0; i < dst.size(); i++) {
         user_assert(dst[i].defined()) << "Output buffer " << i << " given to realize() is undefined";
@@ -350,7 +375,7 @@ void check_output_count(const std::vector<Func> &funcs, size_t given, const char
 } // namespace
 
 void Pipeline::run(const std::vector<halide_buffer_t *> &outputs, JITUserContext *context, bool query) {
-    compile_jit();
+    compile_jit(contents_->call_target);
     PipelineContents &c = *contents_;
     check_output_count(c.outputs, outputs.size(), "realize()");
     const LoweredPipeline &lp = c.lowered;
@@ -381,6 +406,7 @@ Realization Pipeline::realize(std::vector<int32_t> sizes, const Target &target) 
 Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> sizes, const Target &target) {
     user_assert(contents_) << "Can't realize an empty Pipeline";
     check_jit_target(target, "realize");
+    CallTarget call(*contents_, target);
     std::vector<Type> types;
     std::vector<std::string> names;
     for (const Func &f : contents_->outputs) {

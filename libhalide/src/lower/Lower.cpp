@@ -5,6 +5,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/Simplify.h"
 #include "lower/Passes.h"
+#include "simplify/StrictFloatScope.h"
 
 namespace Halide {
 namespace Internal {
@@ -69,6 +70,8 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
                       const LowerOptions &options) {
     LoweredPipeline result;
     result.func.name = name;
+    // A strict_float target: the simplifier keeps float operations as written.
+    StrictFloatScope strict_float(options.target.has_feature(Target::StrictFloat));
 
     // 1. Which Funcs take part, producers before consumers (an output whose
     // calls go to wrappers is a copy: the passes below use that one).

@@ -18,11 +18,19 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "simplify/Prover.h"
+#include "simplify/StrictFloatScope.h"
 
 namespace Halide {
 namespace Internal {
 
 namespace {
+
+// StrictFloatScope.h: lowering for a strict_float target.
+thread_local int strict_float_targets = 0;
+
+bool strict_float_target() {
+    return strict_float_targets > 0;
+}
 
 bool is_imm(const Expr &e) {
     return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>();
@@ -369,6 +377,8 @@ protected:
     std::map<std::string, std::vector<Expr>> scope_;
     // What the enclosing loops, Lets, asserts and ifs say about names.
     Prover prover_;
+    // Inside strict_float(): no float rewrite that could change a result.
+    int strict_float_depth_ = 0;
 
     void push(const std::string &n, Expr v) { scope_[n].push_back(std::move(v)); }
     void pop(const std::string &n) {
@@ -684,6 +694,17 @@ protected:
         if (is_integer_type(op->type) && is_const_zero(b)) {
             return b; // x / 0 == 0
         }
+        // As upstream: a float divided by a constant is multiplied by its
+        // reciprocal (1 / c in double, rounded once to the type; not exact),
+        // except under strict_float().
+        if (op->type.is_float() && strict_float_depth_ == 0 && !strict_float_target()) {
+            const Broadcast *bc = b.as<Broadcast>();
+            const FloatImm *c = (bc ? bc->value : b).as<FloatImm>();
+            if (c) {
+                Expr r = FloatImm::make(c->type, 1.0 / c->value);
+                return mul(a, bc ? Broadcast::make(r, bc->lanes) : r);
+            }
+        }
         return keep_or(op, a, b, Div::make(a, b));
     }
 
@@ -772,7 +793,10 @@ protected:
 
     Expr visit(const Call *op) override {
         bool changed = false;
+        const bool strict = op->call_type == Call::Intrinsic && op->name == Intrinsics::strict_float;
+        strict_float_depth_ += strict;
         std::vector<Expr> args = mutate_exprs(op->args, &changed);
+        strict_float_depth_ -= strict;
         Expr result = changed ? Call::make(op->type, op->name, args, op->call_type, op->value_index) : self_expr(op);
         if (const Call *c = result.as<Call>()) {
             Expr f = fold_call(c);
@@ -970,6 +994,14 @@ Expr constant_fold(const Expr &e) {
     case IRNodeType::Call: return fold_call(e.as<Call>());
     default: return Expr();
     }
+}
+
+StrictFloatScope::StrictFloatScope(bool strict) : strict_(strict) {
+    strict_float_targets += strict_;
+}
+
+StrictFloatScope::~StrictFloatScope() {
+    strict_float_targets -= strict_;
 }
 
 Expr simplify(const Expr &e) {
