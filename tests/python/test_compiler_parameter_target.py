@@ -153,3 +153,19 @@ def test_buffer_size_limits_and_support():
     assert large.has_large_buffers() and large.maximum_buffer_size() == 2**63 - 1
     assert small.supported() and hl.Target("arm-64-linux").supported()
     assert not hl.Target("x86-64-linux-cuda").supported()
+
+
+def test_trace_features_spelled_as_upstream_21():
+    # trace_all stands for the three only where they sort together, so not
+    # next to trace_pipeline (which sorts between them), as upstream 21 writes.
+    assert hl.Target("x86-64-linux-trace_loads-trace_stores-trace_realizations").to_string() == (
+        "x86-64-linux-trace_all"
+    )
+    t = hl.Target("x86-64-linux-trace_all-trace_pipeline")
+    assert t.to_string() == "x86-64-linux-trace_loads-trace_pipeline-trace_realizations-trace_stores"
+    assert hl.Target(t.to_string()) == t
+    # avx2 names avx2 only, as upstream 21's Target does.
+    avx2 = hl.Target("x86-64-linux-avx2")
+    assert avx2.to_string() == "x86-64-linux-avx2"
+    assert not avx2.has_feature(hl.TargetFeature.FMA)
+    assert not avx2.has_feature(hl.TargetFeature.F16C)

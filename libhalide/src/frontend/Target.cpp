@@ -576,7 +576,9 @@ std::string Target::to_string() const {
             out += std::string("-") + p.name;
         }
     }
-    bool trace_all = features_all_of({TraceLoads, TraceStores, TraceRealizations});
+    // As upstream 21: the three are written trace_all only where they would
+    // stand together in the sorted list, so not next to trace_pipeline.
+    bool trace_all = features_all_of({TraceLoads, TraceStores, TraceRealizations}) && !has_feature(TracePipeline);
     std::vector<std::string> names;
     for (const FeatureName &n : feature_names) {
         if (trace_all && (n.value == TraceLoads || n.value == TraceStores || n.value == TraceRealizations)) {
