@@ -534,7 +534,11 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
     for (size_t d = 0; d < box.size(); d++) {
         auto b = g.explicit_bounds.find(g.args[d]);
         if (b != g.explicit_bounds.end()) {
-            // Exactly the bound() region; consumers needing more fail at run time.
+            // Exactly the bound() region; consumers needing more fail at run
+            // time. As upstream, bound() does not excuse an unbounded access
+            // (an update writing at f(in(r)), a call at f(in(x))).
+            user_assert(box[d].is_bounded())
+                << g.name << " is accessed over an unbounded domain in dimension " << g.args[d];
             Expr min = b->second.first, max = Sub::make(Add::make(min, b->second.second), int32_const(1));
             if (box[d].is_bounded()) {
                 // The Var first, then the Func, as upstream 21 passes them:
