@@ -42,6 +42,8 @@ def test_upstream_names_schedule_and_keep_values(name):
     assert str(results.target) == str(target)
     assert list(results.featurization) == []
     assert "blur_x.compute_root()" in results.schedule_source
+    # As upstream's: C++ statements over `pipeline`, each Func by its index.
+    assert "Func blur_x = pipeline.get_func(" in results.schedule_source
     got = np.asarray(p.realize([37, 11]))
     np.testing.assert_array_equal(got, _blur_reference(37, 11))
 

@@ -341,12 +341,14 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
 }
 
 void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const LoweredFunc &f,
-                     const Target &target, const std::vector<std::string> &namespaces) {
-    compile_lowered(output_files, std::vector<LoweredFunc>{f}, f.name, target, namespaces);
+                     const Target &target, const std::vector<std::string> &namespaces,
+                     const AutoSchedulerResults *autoscheduled) {
+    compile_lowered(output_files, std::vector<LoweredFunc>{f}, f.name, target, namespaces, autoscheduled);
 }
 
 void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const std::vector<LoweredFunc> &fs,
-                     const std::string &name, const Target &target, const std::vector<std::string> &namespaces) {
+                     const std::string &name, const Target &target, const std::vector<std::string> &namespaces,
+                     const AutoSchedulerResults *autoscheduled) {
     user_assert(!fs.empty()) << "Cannot compile module " << name << ": it has no functions";
     bool cplusplus = target.has_feature(Target::CPlusPlusMangling);
     EmitRequest request;
@@ -414,7 +416,9 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
             write_file(path, text);
             break;
         }
-        case OutputFileType::schedule: write_file(path, schedule_header(name, target.to_string())); break;
+        case OutputFileType::schedule:
+            write_file(path, schedule_header(name, target.to_string(), autoscheduled, namespaces));
+            break;
         case OutputFileType::featurization: write_file(path, ""); break; // no autoscheduler: nothing to record
         case OutputFileType::device_code: break;                         // no GPU code for a CPU target
         case OutputFileType::compiler_log:

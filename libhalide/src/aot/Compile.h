@@ -33,12 +33,15 @@ FunctionName split_function_name(const std::string &qualified, const Target &tar
 // Writes `output_files` for `f` (from lower_for_aot). With the target
 // feature c_plus_plus_name_mangling the entry points get C++ (Itanium)
 // names in `namespaces`, and the header declares them there.
+// `autoscheduled`: what an autoscheduler applied, for the schedule header.
 void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const LoweredFunc &f,
-                     const Target &target, const std::vector<std::string> &namespaces = {});
+                     const Target &target, const std::vector<std::string> &namespaces = {},
+                     const AutoSchedulerResults *autoscheduled = nullptr);
 // The same for several functions in one object, library or header (a
 // Module called `name`).
 void compile_lowered(const std::map<OutputFileType, std::string> &output_files, const std::vector<LoweredFunc> &fs,
-                     const std::string &name, const Target &target, const std::vector<std::string> &namespaces = {});
+                     const std::string &name, const Target &target, const std::vector<std::string> &namespaces = {},
+                     const AutoSchedulerResults *autoscheduled = nullptr);
 
 // A multitarget static library and/or header: one variant per target
 // (lower_variant(target, function name) gives each; a generator builds its

@@ -1,6 +1,6 @@
 // The small text outputs of Pipeline::compile_to and the generator driver
 // besides headers and objects: the function-info header, the RunGen
-// registration source and the (empty) schedule header.
+// registration source and the schedule header.
 #ifndef HALIDE_INTERNAL_AOT_EXTRA_OUTPUTS_H
 #define HALIDE_INTERNAL_AOT_EXTRA_OUTPUTS_H
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "Halide/LoweredFunc.h"
+#include "Halide/Pipeline.h"
 
 namespace Halide {
 namespace Internal {
@@ -24,9 +25,11 @@ std::string function_info_header(const std::vector<LoweredFunc> &fs, const std::
 std::string registration_source(const std::string &name, const std::vector<std::string> &namespaces, bool cplusplus);
 
 // The header upstream's autoschedulers fill: apply_schedule_NAME(Pipeline,
-// Target) with no directives (a generator's autoscheduler has already been
-// applied to the pipeline when this is written).
-std::string schedule_header(const std::string &name, const std::string &target_string);
+// Target), in `namespaces`, whose body is the schedule an autoscheduler
+// applied (`results`, its schedule_source: C++ statements over `pipeline`),
+// or no directives when none ran.
+std::string schedule_header(const std::string &name, const std::string &target_string,
+                            const AutoSchedulerResults *results, const std::vector<std::string> &namespaces);
 
 } // namespace Internal
 } // namespace Halide

@@ -6,8 +6,12 @@
 // as they are. It needs no estimates.
 #include "frontend/GreedyAutoscheduler.h"
 
+#include <cctype>
 #include <map>
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "Halide/IRVisitor.h"
 #include "lower/Function.h"
@@ -27,14 +31,18 @@ struct CallSites {
 
 class CountCalls : public IRVisitor {
 public:
-    CountCalls(std::map<std::string, CallSites> &sites, bool in_reduction)
-        : sites_(sites), in_reduction_(in_reduction) {}
+    // `callees`, if given, collects the names of the Funcs called.
+    CountCalls(std::map<std::string, CallSites> &sites, bool in_reduction, std::set<std::string> *callees = nullptr)
+        : sites_(sites), in_reduction_(in_reduction), callees_(callees) {}
     using IRVisitor::visit;
     void visit(const Call *op) override {
         if (op->call_type == Call::Halide) {
             CallSites &s = sites_[op->name];
             s.count++;
             s.in_reduction = s.in_reduction || in_reduction_;
+            if (callees_) {
+                callees_->insert(op->name);
+            }
         }
         IRVisitor::visit(op);
     }
@@ -42,6 +50,7 @@ public:
 private:
     std::map<std::string, CallSites> &sites_;
     bool in_reduction_;
+    std::set<std::string> *callees_;
 };
 
 // Nodes of an expression, to tell a cheap definition (a boundary
@@ -68,18 +77,44 @@ bool cheap_leaf(const FunctionContents &f) {
     return n.nodes <= 24;
 }
 
-bool calls_funcs(const FunctionContents &f, const Environment &env) {
-    std::map<std::string, CallSites> sites;
-    CountCalls c(sites, false);
-    for (const Expr &v : f.values) {
-        c.include(v);
-    }
-    for (const auto &s : sites) {
-        if (env.count(s.first)) {
+// Whether f's pure definition calls another Func of the pipeline, from the
+// callees its values call (collected once, in the walk that counts calls).
+bool calls_funcs(const std::set<std::string> &callees, const Environment &env) {
+    for (const std::string &c : callees) {
+        if (env.count(c)) {
             return true;
         }
     }
     return false;
+}
+
+// A C++ identifier for a Func's variable in the schedule source: its name
+// with other characters made '_', unique among those already taken.
+std::string source_name(const std::string &func, std::set<std::string> &taken) {
+    std::string id;
+    for (char c : func) {
+        id += std::isalnum((unsigned char)c) ? c : '_';
+    }
+    if (id.empty() || std::isdigit((unsigned char)id[0])) {
+        id = "f_" + id;
+    }
+    // Names the body uses, and C++ keywords a Func could be called.
+    static const std::set<std::string> reserved = {
+        "pipeline", "target", "Func",   "Var",   "TailStrategy", "auto",   "bool",  "break",  "case",
+        "char",     "class",  "const",  "do",    "double",       "else",   "float", "for",    "if",
+        "int",      "long",   "new",    "short", "signed",       "static", "this",  "switch", "unsigned",
+        "void",     "while",  "delete", "union", "struct",       "return", "goto",  "enum",   "default"};
+    std::string unique = id;
+    for (int i = 2; reserved.count(unique) || taken.count(unique); i++) {
+        unique = id + "_" + std::to_string(i);
+    }
+    taken.insert(unique);
+    return unique;
+}
+
+// A Var of the Func, as the schedule source names it.
+std::string var_source(const std::string &var) {
+    return "Var(\"" + var + "\")";
 }
 
 int vector_width(const FunctionContents &f, const Target &target) {
@@ -105,8 +140,9 @@ void greedy_autoschedule(const Pipeline &p, const Target &target, const Autosche
     std::vector<std::string> order = realization_order(outs, env);
 
     std::map<std::string, CallSites> sites;
+    std::map<std::string, std::set<std::string>> pure_callees; // caller -> Funcs its values call
     for (const auto &e : env) {
-        CountCalls pure(sites, false);
+        CountCalls pure(sites, false, &pure_callees[e.first]);
         for (const Expr &v : e.second->values) {
             pure.include(v);
         }
@@ -121,12 +157,16 @@ void greedy_autoschedule(const Pipeline &p, const Target &target, const Autosche
         }
     }
 
+    // The schedule as C++ statements over `pipeline` (upstream's form of
+    // schedule_source, the body of the .schedule.h's apply_schedule_NAME):
+    // each Func scheduled is pipeline.get_func(i), i its realization index.
     std::ostringstream src;
     src << "// Schedule made by this compiler's built-in autoscheduler (as '" << params.name << "')\n"
         << "// for target=" << target.to_string() << "\n";
+    std::set<std::string> taken;
     // Consumers first, as upstream's schedules are written.
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        FunctionPtr fp = env.at(*it);
+    for (size_t index = order.size(); index-- > 0;) {
+        FunctionPtr fp = env.at(order[index]);
         const FunctionContents &f = *fp;
         bool is_output = false;
         for (const FunctionPtr &o : outs) {
@@ -136,29 +176,32 @@ void greedy_autoschedule(const Pipeline &p, const Target &target, const Autosche
             continue; // the user's schedule stands
         }
         const CallSites &cs = sites[f.name];
-        bool inline_it = !is_output && f.updates.empty() && !f.extern_def &&
-                         ((cs.count == 1 && !cs.in_reduction) || (cheap_leaf(f) && !calls_funcs(f, env)));
+        bool inline_it =
+            !is_output && f.updates.empty() && !f.extern_def &&
+            ((cs.count == 1 && !cs.in_reduction) || (cheap_leaf(f) && !calls_funcs(pure_callees[f.name], env)));
         if (inline_it) {
             continue;
         }
         Func func(fp);
-        std::ostringstream line;
-        line << f.name << (is_output ? "" : ".compute_root()");
+        const std::string name = source_name(f.name, taken);
+        std::vector<std::string> directives; // each ".directive(...)"
         if (!is_output) {
             func.compute_root();
+            directives.emplace_back(".compute_root()");
         }
         const int vw = vector_width(f, target);
         if (!f.extern_def && !f.args.empty()) {
             if (vw > 1) {
                 func.vectorize(Var(f.args.front()), vw, TailStrategy::GuardWithIf);
-                line << "\n    .vectorize(" << f.args.front() << ", " << vw << ", TailStrategy::GuardWithIf)";
+                directives.push_back(".vectorize(" + var_source(f.args.front()) + ", " + std::to_string(vw) +
+                                     ", TailStrategy::GuardWithIf)");
             }
             if (f.args.size() >= 2) {
                 func.parallel(Var(f.args.back()));
-                line << "\n    .parallel(" << f.args.back() << ")";
+                directives.push_back(".parallel(" + var_source(f.args.back()) + ")");
             }
         }
-        src << line.str() << ";\n";
+        std::ostringstream updates;
         for (size_t i = 0; i < f.updates.size(); i++) {
             const UpdateDefinition &u = f.updates[i];
             if (u.scheduled) {
@@ -170,19 +213,28 @@ void greedy_autoschedule(const Pipeline &p, const Target &target, const Autosche
             // as vector lanes; with RVars inside, only the outermost goes parallel.
             if (!u.rdom && !u.pure_vars.empty() && !u.pure_vars.front().empty() && vw > 1) {
                 st.vectorize(Var(u.pure_vars.front()), vw, TailStrategy::GuardWithIf);
-                uline << "\n    .vectorize(" << u.pure_vars.front() << ", " << vw << ", TailStrategy::GuardWithIf)";
+                uline << "\n    .vectorize(" << var_source(u.pure_vars.front()) << ", " << vw
+                      << ", TailStrategy::GuardWithIf)";
             }
             for (size_t d = u.pure_vars.size(); d-- > 1;) {
                 if (!u.pure_vars[d].empty()) {
                     st.parallel(Var(u.pure_vars[d]));
-                    uline << "\n    .parallel(" << u.pure_vars[d] << ")";
+                    uline << "\n    .parallel(" << var_source(u.pure_vars[d]) << ")";
                     break;
                 }
             }
             if (!uline.str().empty()) {
-                src << f.name << ".update(" << i << ")" << uline.str() << ";\n";
+                updates << name << ".update(" << i << ")" << uline.str() << ";\n";
             }
         }
+        if (directives.empty() && updates.str().empty()) {
+            continue;
+        }
+        src << "Func " << name << " = pipeline.get_func(" << index << ");\n";
+        for (size_t i = 0; i < directives.size(); i++) {
+            src << (i ? "\n    " : name) << directives[i] << (i + 1 == directives.size() ? ";\n" : "");
+        }
+        src << updates.str();
     }
     outputs->target = target;
     outputs->autoscheduler_params = params;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 
 #include "aot/Compile.h"
 
@@ -295,9 +296,14 @@ void GeneratorBase::compile_to(const std::map<OutputFileType, std::string> &file
                                const Target &target) {
     set_target(target);
     Pipeline p = build_pipeline();
-    autoschedule(p);
+    // As upstream: the schedule header holds the schedule the autoscheduler applied.
+    std::optional<AutoSchedulerResults> results;
+    if (using_autoscheduler()) {
+        results = p.apply_autoscheduler(target_, autoscheduler_params_);
+    }
     FunctionName fn = split_function_name(function_name, target);
-    compile_lowered(files, lower_for_aot(p, arguments(), fn.name, target, output_names()), target, fn.namespaces);
+    compile_lowered(files, lower_for_aot(p, arguments(), fn.name, target, output_names()), target, fn.namespaces,
+                    results ? &*results : nullptr);
 }
 
 // ---------------------------------------------------------------- registry
