@@ -41,6 +41,8 @@ SCHEDULES = {
     "output's x tile loop",
     "panels": "the same tiles, but each 2-vector column panel of B outermost (in parallel) and the tiles going "
     "down it, so the panel stays in L2",
+    "packed": "the panels, with each column panel of B first copied into a contiguous block (`B.in()` computed "
+    "per panel, vectorized): the loop over k reads consecutive cache lines instead of a new 4 KB page of B per k",
 }
 ASSUMED_FMA_LATENCY = 4  # cycles of a dependent FMA on Zen 2-4, Skylake and later
 TARGET_PEAK = 0.85  # issue 12: 85% of the core's FMA peak on one thread
@@ -132,8 +134,9 @@ def markdown(args, peaks, results, errors, mismatches, targets, load_before, loa
     out.append(
         "`benchmarks/matmul/bench_matmul.py`: one C++ source (`benchmarks/matmul/matmul.cpp`) compiled unchanged "
         "against ours, upstream Halide 21 and Debian's Halide 14 (`benchmarks/common/harness.py`'s build). Same "
-        "algorithm (`prod(x, y) += A(k, y) * B(x, k)`), schedules (below; output tiles of 2 vectors x 8 rows, the "
-        "accumulator per tile with its 16 vectors unrolled inside the loop over k) and inputs; JIT for the host; each "
+        "algorithm (`prod(x, y) += A(k, y) * B(x, k)`), schedules (below; output tiles of 2 vectors x 8 rows with "
+        "AVX-512's 32 vector registers, 2 vectors x 6 rows with 16, the accumulator per tile with its vectors "
+        "unrolled inside the loop over k) and inputs; JIT for the host; each "
         f"figure the best of up to {args.runs} realizations after one warm-up, in each of {args.rounds} "
         "sweep(s), one process per schedule, build and thread count, wall and process CPU time each the best "
         "over all runs. Ratios ours/theirs (lower is better)."

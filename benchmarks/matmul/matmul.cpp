@@ -24,11 +24,14 @@
 // summation orders give bit-identical outputs, equal to NumPy's.
 //
 // The schedule (upstream's matrix-multiplication performance test, with the
-// vector width of the target): the output in tiles of 2 vectors x 8 rows,
-// rows of tiles in parallel; the accumulator computed per tile, its pure
-// and update loops vectorized and fully unrolled inside the loop over k, so
-// 16 vector accumulators stay in registers and each k costs 2 vector loads
-// of B, 8 broadcasts of A and 16 FMAs.
+// vector width of the target): the output in tiles of 2 vectors x 8 rows
+// (6 rows without AVX-512: 12 accumulators, 2 vectors of B and a broadcast
+// fit its 16 vector registers, where 16 accumulators spilled), rows of
+// tiles in parallel; the accumulator computed per tile, its pure and update
+// loops vectorized and fully unrolled inside the loop over k, so the vector
+// accumulators stay in registers and each k costs 2 vector loads of B, one
+// broadcast of A and 2 FMAs per row. `panels` walks the tiles down each
+// column panel of B; `packed` also copies that panel into a contiguous block.
 
 #include <algorithm>
 #include <cstdint>
@@ -135,7 +138,7 @@ int peak() {
 // --- the pipeline -------------------------------------------------------------
 
 struct Options {
-    int size = 1024, runs = 10;
+    int size = 1024, runs = 10, rows = 0; // rows 0: as many as the target's vector registers allow
     double budget_s = 10.0;
     std::string schedule = "tiles", out, stmt, assembly;
 };
@@ -166,8 +169,20 @@ int run(const Options &o) {
 
     Target t = get_jit_target_from_environment();
     const int vec = t.natural_vector_size<float>();
-    out.tile(x, y, xi, yi, 2 * vec, 8).vectorize(xi, vec).unroll(xi).unroll(yi);
-    if (o.schedule == "panels") {
+    // 2 x rows accumulators, 2 vectors of B and a broadcast of A must fit the
+    // vector registers: 32 with AVX-512 (8 rows), 16 without (6 rows).
+    const int rows = o.rows > 0 ? o.rows : (t.has_feature(Target::AVX512) ? 8 : 6);
+    out.tile(x, y, xi, yi, 2 * vec, rows).vectorize(xi, vec).unroll(xi).unroll(yi);
+    if (o.schedule == "packed") {
+        // As panels, with each column panel of B first copied into a
+        // contiguous block (2 vectors x all k, 64 KB for 1024 floats of k):
+        // the loop over k then reads consecutive cache lines, not a new
+        // 4 KB page of B per k.
+        out.reorder(xi, yi, y, x).parallel(x);
+        prod.compute_at(out, y);
+        Func packed_b = B.in();
+        packed_b.compute_at(out, x).vectorize(packed_b.args()[0], vec);
+    } else if (o.schedule == "panels") {
         // Each column panel of B (2 vectors wide, all k) stays in L2 while
         // the tiles go down it; panels in parallel.
         out.reorder(xi, yi, y, x).parallel(x);
@@ -230,6 +245,8 @@ int main(int argc, char **argv) {
             o.size = std::atoi(argv[++i]);
         } else if (arg == "--schedule" && more) {
             o.schedule = argv[++i];
+        } else if (arg == "--rows" && more) {
+            o.rows = std::atoi(argv[++i]);
         } else if (arg == "--runs" && more) {
             o.runs = std::atoi(argv[++i]);
         } else if (arg == "--budget" && more) {
@@ -242,15 +259,16 @@ int main(int argc, char **argv) {
             o.assembly = argv[++i];
         } else {
             std::fprintf(stderr,
-                         "usage: %s --peak | [--size N] [--schedule tiles|panels] [--runs N] [--budget SECONDS] [--out "
+                         "usage: %s --peak | [--size N] [--schedule tiles|panels|packed] [--rows N] [--runs N] "
+                         "[--budget SECONDS] [--out "
                          "FILE] [--stmt FILE] "
                          "[--asm FILE]\n",
                          argv[0]);
             return 2;
         }
     }
-    if (o.schedule != "tiles" && o.schedule != "panels") {
-        std::fprintf(stderr, "--schedule is tiles or panels\n");
+    if (o.schedule != "tiles" && o.schedule != "panels" && o.schedule != "packed") {
+        std::fprintf(stderr, "--schedule is tiles, panels or packed\n");
         return 2;
     }
     if (o.size % 64 != 0) {

@@ -725,6 +725,18 @@ Box box_union(const Box &a, const Box &b) {
     return out;
 }
 
+Box box_intersection(const Box &a, const Box &b) {
+    internal_assert(a.size() == b.size());
+    Box out;
+    for (size_t i = 0; i < a.size(); i++) {
+        const Interval &x = a[i], &y = b[i];
+        Expr lo = !x.min.defined() ? y.min : !y.min.defined() ? x.min : make_max(x.min, y.min);
+        Expr hi = !x.max.defined() ? y.max : !y.max.defined() ? x.max : make_min(x.max, y.max);
+        out.push_back({lo, hi});
+    }
+    return out;
+}
+
 Interval bounds_of_expr(const Expr &e, const Scope &scope) {
     Bounds b(scope);
     return b.of(e);

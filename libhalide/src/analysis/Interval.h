@@ -48,6 +48,9 @@ private:
 // One interval per dimension.
 using Box = std::vector<Interval>;
 Box box_union(const Box &a, const Box &b);
+// Where both hold: two sound bounds of one region give a tighter sound one.
+// An unbounded end of either is the other's.
+Box box_intersection(const Box &a, const Box &b);
 
 // The region of every Func and input buffer called in `s` (by Call name),
 // in terms of the variables in scope outside `s`.
