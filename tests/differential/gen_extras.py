@@ -113,7 +113,7 @@ def _add_specializations(p: Pipeline, s: Scheduler, rng: random.Random, twinned:
         size = p.width if dim == "width" else p.height
         cond = f"{out.name}.output_buffer().{dim}() >= {rng.randint(1, size + 1)}"
         then = ""
-        serial = [lp for lp in s.serial(s.loops[fi]) if not lp.rvar]
+        serial = [lp for lp in s.serial(s.loops[fi]) if not lp.rvar and not lp.pred]
         # Upstream checks only the main schedule for a Func stored outside a vectorized loop but computed
         # inside it, and then fails or vectorizes the producer across the loop; ours refuses such a
         # specialization as it refuses that main schedule. Vectorized only where nothing is computed inside.

@@ -232,6 +232,7 @@ AVOIDABLE = {
     "blend": "TailStrategy::ShiftInwardsAndBlend on outputs",
     "likely": "likely()/likely_if_innermost() around clamped coordinates",
     "compute_with": "a copy of a compute_root Func computed with it (compute_with)",
+    "predicate_tail": "TailStrategy::PredicateLoads/PredicateStores",
     **gen_extras.AVOIDABLE,
 }
 
@@ -409,6 +410,9 @@ class Loop:
     anon: bool = False  # made by vectorize(v, n) & co: no Var names it
     const: bool = False  # a compile-time constant extent (the inner loop of a split)
     rvar: bool = False  # a loop over an RVar (of an update definition)
+    pred: bool = False  # the inner loop of a PredicateLoads/PredicateStores split: never split again
+    from_inner: bool = False  # stems from a split's inner loop: never split with PredicateLoads
+    orig: bool = False  # a Func's own dimension, not yet split or fused
 
 
 @dataclass
@@ -1574,7 +1578,9 @@ def interval_shift(left: bool, a: Node, slo: int, shi: int) -> tuple[int, int]:
 # Predicate is always legal (as GuardWithIf); ShiftInwardsAndBlend where
 # ShiftInwards is (pure definitions only here, and the blend is refused
 # with a parallel loop from the same Var: drawn only for outputs, which
-# parallelize before or after, see tail()).
+# parallelize before or after, see tail()). PredicateLoads and
+# PredicateStores (PRED_TAILS) are drawn apart, from an RNG of their own
+# (Scheduler.predicated), so a seed's other choices stay as they were.
 TAILS = [
     "TailStrategy::Auto",
     "TailStrategy::GuardWithIf",
@@ -1583,6 +1589,18 @@ TAILS = [
     "TailStrategy::Predicate",
     "TailStrategy::ShiftInwardsAndBlend",
 ]
+
+# Upstream's rules: a split with either may not be split again by its inner
+# loop; PredicateLoads may not split a loop stemming from a split's inner
+# loop (that loop, halves of its splits, fuses with it), and on an output
+# its unguarded stores need the extent to be a multiple of the factor (as
+# RoundUp's). PredicateStores reads on as RoundUp does (the inputs cover it);
+# on an output, upstream's bounds inference counts the guarded stores of a
+# split of anything but the output's own dimension as reaching past it
+# (split(x, xo, xi, 7).split(xi, a, b, 2, PredicateStores) over 35 points
+# "accesses" 36), so there its factor must divide the extent too.
+PRED_TAILS = ["TailStrategy::PredicateLoads", "TailStrategy::PredicateStores"]
+PRED_TAIL_P = 0.06
 
 
 class Scheduler:
@@ -1601,6 +1619,7 @@ class Scheduler:
         # Funcs with a parallel loop (never blended afterwards).
         self.blended: set[int] = set()
         self.parallel_funcs: set[int] = set()
+        self.pred_rng = random.Random(f"{p.seed}:{p.k}:predicate_tail")
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -1631,11 +1650,29 @@ class Scheduler:
         if "TailStrategy::ShiftInwardsAndBlend" in opts and (not is_out or parallel or "blend" in self.avoid):
             opts.remove("TailStrategy::ShiftInwardsAndBlend")
         choice = self.rng.choice(opts) if opts else None
+        choice = self.predicated(choice, [(loop, factor)], is_out)
         if choice == "TailStrategy::ShiftInwards" and not is_out:
             self.p.tags.add("si_intermediate")
         if choice == "TailStrategy::ShiftInwardsAndBlend":
             self.p.tags.add("blend")
             self.blended.add(fi)
+        return choice
+
+    def predicated(self, choice: str | None, splits: list[tuple[Loop, int]], is_out: bool) -> str | None:
+        """`choice`, or (sometimes, from pred_rng) a PredicateLoads/Stores tail legal for every split."""
+        if choice is None or "predicate_tail" in self.avoid or self.pred_rng.random() >= PRED_TAIL_P:
+            return choice
+        opts = list(PRED_TAILS)
+        for lp, fac in splits:
+            divides = lp.extent is not None and lp.extent % fac == 0
+            if (lp.from_inner or (is_out and not divides)) and PRED_TAILS[0] in opts:
+                opts.remove(PRED_TAILS[0])
+            if is_out and not lp.orig and not divides and PRED_TAILS[1] in opts:
+                opts.remove(PRED_TAILS[1])
+        if not opts:
+            return choice
+        choice = self.pred_rng.choice(opts)
+        self.p.tags.add("predicate_tail")
         return choice
 
     def repeat_ok(self, fi: int, var: str, kind: str) -> bool:
@@ -1661,9 +1698,9 @@ class Scheduler:
         is_out = fi == len(self.p.funcs) - 1
         if f.dims == 2:
             ext = [self.p.width, self.p.height] if is_out else [None, None]
-            loops = [Loop("x", ext[0]), Loop("y", ext[1])]
+            loops = [Loop("x", ext[0], orig=True), Loop("y", ext[1], orig=True)]
         else:
-            loops = [Loop("x", self.p.width if is_out else None)]
+            loops = [Loop("x", self.p.width if is_out else None, orig=True)]
         self.loops[fi] = loops
         self.split_product[fi] = 1
         r = self.rng
@@ -1686,7 +1723,7 @@ class Scheduler:
         return f
 
     def do_split(self, fi: int, name: str, loops: list[Loop]) -> None:
-        cands = self.serial(loops)
+        cands = [lp for lp in self.serial(loops) if not lp.pred]
         if not cands:
             return
         lp = self.rng.choice(cands)
@@ -1700,7 +1737,10 @@ class Scheduler:
         inner = self.fresh(f"{name}_i")
         i = loops.index(lp)
         oext = None if lp.extent is None else -(-lp.extent // fac)
-        loops[i : i + 1] = [Loop(inner, fac, const=True), Loop(outer, oext)]
+        loops[i : i + 1] = [
+            Loop(inner, fac, const=True, pred=tail in PRED_TAILS, from_inner=True),
+            Loop(outer, oext, from_inner=lp.from_inner),
+        ]
         self.emit(f"{name}.split({lp.name}, {outer}, {inner}, {fac}, {tail});")
 
     def do_tile(self, fi: int, name: str, loops: list[Loop]) -> None:
@@ -1729,6 +1769,7 @@ class Scheduler:
         if fi != len(self.p.funcs) - 1 and "si_intermediate" in self.avoid and "TailStrategy::ShiftInwards" in legal:
             legal.remove("TailStrategy::ShiftInwards")
         tail = self.rng.choice(legal)
+        tail = self.predicated(tail, [(lx, fx), (ly, fy)], fi == len(self.p.funcs) - 1)
         if tail == "TailStrategy::ShiftInwards" and fi != len(self.p.funcs) - 1:
             self.p.tags.add("si_intermediate")
         xi, yi = self.fresh(f"{name}_xi"), self.fresh(f"{name}_yi")
@@ -1742,11 +1783,12 @@ class Scheduler:
             self.emit(f"{name}.tile(x, y, {xi}, {yi}, {fx}, {fy}, {tail});")
         # Upstream marks both loops of a split of a parallel loop parallel (ours only the outer one:
         # the values are the same, but upstream's race check sees the inner one too).
+        pred = tail in PRED_TAILS
         loops[:] = [
-            Loop(xi, fx, lx.kind, const=True),
-            Loop(yi, fy, ly.kind, const=True),
-            Loop(xo, ex, lx.kind),
-            Loop(yo, ey, ly.kind),
+            Loop(xi, fx, lx.kind, const=True, pred=pred, from_inner=True),
+            Loop(yi, fy, ly.kind, const=True, pred=pred, from_inner=True),
+            Loop(xo, ex, lx.kind, from_inner=lx.from_inner),
+            Loop(yo, ey, ly.kind, from_inner=ly.from_inner),
         ]
 
     def do_vectorize(self, fi: int, name: str, loops: list[Loop]) -> None:
@@ -1763,7 +1805,7 @@ class Scheduler:
         fac = self.rng.choice(
             [f for f in (2, 3, 4, 5, 8, 16) if self.split_product[fi] * f <= MAX_SPLIT_PRODUCT] or [0]
         )
-        if not fac or not self.repeat_ok(fi, lp.name, "vec"):
+        if not fac or lp.pred or not self.repeat_ok(fi, lp.name, "vec"):
             return
         tail = self.tail(fi, lp, fac)
         if tail is None:
@@ -1771,7 +1813,10 @@ class Scheduler:
         self.split_product[fi] *= fac
         i = loops.index(lp)
         oext = None if lp.extent is None else -(-lp.extent // fac)
-        loops[i : i + 1] = [Loop(lp.name + "_vec", fac, "vectorized", anon=True), Loop(lp.name, oext)]
+        loops[i : i + 1] = [
+            Loop(lp.name + "_vec", fac, "vectorized", anon=True),
+            Loop(lp.name, oext, from_inner=lp.from_inner),
+        ]
         if tail == "TailStrategy::Auto" and self.rng.random() < 0.5:
             self.emit(f"{name}.vectorize({lp.name}, {fac});")
         else:
@@ -1787,7 +1832,7 @@ class Scheduler:
             self.emit(f"{name}.unroll({lp.name});")
             return
         fac = self.rng.choice([f for f in (2, 3, 4) if self.split_product[fi] * f <= MAX_SPLIT_PRODUCT] or [0])
-        if not fac or not self.repeat_ok(fi, lp.name, "unroll"):
+        if not fac or lp.pred or not self.repeat_ok(fi, lp.name, "unroll"):
             return
         tail = self.tail(fi, lp, fac)
         if tail is None:
@@ -1795,7 +1840,10 @@ class Scheduler:
         self.split_product[fi] *= fac
         i = loops.index(lp)
         oext = None if lp.extent is None else -(-lp.extent // fac)
-        loops[i : i + 1] = [Loop(lp.name + "_unroll", fac, "unrolled", anon=True), Loop(lp.name, oext)]
+        loops[i : i + 1] = [
+            Loop(lp.name + "_unroll", fac, "unrolled", anon=True),
+            Loop(lp.name, oext, from_inner=lp.from_inner),
+        ]
         self.emit(f"{name}.unroll({lp.name}, {fac}, {tail});")
 
     def do_parallel(self, fi: int, name: str, loops: list[Loop]) -> None:
@@ -1806,13 +1854,16 @@ class Scheduler:
         lp = self.rng.choice(cands[len(cands) // 2 :])
         if self.rng.random() < 0.25:
             fac = self.rng.choice([f for f in (2, 3, 4) if self.split_product[fi] * f <= MAX_SPLIT_PRODUCT] or [0])
-            if fac and self.repeat_ok(fi, lp.name, "par"):
+            if fac and not lp.pred and self.repeat_ok(fi, lp.name, "par"):
                 tail = self.tail(fi, lp, fac)
                 if tail is not None:
                     self.split_product[fi] *= fac
                     i = loops.index(lp)
                     oext = None if lp.extent is None else -(-lp.extent // fac)
-                    loops[i : i + 1] = [Loop(lp.name + "_par_inner", fac, anon=True), Loop(lp.name, oext, "parallel")]
+                    loops[i : i + 1] = [
+                        Loop(lp.name + "_par_inner", fac, anon=True),
+                        Loop(lp.name, oext, "parallel", from_inner=lp.from_inner),
+                    ]
                     self.emit(f"{name}.parallel({lp.name}, {fac}, {tail});")
                     return
         lp.kind = "parallel"
@@ -1842,7 +1893,7 @@ class Scheduler:
         a, b = loops[i], loops[i + 1]
         fused = self.fresh(f"{name}_fused")
         ext = None if a.extent is None or b.extent is None else a.extent * b.extent
-        loops[i : i + 2] = [Loop(fused, ext, const=a.const and b.const)]
+        loops[i : i + 2] = [Loop(fused, ext, const=a.const and b.const, from_inner=a.from_inner or b.from_inner)]
         self.emit(f"{name}.fuse({a.name}, {b.name}, {fused});")
 
     # ---- compute and store levels

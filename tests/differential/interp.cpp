@@ -849,6 +849,10 @@ TailStrategy tail_named(const std::string &s) {
         return TailStrategy::Predicate;
     if (s == "TailStrategy::ShiftInwardsAndBlend")
         return TailStrategy::ShiftInwardsAndBlend;
+    if (s == "TailStrategy::PredicateLoads")
+        return TailStrategy::PredicateLoads;
+    if (s == "TailStrategy::PredicateStores")
+        return TailStrategy::PredicateStores;
     throw ParseError("unknown tail strategy " + s);
 }
 

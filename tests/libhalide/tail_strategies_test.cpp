@@ -330,15 +330,27 @@ TEST(TailStrategies, IllegalUsesAreUpstreamsErrors) {
             << e;
     }
     {
+        // The outer half of a split of an inner Var still stems from it.
+        Var xio("xio"), xioo("xioo"), xioi("xioi");
         Func f("f");
         f(x) = x;
         std::string e = error_of([&] {
-            f.split(x, xo, xi, 8).split(xi, xi, xii, 2, TailStrategy::PredicateStores);
+            f.split(x, xo, xi, 8).split(xi, xio, xii, 2).split(xio, xioo, xioi, 2, TailStrategy::PredicateLoads);
             f.realize({16});
         });
-        EXPECT_NE(e.find("PredicateStores may not be used to split a Var stemming from the inner Var of a prior split"),
+        EXPECT_NE(e.find("PredicateLoads may not be used to split a Var stemming from the inner Var of a prior split"),
                   std::string::npos)
             << e;
+    }
+    {
+        // PredicateStores may (upstream's check is of PredicateLoads only).
+        Func f("f");
+        f(x) = x * 3;
+        f.split(x, xo, xi, 8).split(xi, xi, xii, 3, TailStrategy::PredicateStores);
+        Buffer<int> out = f.realize({13});
+        for (int i = 0; i < 13; i++) {
+            EXPECT_EQ(out(i), i * 3) << i;
+        }
     }
     {
         Func f("f");

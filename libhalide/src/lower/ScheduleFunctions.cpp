@@ -158,18 +158,35 @@ void check_tail_legality(const FunctionContents &f, const UpdateDefinition *upda
                        << " the tail strategy must be GuardWithIf, Predicate, or Auto. Anything else may change "
                           "the meaning of the algorithm";
         }
+        // As upstream: PredicateLoads (not PredicateStores) may not split a
+        // Var stemming from a prior split's inner Var (that inner Var, the
+        // halves of its splits, a fuse with it), and no split may split the
+        // inner Var of a predicated split.
+        std::set<std::string> from_inner;
         for (size_t j = 0; j < i; j++) {
             const SplitStep &prior = splits[j];
-            if (prior.kind != SplitStep::Split || prior.inner != step.old_var) {
+            if (prior.kind == SplitStep::Fuse) {
+                if (from_inner.count(prior.inner) || from_inner.count(prior.outer)) {
+                    from_inner.insert(prior.old_var);
+                }
                 continue;
             }
-            user_assert(!predicates_part)
-                << "Can't use TailStrategy::" << tail_name(tail) << " for splitting " << step.old_var << " in " << where
-                << ". " << tail_name(tail)
-                << " may not be used to split a Var stemming from the inner Var of a prior split.";
-            user_assert(prior.tail != TailKind::PredicateLoads && prior.tail != TailKind::PredicateStores)
-                << "Cannot split a loop variable resulting from a split using PredicateLoads or PredicateStores.";
+            bool old_from_inner = from_inner.count(prior.old_var) > 0;
+            from_inner.erase(prior.outer);
+            if (old_from_inner) {
+                from_inner.insert(prior.outer);
+            }
+            from_inner.insert(prior.inner);
+            if (prior.inner == step.old_var) {
+                user_assert(prior.tail != TailKind::PredicateLoads && prior.tail != TailKind::PredicateStores)
+                    << "Cannot split a loop variable resulting from a split using PredicateLoads or "
+                       "PredicateStores.";
+            }
         }
+        user_assert(tail != TailKind::PredicateLoads || !from_inner.count(step.old_var))
+            << "Can't use TailStrategy::" << tail_name(tail) << " for splitting " << step.old_var << " in " << where
+            << ". " << tail_name(tail)
+            << " may not be used to split a Var stemming from the inner Var of a prior split.";
         if (blends) {
             std::string root = root_of(splits, step.old_var);
             for (const Dim &d : dims) {
