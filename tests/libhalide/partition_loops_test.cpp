@@ -104,8 +104,8 @@ TEST(PartitionLoops, OuterLoopsAreNotPartitionedForBranchesTheInnerLoopsSplitOff
     Stmt outer = For::make("xo", IntImm::make(Int(32), 0), IntImm::make(Int(32), 7), ForType::Serial, inner);
     std::string text = printed(simplify(partition_loops(outer)));
     EXPECT_EQ(count(text, "for (xo, "), 1) << text;
-    EXPECT_EQ(count(text, "for (xi, "), 3) << text;
-    EXPECT_EQ(count(text, "max(min("), 2) << text; // in the xi prologue and epilogue only
+    EXPECT_EQ(count(text, "for (xi, "), 4) << text; // the three, and the whole-range fast path
+    EXPECT_EQ(count(text, "max(min("), 2) << text;  // in the xi prologue and epilogue only
 
     // A clamp on xo in the xi loop's main line: xo is partitioned for it.
     Expr side = Max::make(Min::make(likely(var("xo")), 5), 1);
@@ -113,6 +113,28 @@ TEST(PartitionLoops, OuterLoopsAreNotPartitionedForBranchesTheInnerLoopsSplitOff
                           Block::make(Store::make("side", side, var("xo")), inner));
     text = printed(simplify(partition_loops(both)));
     EXPECT_EQ(count(text, "for (xo, "), 3) << text;
+}
+
+TEST(PartitionLoops, SmallConstantLoopsKeepAFastPathOverTheirWholeRange) {
+    // A tile's row of 16: for (xi, 0, 16) out[xi] = in[clamp(likely(o + xi - 1), 0, 49)].
+    Expr x = Add::make(var("o"), var("xi"));
+    Expr index = Max::make(Min::make(likely(Sub::make(x, 1)), 49), 0);
+    Stmt loop = For::make("xi", IntImm::make(Int(32), 0), IntImm::make(Int(32), 16), ForType::Serial,
+                          Store::make("out", Load::make(Int(32), "in", index), var("xi")));
+    std::string was = printed(loop), text = printed(simplify(partition_loops(loop)));
+    EXPECT_EQ(count(was, "for (xi, "), 1) << was;
+    // After: where the steady range covers [0, 15], the loop of constant
+    // extent 16 runs the steady body (no clamp); else the three loops.
+    EXPECT_EQ(count(text, "for (xi, "), 4) << text;
+    EXPECT_EQ(count(text, "for (xi, 0, 16) {\n    out[xi] = in[likely(((o + xi) + -1))]"), 1) << text;
+    EXPECT_NE(text.find("if (((xi.steady_min <= 0) && (15 <= xi.steady_max)))"), std::string::npos) << text;
+    EXPECT_EQ(count(text, "max(min("), 2) << text; // prologue and epilogue only
+    // A loop of variable extent, or one with a loop inside, has no such path.
+    Stmt long_loop = For::make("xi", IntImm::make(Int(32), 0), var("n"), ForType::Serial,
+                               Store::make("out", Load::make(Int(32), "in", index), var("xi")));
+    text = printed(simplify(partition_loops(long_loop)));
+    EXPECT_EQ(count(text, "for (xi, "), 3) << text;
+    EXPECT_EQ(text.find("if ("), std::string::npos) << text;
 }
 
 TEST(PartitionLoops, SolvedThroughDivisionByAConstant) {
@@ -180,6 +202,28 @@ TEST(PartitionLoops, RepeatEdgeBlurVectorizedAndParallel) {
                 ASSERT_EQ(out(i, j), rbx(i, j - 1) + rbx(i, j) * 3 + rbx(i, j + 1)) << i << ", " << j;
             }
         }
+    }
+}
+
+TEST(PartitionLoops, FastPathOfTiledRepeatEdgeBlurMatchesCpp) {
+    // 16-wide tiles (shifted inwards at the end) vectorized by 8: interior
+    // tiles take the fast path, edge tiles the three loops; sizes with and
+    // without interior tiles.
+    ImageParam im(Int(32), 2, "im");
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    Func c = BoundaryConditions::repeat_edge(im);
+    Func bx("bx"), out("out");
+    bx(x, y) = c(x - 1, y) + 2 * c(x, y) + c(x + 2, y);
+    out(x, y) = bx(x, y - 1) + bx(x, y) * 3 + bx(x, y + 1);
+    out.tile(x, y, xi, yi, 16, 4).vectorize(xi, 8);
+    bx.compute_at(out, x).vectorize(x, 8);
+    EXPECT_NE(lowered(out, {im}, "fast_path").find("bx.s0.x$o.steady_min <= 0"), std::string::npos);
+    for (auto [w, h] : {std::pair{67, 9}, std::pair{16, 4}, std::pair{33, 5}, std::pair{100, 13}}) {
+        Buffer<int32_t> in = ramp_input(w, h);
+        im.set(in);
+        auto at = [&](int i, int j) { return in(clampi(i, 0, w - 1), clampi(j, 0, h - 1)); };
+        auto rbx = [&](int i, int j) { return at(i - 1, j) + 2 * at(i, j) + at(i + 2, j); };
+        expect_matches(out, w, h, [&](int i, int j) { return rbx(i, j - 1) + rbx(i, j) * 3 + rbx(i, j + 1); });
     }
 }
 

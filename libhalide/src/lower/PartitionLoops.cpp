@@ -41,6 +41,17 @@
 // last tile of each row, a quarter of the image, back to gathers).
 // Runs before vectorization, so the steady state of a vectorized loop
 // loads densely instead of gathering clamped indices.
+// A loop of small constant extent with no loop inside (a tile's row of
+// vectors) also keeps its whole range as a fast path, for the iterations
+// of the loops around it where the steady state covers that range (the
+// tiles away from the image's edges):
+//
+//   if (lo <= min && max <= hi) for v in [min, max] (steady) else (the three loops)
+//
+// Its constant trip count lets codegen unroll it fully, as it does the
+// same loop without a boundary condition, where the steady loop's
+// variable bounds left a loop counter, sign extensions and spills per
+// vector.
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -87,6 +98,10 @@ bool has_inner_loop(const Stmt &s) {
     finder.include(s);
     return finder.found;
 }
+
+// The largest constant extent of a loop given a fast path over its whole
+// range (its steady state copied once more).
+constexpr int64_t kMaxFastPathExtent = 64;
 
 // The largest tree (in nodes) a loop-invariant let may expand to.
 constexpr size_t kMaxExpandedLet = 2000;
@@ -661,8 +676,14 @@ public:
         edges_.add(prologue);
         edges_.add(epilogue);
         std::vector<Stmt> parts = steady_state.hoisted_checks;
-        parts.insert(parts.end(),
-                     {prologue, For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady), epilogue});
+        Stmt three =
+            Block::make({prologue, For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady), epilogue});
+        const int64_t *extent = as_const_int(op->extent);
+        if (extent && *extent > 1 && *extent <= kMaxFastPathExtent && !has_inner_loop(body)) {
+            Expr whole = And::make(LE::make(lo_v, op->min), LE::make(loop_max, hi_v));
+            three = IfThenElse::make(whole, For::make(op->name, op->min, op->extent, op->for_type, steady), three);
+        }
+        parts.push_back(three);
         Stmt s = Block::make(parts);
         s = LetStmt::make(prefix + "_max", hi, s);
         return LetStmt::make(prefix + "_min", lo, s);
