@@ -2852,6 +2852,9 @@ class StmtOutputFormat:
     def __eq__(self, other: StmtOutputFormat) -> bool:
         ...
     @typing.overload
+    def __eq__(self, other: typing.SupportsInt | typing.SupportsIndex) -> bool:
+        ...
+    @typing.overload
     def __eq__(self, other: typing.Any) -> bool:
         ...
     def __getstate__(self) -> int:
@@ -2866,6 +2869,9 @@ class StmtOutputFormat:
         ...
     @typing.overload
     def __ne__(self, other: StmtOutputFormat) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.SupportsInt | typing.SupportsIndex) -> bool:
         ...
     @typing.overload
     def __ne__(self, other: typing.Any) -> bool:

@@ -496,6 +496,37 @@ TEST(CodeGen, AllocateStoreLoadRoundTrip) {
     }
 }
 
+// An Auto allocation of constant size up to 16 KB (upstream's limit) is on
+// the stack: no halide_malloc; one byte more and it is on the heap. Values
+// checked both ways.
+TEST(CodeGen, SmallConstantAllocationIsOnTheStack) {
+    for (int count : {4096, 4097}) {
+        Stmt produce =
+            For::make("i", i32(0), i32(count), ForType::Serial, Store::make("tmp", mul(var("i"), i32(3)), var("i")));
+        Expr back = Load::make(Int(32), "tmp", sub(i32(count - 1), var("i")));
+        Stmt consume = For::make("i", i32(0), var("out.extent.0"), ForType::Serial, Store::make("out", back, var("i")));
+        LoweredFunc f;
+        f.name = "stack_or_heap";
+        f.args = {buffer_arg("out", Int(32), 1, true)};
+        f.body = bind_buffer("out", 1, Allocate::make("tmp", Int(32), {i32(count)}, Block::make(produce, consume)));
+        JITModule m = JITModule::compile(f);
+        Runtime::Buffer<int32_t> out(64);
+        void *args[] = {out.raw_buffer()};
+        malloc_calls = 0;
+        halide_malloc_t old_malloc = halide_set_custom_malloc([](void *uc, size_t bytes) {
+            malloc_calls++;
+            return halide_default_malloc(uc, bytes);
+        });
+        int rc = m.argv_function()(args);
+        halide_set_custom_malloc(old_malloc);
+        ASSERT_EQ(rc, 0);
+        EXPECT_EQ(malloc_calls.load(), count * 4 <= 16384 ? 0 : 1) << count << " int32s";
+        for (int i = 0; i < 64; i++) {
+            EXPECT_EQ(out(i), (count - 1 - i) * 3) << i;
+        }
+    }
+}
+
 TEST(CodeGen, AllocationFailureReturnsOutOfMemory) {
     Stmt body = Allocate::make("tmp", Int(32), {var("out.extent.0")}, Store::make("tmp", i32(1), i32(0)));
     LoweredFunc f;

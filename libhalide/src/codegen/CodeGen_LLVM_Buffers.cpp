@@ -16,6 +16,11 @@
 namespace Halide {
 namespace Internal {
 
+namespace {
+// The largest MemoryType::Auto allocation of constant size put on the stack.
+constexpr int64_t kMaxAutoStackBytes = 16384;
+} // namespace
+
 llvm::Value *CodeGen_LLVM::buffer_intrinsic(const Call *op) {
     const std::string &n = op->name;
     auto arg = [&](size_t i) {
@@ -160,6 +165,16 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
         return;
     }
     if (op->memory_type == MemoryType::Stack || op->memory_type == MemoryType::Register) {
+        allocate_on_stack(op);
+        return;
+    }
+    // A small block of constant size goes on the stack unless asked for the
+    // heap, as upstream decides (16 KB): a tile's accumulator computed per
+    // tile costs no halide_malloc/halide_free per tile.
+    bool constant = false;
+    int64_t count = constant_element_count(op, &constant);
+    if (op->memory_type == MemoryType::Auto && constant && count > 0 &&
+        count <= kMaxAutoStackBytes / op->type.bytes()) {
         allocate_on_stack(op);
         return;
     }
