@@ -1,8 +1,8 @@
 """A float divided by a constant is multiplied by the constant's reciprocal
 (1 / c in double, rounded once to the type), as upstream Halide's simplifier
 does: results are NumPy's x * float32(1 / c), bit for bit, and may differ in
-the last bit from x / c; inside strict_float() the division stays (a
-strict_float target: tests/libhalide/float_division_test.cpp)."""
+the last bit from x / c; inside strict_float() or for a strict_float target
+(realize's target=) the division stays."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ pytest.importorskip("halide._compiler", reason="the compiler module is not built
 import halide as hl  # noqa: E402
 
 
-def _divided(divisor: float, n: int, strict: bool = False) -> np.ndarray:
+def _divided(divisor: float, n: int, strict: bool = False, target: hl.Target | None = None) -> np.ndarray:
     x = hl.Var("x")
     f = hl.Func("fdiv")
     quotient = hl.cast(hl.Float(32), x) / hl.f32(divisor)
     f[x] = hl.strict_float(quotient) if strict else quotient
-    return np.asarray(f.realize([n]))
+    return np.asarray(f.realize([n]) if target is None else f.realize([n], target=target))
 
 
 def test_float32_division_by_a_constant_is_a_multiplication():
@@ -34,6 +34,16 @@ def test_strict_float_keeps_the_division():
     n = 2000
     xs = np.arange(n, dtype=np.float32)
     np.testing.assert_array_equal(_divided(2.4, n, strict=True), xs / np.float32(2.4))
+
+
+def test_strict_float_target_keeps_the_division():
+    n = 2000
+    xs = np.arange(n, dtype=np.float32)
+    strict = hl.get_jit_target_from_environment().with_feature(hl.TargetFeature.StrictFloat)
+    np.testing.assert_array_equal(_divided(2.4, n, target=strict), xs / np.float32(2.4))
+    # Without the feature, in the same process: multiplied.
+    recip = np.float32(1.0 / np.float64(np.float32(2.4)))
+    np.testing.assert_array_equal(_divided(2.4, n), xs * recip)
 
 
 def test_float64_division_by_a_constant():

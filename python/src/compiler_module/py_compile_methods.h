@@ -37,7 +37,7 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
            [](T &self, const Buf &dst, const Target &target) {
                check_jit_target(target, "realize");
                PipelineRun run;
-               self.realize(Halide::Realization({dst}));
+               self.realize(Halide::Realization({dst}), target);
            },
            py::arg("dst"), target_arg())
         .def(
@@ -47,7 +47,7 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
                 std::optional<Halide::Realization> r;
                 {
                     PipelineRun run;
-                    r.emplace(self.realize(sizes));
+                    r.emplace(self.realize(sizes, target));
                 }
                 return realization_to_python(*r);
             },
@@ -57,7 +57,7 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
             [](T &self, const std::vector<Buf> &dst, const Target &target) {
                 check_jit_target(target, "realize");
                 PipelineRun run;
-                self.realize(Halide::Realization(dst));
+                self.realize(Halide::Realization(dst), target);
             },
             py::arg("dst"), target_arg())
         .def(
