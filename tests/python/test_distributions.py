@@ -95,8 +95,9 @@ def test_runtime_wheel_is_small_and_has_no_compiler():
 def test_halide_wheel_holds_only_the_compiler_bindings():
     names = [n for n in _names(WHEELS["halide"]) if ".dist-info/" not in n]
     kinds = sorted((Path(n).name.split(".")[0], Path(n).suffix) for n in names)
-    # The extension, its type stub and the Generator support; halide-runtime has the rest.
-    assert kinds == [("_compiler", ".pyi"), ("_compiler", ".so"), ("_generator", ".py")], names
+    # The extension, its type stub, the Generator support and upstream's module name for the
+    # bindings (halide.halide_); halide-runtime has the rest.
+    assert kinds == [("_compiler", ".pyi"), ("_compiler", ".so"), ("_generator", ".py"), ("halide_", ".py")], names
 
 
 # ---- runtime-only venv: halide-runtime and the imaging plugin ----
