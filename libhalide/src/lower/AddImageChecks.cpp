@@ -64,36 +64,6 @@ Expr constraint_of(const Constraints &c, const std::string &buffer, int d, const
     return field == "min" ? k.min : field == "extent" ? k.extent : k.stride;
 }
 
-// Binds name.host, name.min.d, name.extent.d, name.stride.d and name.max.d
-// of every buffer argument around s; a field constrained to a constant is
-// bound to that constant (checked, or in a bounds query answered, to hold).
-Stmt bind_fields(const std::vector<LoweredArgument> &args, const Constraints &constraints, Stmt s) {
-    for (auto it = args.rbegin(); it != args.rend(); ++it) {
-        const LoweredArgument &a = *it;
-        if (!a.is_buffer()) {
-            continue;
-        }
-        Expr buf = Variable::make(Handle(), a.name + ".buffer");
-        for (int d = a.dimensions; d-- > 0;) {
-            std::string suffix = "." + std::to_string(d);
-            s = LetStmt::make(
-                a.name + ".max" + suffix,
-                Sub::make(Add::make(buffer_field(a.name, "min", d), buffer_field(a.name, "extent", d)), int32_const(1)),
-                s);
-            for (const char *field : {"stride", "extent", "min"}) {
-                Expr value = intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)});
-                Expr required = constraint_of(constraints, a.name, d, field);
-                if (required.defined() && required.as<IntImm>()) {
-                    value = required;
-                }
-                s = LetStmt::make(a.name + "." + field + suffix, value, s);
-            }
-        }
-        s = LetStmt::make(a.name + ".host", intrinsic(Handle(), "buffer_get_host", {buf}), s);
-    }
-    return s;
-}
-
 // The fields of buffer arguments constrained to constants (name.min.d,
 // name.extent.d, name.stride.d, and name.max.d when min and extent both
 // are), by the constants.
@@ -119,6 +89,37 @@ std::map<std::string, Expr> constant_fields(const std::vector<LoweredArgument> &
         }
     }
     return fields;
+}
+
+// Binds name.host, name.min.d, name.extent.d, name.stride.d and name.max.d
+// of every buffer argument around s; a field constrained to a constant is
+// bound to that constant (checked, or in a bounds query answered, to hold;
+// `fixed` is constant_fields()).
+Stmt bind_fields(const std::vector<LoweredArgument> &args, const std::map<std::string, Expr> &fixed, Stmt s) {
+    for (auto it = args.rbegin(); it != args.rend(); ++it) {
+        const LoweredArgument &a = *it;
+        if (!a.is_buffer()) {
+            continue;
+        }
+        Expr buf = Variable::make(Handle(), a.name + ".buffer");
+        for (int d = a.dimensions; d-- > 0;) {
+            std::string suffix = "." + std::to_string(d);
+            s = LetStmt::make(
+                a.name + ".max" + suffix,
+                Sub::make(Add::make(buffer_field(a.name, "min", d), buffer_field(a.name, "extent", d)), int32_const(1)),
+                s);
+            for (const char *field : {"stride", "extent", "min"}) {
+                std::string name = a.name + "." + field + suffix;
+                auto constant = fixed.find(name);
+                Expr value = constant != fixed.end()
+                                 ? constant->second
+                                 : intrinsic(Int(32), std::string("buffer_get_") + field, {buf, int32_const(d)});
+                s = LetStmt::make(name, value, s);
+            }
+        }
+        s = LetStmt::make(a.name + ".host", intrinsic(Handle(), "buffer_get_host", {buf}), s);
+    }
+    return s;
 }
 
 // A Func defined with a Tuple writes one buffer per value (f.0, f.1, ...):
@@ -382,7 +383,8 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     // before its input: the matmul benchmark's packed B). Both are sound;
     // where each is tighter is kept.
     auto required = boxes_required(s, opening.symbolic);
-    if (std::map<std::string, Expr> fixed = constant_fields(p.func.args, constraints); !fixed.empty()) {
+    const std::map<std::string, Expr> fixed = constant_fields(p.func.args, constraints);
+    if (!fixed.empty()) {
         auto refined = boxes_required(simplify(substitute(fixed, s)), opening.symbolic);
         for (auto &[name, box] : required) {
             auto it = refined.find(name);
@@ -491,7 +493,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     // The constraints first: the region checks may assume them.
     s = Block::make({Block::make(constraint_checks), Block::make(region_checks), s});
     s = wrap_in_lets(opening, s);
-    s = bind_fields(p.func.args, constraints, alias_tuple_outputs(outputs, s));
+    s = bind_fields(p.func.args, fixed, alias_tuple_outputs(outputs, s));
     Stmt checked = Block::make(Block::make(early_checks), s);
     // Before anything reads a buffer argument: it must be there at all.
     std::vector<Stmt> null_checks;
@@ -524,8 +526,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     if (!any_query.defined()) {
         return Block::make(Block::make(null_checks), checked);
     }
-    Stmt answers =
-        bind_fields(p.func.args, constraints, bounds_query_answers(p, required, opening, outputs, constraints));
+    Stmt answers = bind_fields(p.func.args, fixed, bounds_query_answers(p, required, opening, outputs, constraints));
     return Block::make(Block::make(null_checks), IfThenElse::make(any_query, answers, checked));
 }
 
