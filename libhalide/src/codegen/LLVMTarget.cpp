@@ -43,9 +43,10 @@ std::string os_triple(const Target &t) {
 //
 // Deliberately conservative, matching what a Halide 14 generator stores
 // ("x86-64-linux-avx2-fma" -> "x86-64-linux-avx-avx2-fma-sse41"): fma,
-// fma4 and f16c imply nothing and nothing implies them (upstream main's wider
-// table has avx2 imply fma and f16c; 14's does not), and sapphirerapids does
-// not imply cannonlake (host detection tests the two independently).
+// fma4 and f16c imply nothing and nothing implies them in the target string
+// (llvm_target_for still enables fma and f16c for avx2 code, as upstream 21
+// does), and sapphirerapids does not imply cannonlake (host detection tests
+// the two independently).
 struct Implication {
     Target::Feature feature, implied;
 };
@@ -113,9 +114,14 @@ LLVMTargetSpec llvm_target_for(const Target &named) {
         spec.triple = (t.bits == 32 ? "i386-" : "x86_64-") + os_triple(t);
         add_if(Target::SSE41, {"+sse4.1", "+ssse3", "+sse3", "+popcnt"});
         add_if(Target::AVX, {"+avx"});
-        add_if(Target::AVX2, {"+avx2"});
-        add_if(Target::FMA, {"+fma"});
-        add_if(Target::F16C, {"+f16c"});
+        // Every AVX2 processor has FMA and F16C, so code for an avx2 target
+        // uses them as upstream's does, though the target string does not
+        // name them (the implication table above stays Halide 14's).
+        add_if(Target::AVX2, {"+avx2", "+fma", "+f16c"});
+        if (!t.has_feature(Target::AVX2)) {
+            add_if(Target::FMA, {"+fma"});
+            add_if(Target::F16C, {"+f16c"});
+        }
         add_if(Target::AVX512, {"+avx512f", "+avx512cd"});
         add_if(Target::AVX512_KNL, {"+avx512pf", "+avx512er"});
         add_if(Target::AVX512_Skylake, {"+avx512bw", "+avx512dq", "+avx512vl"});
@@ -123,7 +129,7 @@ LLVMTargetSpec llvm_target_for(const Target &named) {
         add_if(Target::AVX512_SapphireRapids, {"+avx512bf16", "+avx512vnni"});
         if (t.has_feature(Target::AVX512_Skylake)) {
             spec.cpu = "x86-64-v4";
-        } else if (t.features_all_of({Target::AVX2, Target::FMA, Target::F16C})) {
+        } else if (t.has_feature(Target::AVX2)) {
             spec.cpu = "x86-64-v3";
         } else if (t.has_feature(Target::SSE41)) {
             spec.cpu = "x86-64-v2";
