@@ -49,6 +49,13 @@ EmittedModule emit_module(const std::vector<LoweredFunc> &fs, const Target &t, c
                                  << ": a symbol is defined twice";
         }
     }
+    if (!spec.tune.empty()) {
+        for (llvm::Function &fn : *m) {
+            if (!fn.isDeclaration()) {
+                fn.addFnAttr("tune-cpu", spec.tune);
+            }
+        }
+    }
     EmittedModule out;
     if (what.llvm_assembly) {
         llvm::raw_string_ostream os(out.llvm_assembly);

@@ -78,6 +78,28 @@ void arm32(const Target &t, LLVMTargetSpec &spec, std::vector<std::string> &feat
     features.push_back(t.has_feature(Target::NoNEON) ? "-neon" : "+neon");
 }
 
+// LLVM's processor names for upstream's tune_* values: the code keeps the
+// target's instruction set and is only scheduled for that processor.
+std::string llvm_tune_name(Target::Processor p) {
+    switch (p) {
+    case Target::K8: return "k8";
+    case Target::K8_SSE3: return "k8-sse3";
+    case Target::AMDFam10: return "amdfam10";
+    case Target::BtVer1: return "btver1";
+    case Target::BdVer1: return "bdver1";
+    case Target::BdVer2: return "bdver2";
+    case Target::BdVer3: return "bdver3";
+    case Target::BdVer4: return "bdver4";
+    case Target::BtVer2: return "btver2";
+    case Target::ZnVer1: return "znver1";
+    case Target::ZnVer2: return "znver2";
+    case Target::ZnVer3: return "znver3";
+    case Target::ZnVer4: return "znver4";
+    case Target::ZnVer5: return "znver5";
+    default: return "";
+    }
+}
+
 } // namespace
 
 Target with_implied_features(Target t) {
@@ -127,6 +149,7 @@ LLVMTargetSpec llvm_target_for(const Target &named) {
         add_if(Target::AVX512_Skylake, {"+avx512bw", "+avx512dq", "+avx512vl"});
         add_if(Target::AVX512_Cannonlake, {"+avx512ifma", "+avx512vbmi"});
         add_if(Target::AVX512_SapphireRapids, {"+avx512bf16", "+avx512vnni"});
+        spec.tune = llvm_tune_name(t.processor_tune);
         if (t.has_feature(Target::AVX512_Skylake)) {
             spec.cpu = "x86-64-v4";
         } else if (t.has_feature(Target::AVX2)) {

@@ -11,6 +11,7 @@ namespace Internal {
 
 struct LLVMTargetSpec {
     std::string triple, cpu, features;
+    std::string tune; // LLVM's name of the processor to tune for (tune_znver3 -> "znver3"), or ""
 };
 
 // The target's features and those they imply (avx2 -> avx -> sse41, ...),

@@ -4,6 +4,10 @@
 #include <cstdlib>
 #include <sstream>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include "Halide/Error.h"
 #include "Halide/Target.h"
 #include "codegen/LLVMTarget.h"
@@ -611,6 +615,51 @@ int Target::natural_vector_size(const Type &t) const {
     return std::max(1, vector_bytes / element_bytes);
 }
 
+namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+// The AMD core family this processor belongs to, as upstream 21's host
+// target names it (tune_znver3...): from CPUID's family and model numbers,
+// per AMD's published family tables. Other vendors stay generic.
+Target::Processor host_processor_tune() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        return Target::ProcessorGeneric;
+    }
+    const bool amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163; // "AuthenticAMD"
+    if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+        return Target::ProcessorGeneric;
+    }
+    const bool sse3 = ecx & 1;
+    unsigned family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
+    if (family == 0xf) {
+        family += (eax >> 20) & 0xff;
+        model |= ((eax >> 16) & 0xf) << 4;
+    }
+    auto in = [&](unsigned lo, unsigned hi) { return model >= lo && model <= hi; };
+    switch (family) {
+    case 0x0f: return sse3 ? Target::K8_SSE3 : Target::K8;
+    case 0x10: return Target::AMDFam10;
+    case 0x14: return Target::BtVer1;
+    case 0x15:
+        if (in(0x60, 0x7f)) {
+            return Target::BdVer4;
+        }
+        if (in(0x30, 0x3f)) {
+            return Target::BdVer3;
+        }
+        return model == 0x02 || in(0x10, 0x1f) ? Target::BdVer2 : Target::BdVer1;
+    case 0x16: return Target::BtVer2;
+    case 0x17: return model >= 0x30 ? Target::ZnVer2 : Target::ZnVer1;
+    case 0x19: return in(0x10, 0x1f) || in(0x60, 0x7f) || in(0xa0, 0xaf) ? Target::ZnVer4 : Target::ZnVer3;
+    case 0x1a: return Target::ZnVer5;
+    default: return Target::ProcessorGeneric;
+    }
+}
+#endif
+
+} // namespace
+
 Target get_host_target() {
     Target t;
 #if defined(__linux__)
@@ -649,6 +698,7 @@ Target get_host_target() {
                   avx512 && __builtin_cpu_supports("avx512pf") && __builtin_cpu_supports("avx512er"));
     t.set_feature(Target::AVX512_SapphireRapids,
                   skylake && __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni"));
+    t.processor_tune = host_processor_tune();
 #endif
     return Internal::with_implied_features(t);
 }
