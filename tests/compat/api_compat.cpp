@@ -339,6 +339,18 @@ void boundary_region() {
     report("boundary_region", Buffer<int32_t>(out.realize({12, 6})));
 }
 
+// Target queries a runtime-sharing build system makes.
+void target_queries() {
+    Target a("x86-64-linux-avx-avx2-sse41-debug"), b("x86-64-linux-sse41-debug-cuda-cuda_capability_50");
+    Target shared("x86-64-linux");
+    bool ok = a.get_runtime_compatible_target(b, shared);
+    std::printf("runtime_compatible %d %s cuda>=%d exceptions %d\n", (int)ok, shared.to_string().c_str(),
+                shared.get_cuda_capability_lower_bound(), (int)exceptions_enabled());
+    Target c("x86-64-linux-sse41");
+    ok = a.get_runtime_compatible_target(c, shared);
+    std::printf("runtime_compatible %d %s\n", (int)ok, shared.to_string().c_str());
+}
+
 int main() {
     gradient();
     brighten();
@@ -351,5 +363,6 @@ int main() {
     lowering_api();
     frontend_signatures();
     boundary_region();
+    target_queries();
     return 0;
 }

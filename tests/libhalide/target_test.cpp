@@ -368,3 +368,44 @@ TEST(Target, LargeBuffersAndSupport) {
     EXPECT_FALSE(Target("x86-64-linux-cuda").supported());
     EXPECT_FALSE(Target("hexagon-32-qurt").supported());
 }
+
+// Expected values: what upstream 21's libHalide answers for the same targets.
+TEST(Target, CapabilityLowerBoundsAsUpstream) {
+    EXPECT_EQ(Target("x86-64-linux").get_cuda_capability_lower_bound(), -1);
+    EXPECT_EQ(Target("x86-64-linux-cuda").get_cuda_capability_lower_bound(), 20);
+    EXPECT_EQ(Target("x86-64-linux-cuda-cuda_capability_50").get_cuda_capability_lower_bound(), 50);
+    EXPECT_EQ(Target("x86-64-linux-cuda_capability_61-cuda_capability_35").get_cuda_capability_lower_bound(), -1);
+    EXPECT_EQ(Target("x86-64-linux-cuda-cuda_capability_61-cuda_capability_35").get_cuda_capability_lower_bound(), 35);
+    EXPECT_EQ(Target("arm-64-linux-armv81a-armv84a").get_arm_v8_lower_bound(), 81);
+    EXPECT_EQ(Target("arm-64-linux").get_arm_v8_lower_bound(), -1);
+    EXPECT_EQ(Target("x86-64-linux-vulkan").get_vulkan_capability_lower_bound(), 10);
+    EXPECT_EQ(Target("x86-64-linux-vulkan-vk_v12").get_vulkan_capability_lower_bound(), 12);
+    EXPECT_EQ(Target("x86-64-linux-vk_v12").get_vulkan_capability_lower_bound(), -1);
+}
+
+TEST(Target, RuntimeCompatibleTargetAsUpstream) {
+    struct Case {
+        const char *a, *b, *result; // result nullptr: no compatible target
+    };
+    const Case cases[] = {
+        {"x86-64-linux-avx-avx2-sse41-debug", "x86-64-linux-sse41-debug-cuda", "x86-64-linux-cuda-debug-sse41"},
+        {"x86-64-linux-avx2-avx-sse41", "x86-64-linux-sse41-debug", nullptr},
+        {"x86-64-linux-sse41", "arm-64-linux", nullptr},
+        {"x86-64-linux-tune_znver3-avx-sse41-cuda-cuda_capability_61",
+         "x86-64-linux-avx-cuda-cuda_capability_35-no_asserts", "x86-64-linux-tune_znver3-avx-cuda-cuda_capability_35"},
+        {"arm-64-linux-armv84a", "arm-64-linux-armv81a", "arm-64-linux-armv81a"},
+        {"x86-64-linux-avx-sse41-vulkan-vk_v13", "x86-64-linux-sse41-vulkan-vk_v10-jit",
+         "x86-64-linux-sse41-vk_v10-vulkan"},
+    };
+    for (const Case &c : cases) {
+        Target a(c.a), b(c.b), result("x86-32-windows");
+        bool ok = a.get_runtime_compatible_target(b, result);
+        EXPECT_EQ(ok, c.result != nullptr) << c.a << " + " << c.b;
+        EXPECT_EQ(result.to_string(), c.result ? c.result : "x86-32-windows") << c.a << " + " << c.b;
+    }
+}
+
+TEST(Target, ExceptionsAreEnabled) {
+    EXPECT_TRUE(exceptions_enabled());
+    EXPECT_THROW(Target("x86-64-linux-not_a_feature"), CompileError);
+}

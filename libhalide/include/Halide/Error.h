@@ -11,6 +11,10 @@
 
 namespace Halide {
 
+// Whether the compiler reports errors by throwing (upstream can be built to
+// abort instead); this one always throws, so it returns true.
+bool exceptions_enabled();
+
 struct Error : std::runtime_error {
     explicit Error(const std::string &msg) : std::runtime_error(msg) {}
 };

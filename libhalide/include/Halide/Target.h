@@ -137,8 +137,8 @@ struct Target {
     Arch arch = ArchUnknown;
     int bits = 0;
     // The CPU to tune for ("tune_znver4" in a target string), values as
-    // upstream's. Recorded, parsed and printed; code generation ignores it
-    // (ProcessorGeneric: the features decide).
+    // upstream's. Parsed and printed; ahead-of-time code is scheduled for
+    // it (the features alone decide which instructions are used).
     enum Processor {
         ProcessorGeneric = 0,
         K8,
@@ -222,6 +222,20 @@ struct Target {
     bool supported() const;
 
     const std::bitset<FeatureEnd> &get_features_bitset() const { return features; }
+
+    // The target of a runtime that can serve code built for this target and
+    // for `other` (as upstream's, TargetRuntimeCompatibility.cpp): same
+    // arch, bits and os, and the same sanitizer/debug/ABI features, else
+    // false and `result` unchanged; GPU APIs are united, instruction sets
+    // intersected, and capability ladders (CUDA, Vulkan, ARMv8.x) lowered
+    // to the lower of the two.
+    bool get_runtime_compatible_target(const Target &other, Target &result);
+    // The lowest capability named, as a number (cuda_capability_61 -> 61;
+    // CUDA or Vulkan alone: 20 or 10; armv81a -> 81), or -1 without the API
+    // (CUDA, Vulkan) or without any ARMv8.x feature.
+    int get_cuda_capability_lower_bound() const;
+    int get_vulkan_capability_lower_bound() const;
+    int get_arm_v8_lower_bound() const;
 
 private:
     std::bitset<FeatureEnd> features;

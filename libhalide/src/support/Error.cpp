@@ -10,6 +10,10 @@ namespace {
 std::atomic<CompileTimeErrorReporter *> custom_reporter{nullptr};
 } // namespace
 
+bool exceptions_enabled() {
+    return true;
+}
+
 void set_custom_compile_time_error_reporter(CompileTimeErrorReporter *error_reporter) {
     custom_reporter = error_reporter;
 }
