@@ -80,6 +80,45 @@ TEST(JITHandlers, ContextWinsOverThePipelineWhichFillsTheRest) {
     EXPECT_TRUE(plain.handlers.custom_print != nullptr); // filled in, as upstream
 }
 
+// Process defaults (JITSharedRuntime::set_default_handlers) fill what
+// neither the call's context nor the pipeline sets.
+TEST(JITHandlers, ProcessDefaultsComeLast) {
+    static std::string default_printed, pipeline_printed;
+    default_printed.clear();
+    pipeline_printed.clear();
+    JITHandlers defaults;
+    defaults.custom_print = [](JITUserContext *, const char *msg) { default_printed += msg; };
+    JITHandlers old = Internal::JITSharedRuntime::set_default_handlers(defaults);
+    EXPECT_TRUE(old.custom_print == nullptr);
+    Var x("x");
+    Func f("defaults");
+    f(x) = print(x * 3);
+    f.realize({2});
+    EXPECT_EQ(default_printed, expected_prints(2));
+    Recorder r;
+    r.handlers.custom_print = record_print;
+    f.realize(&r, {3});
+    EXPECT_EQ(r.printed, expected_prints(3));
+    f.jit_handlers().custom_print = [](JITUserContext *, const char *msg) { pipeline_printed += msg; };
+    f.realize({1});
+    EXPECT_EQ(pipeline_printed, expected_prints(1));
+    EXPECT_EQ(default_printed, expected_prints(2));
+    JITUserContext filled;
+    Internal::JITSharedRuntime::populate_jit_handlers(&filled, JITHandlers{});
+    EXPECT_TRUE(filled.handlers.custom_print == defaults.custom_print);
+    JITHandlers back = Internal::JITSharedRuntime::set_default_handlers(old);
+    EXPECT_TRUE(back.custom_print == defaults.custom_print);
+}
+
+TEST(JITHandlers, SharedRuntimeThreadCount) {
+    int before = Internal::JITSharedRuntime::set_num_threads(3);
+    EXPECT_GE(before, 1);
+    EXPECT_EQ(Internal::JITSharedRuntime::get_num_threads(), 3);
+    EXPECT_EQ(Internal::JITSharedRuntime::set_num_threads(before), 3);
+    EXPECT_EQ(Internal::JITSharedRuntime::get_num_threads(), before);
+    Internal::JITSharedRuntime::reuse_device_allocations(true); // no device: nothing to do
+}
+
 TEST(JITHandlers, CustomErrorReceivesTheMessageInsteadOfAnException) {
     Param<int32_t> p("p");
     Var x("x");

@@ -204,6 +204,32 @@ TEST_F(Memoize, EvictionKeyDropsItsEntries) {
     EXPECT_EQ(out(5), 6);
 }
 
+// The same through upstream's JIT interface, and release_all empties the
+// cache.
+TEST_F(Memoize, JITSharedRuntimeEvictsAndReleases) {
+    Var x;
+    Param<int> p("p", 1);
+    Param<uint64_t> key("key", 9);
+    Func f("f"), g("g");
+    f(x) = counted(x + p);
+    g(x) = f(x);
+    f.compute_root().memoize(EvictionKey(key));
+    Internal::JITSharedRuntime::memoization_cache_set_size(1 << 20);
+    g.realize({4});
+    g.realize({4});
+    EXPECT_EQ(calls, 4);
+    Internal::JITSharedRuntime::memoization_cache_evict(10); // another key
+    g.realize({4});
+    EXPECT_EQ(calls, 4);
+    Internal::JITSharedRuntime::memoization_cache_evict(9);
+    g.realize({4});
+    EXPECT_EQ(calls, 8);
+    Internal::JITSharedRuntime::release_all();
+    Buffer<int> out = g.realize({4});
+    EXPECT_EQ(calls, 12);
+    EXPECT_EQ(out(3), 4);
+}
+
 TEST_F(Memoize, TuplesAndUpdatesAreCachedWhole) {
     Var x;
     RDom r(0, 4);

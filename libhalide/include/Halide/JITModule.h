@@ -1,11 +1,10 @@
 // Halide::JITHandlers and JITUserContext: runtime hooks for JIT-compiled
-// pipelines, set per Pipeline (Pipeline::jit_handlers(), Func::jit_handlers()).
-//
-// This JIT honours custom_trace (every halide_trace event of the pipeline's
-// traced Funcs goes to it, with a JITUserContext whose handlers are the
-// pipeline's; its return value is the event's id, the parent_id of the
-// events nested in it). The other members exist with upstream's types so
-// that programs written for upstream compile; setting one is a user error
+// pipelines, set per call (a JITUserContext), per Pipeline
+// (Pipeline::jit_handlers(), Func::jit_handlers()) or for the process
+// (Internal::JITSharedRuntime::set_default_handlers), in that order of
+// precedence. The host handlers are honoured (docs/language.md, JITHandlers);
+// the symbol-lookup and CUDA ones exist with upstream's types so that
+// programs written for upstream compile, and setting one is a user error
 // when the pipeline runs.
 #ifndef HALIDE_JITMODULE_H
 #define HALIDE_JITMODULE_H
@@ -46,6 +45,34 @@ struct JITUserContext {
     JITHandlers handlers;
 };
 
+namespace Internal {
+
+// The runtime every JIT-compiled pipeline of the process shares (upstream's
+// static interface; there is no per-module runtime to get here).
+class JITSharedRuntime {
+public:
+    // Fills the handlers `jit_user_context` leaves unset from `handlers`,
+    // then from the process defaults.
+    static void populate_jit_handlers(JITUserContext *jit_user_context, const JITHandlers &handlers);
+    // The handlers used where neither a call nor its pipeline sets one;
+    // returns the previous defaults.
+    static JITHandlers set_default_handlers(const JITHandlers &handlers);
+    // The memoization cache's size in bytes, and eviction by the key given
+    // to memoize(EvictionKey).
+    static void memoization_cache_set_size(int64_t size);
+    static void memoization_cache_evict(uint64_t eviction_key);
+    // No device allocations here: accepted, does nothing.
+    static void reuse_device_allocations(bool);
+    // Empties the memoization cache and stops the thread pool (it restarts
+    // on the next parallel loop).
+    static void release_all();
+    // The thread pool's size, the calling thread included; set returns the
+    // old size (0: the number of CPUs).
+    static int get_num_threads();
+    static int set_num_threads(int);
+};
+
+} // namespace Internal
 } // namespace Halide
 
 #endif

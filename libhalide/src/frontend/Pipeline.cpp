@@ -72,28 +72,6 @@ void check_supported_handlers(const JITHandlers &h) {
     refuse(h.custom_cuda_acquire_context || h.custom_cuda_release_context || h.custom_cuda_get_stream, "custom_cuda_*");
 }
 
-// As upstream: the handlers a call's context leaves unset are the pipeline's.
-void fill_unset_handlers(JITHandlers &to, const JITHandlers &from) {
-    auto fill = [](auto &slot, auto value) {
-        if (!slot) {
-            slot = value;
-        }
-    };
-    fill(to.custom_print, from.custom_print);
-    fill(to.custom_malloc, from.custom_malloc);
-    fill(to.custom_free, from.custom_free);
-    fill(to.custom_do_task, from.custom_do_task);
-    fill(to.custom_do_par_for, from.custom_do_par_for);
-    fill(to.custom_error, from.custom_error);
-    fill(to.custom_trace, from.custom_trace);
-    fill(to.custom_get_symbol, from.custom_get_symbol);
-    fill(to.custom_load_library, from.custom_load_library);
-    fill(to.custom_get_library_symbol, from.custom_get_library_symbol);
-    fill(to.custom_cuda_acquire_context, from.custom_cuda_acquire_context);
-    fill(to.custom_cuda_release_context, from.custom_cuda_release_context);
-    fill(to.custom_cuda_get_stream, from.custom_cuda_get_stream);
-}
-
 std::atomic<uint64_t> jit_compilations{0};
 
 ChangeStamps change_stamps_of(const std::vector<FunctionPtr> &outputs) {
@@ -134,9 +112,9 @@ int run_jit(const JITModule &module, const std::string &name, void **args, JITUs
     JITCallContext call;
     call.user = context ? context : &own;
     args[0] = static_cast<void *>(&call.user);
-    if (handlers) {
-        fill_unset_handlers(call.user->handlers, *handlers);
-    }
+    // As upstream: the handlers the call's context leaves unset are the
+    // pipeline's, then the process defaults.
+    JITSharedRuntime::populate_jit_handlers(call.user, handlers ? *handlers : JITHandlers{});
     check_supported_handlers(call.user->handlers);
     void *outer = hlrt_set_call_context(&call);
     int result = module.argv_function()(args);
