@@ -8,6 +8,7 @@
 #include "Halide/BoundaryConditions.h"
 #include "Halide/Buffer.h"
 #include "Halide/Callable.h"
+#include "Halide/Derivative.h"
 #include "Halide/DeviceAPI.h"
 #include "Halide/Error.h"
 #include "Halide/Evaluate.h"

@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentEstimates', 'ArgumentKind', 'AutoSchedulerResults', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'FuncTupleElementRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'evaluate_may_gpu', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'load_plugin', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'user_context_value', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
+__all__: list[str] = ['Argument', 'ArgumentEstimates', 'ArgumentKind', 'AutoSchedulerResults', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'Derivative', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'FuncTupleElementRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'evaluate_may_gpu', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'load_plugin', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'propagate_adjoints', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'user_context_value', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -2664,6 +2664,28 @@ class TargetProcessorTune:
     @property
     def value(self) -> int:
         ...
+class Derivative:
+    """
+    The adjoint Funcs propagate_adjoints made: d[func], d[func, update_index], d[buffer], d[param], d[image_param] or d['name'].
+    """
+    @typing.overload
+    def __getitem__(self, func: Func) -> Func:
+        ...
+    @typing.overload
+    def __getitem__(self, buffer: Buffer) -> Func:
+        ...
+    @typing.overload
+    def __getitem__(self, param: Param) -> Func:
+        ...
+    @typing.overload
+    def __getitem__(self, param: ImageParam) -> Func:
+        ...
+    @typing.overload
+    def __getitem__(self, arg0: tuple[Func, typing.SupportsInt | typing.SupportsIndex]) -> Func:
+        ...
+    @typing.overload
+    def __getitem__(self, name: str) -> Func:
+        ...
 class BufferDimension:
     """
     One dimension of a Buffer: min, extent and stride (in elements).
@@ -3489,6 +3511,15 @@ def product(expr: typing.Any, name: str = 'product') -> Expr:
     ...
 @typing.overload
 def product(rdom: RDom, expr: typing.Any, name: str = 'product') -> Expr:
+    ...
+@typing.overload
+def propagate_adjoints(output: Func, adjoint: Func, output_bounds: collections.abc.Sequence) -> Derivative:
+    ...
+@typing.overload
+def propagate_adjoints(output: Func, adjoint: Buffer) -> Derivative:
+    ...
+@typing.overload
+def propagate_adjoints(output: Func) -> Derivative:
     ...
 @typing.overload
 def random_float() -> Expr:

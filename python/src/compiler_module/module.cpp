@@ -23,6 +23,7 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_target(m);
     halide_py::define_target_queries(m);
     halide_py::define_random(m);
+    halide_py::define_derivative(m);
     halide_py::define_scatter_gather(m);
     halide_py::define_lambda(m);
     halide_py::define_require(m);

@@ -30,6 +30,7 @@ void define_integer_ops(py::module_ &m);
 void define_target(py::module_ &m);
 void define_target_queries(py::module_ &m);
 void define_random(py::module_ &m);
+void define_derivative(py::module_ &m);
 void define_scatter_gather(py::module_ &m);
 void define_lambda(py::module_ &m);
 void define_require(py::module_ &m);

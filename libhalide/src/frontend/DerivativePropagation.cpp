@@ -1,0 +1,733 @@
+// Reverse-mode automatic differentiation of a pipeline of Funcs.
+//
+// The Funcs the output depends on are visited consumers first. Each one has
+// an accumulator: the adjoint of its final value, a Func that starts at zero
+// (the given adjoint, for the output) and gets one update per call that a
+// consumer makes of it. Walking the Func's own stages from its last update
+// back to its pure definition, each stage's value adjoint is passed to the
+// calls that stage makes (DerivativeRules), and the adjoint of the value
+// before an update is derived from the one after it.
+//
+// A call's contribution is scattered: an update of the callee's adjoint,
+// over a reduction domain that covers the stage's region (the region of the
+// Func its consumers need, found by interval analysis from the output's
+// bounds, and the stage's own RDom), at the call's coordinates. A call at
+// exactly the Func's own Vars is gathered instead (a pure update), its
+// coordinates clamped to that region so nothing is read outside what the
+// pipeline itself reads.
+#include "frontend/DerivativePropagation.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "Halide/Error.h"
+#include "Halide/IREquality.h"
+#include "Halide/IROperator.h"
+#include "Halide/IRVisitor.h"
+#include "Halide/Simplify.h"
+#include "analysis/Interval.h"
+#include "frontend/DerivativeRules.h"
+#include "ir/Substitute.h"
+#include "ir/UsesVars.h"
+#include "lower/Function.h"
+
+namespace Halide {
+namespace Internal {
+
+namespace {
+
+// Every Halide (Func) call in an expression.
+class FuncCalls : public IRVisitor {
+public:
+    std::vector<const Call *> calls;
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halide) {
+            calls.push_back(op);
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+std::vector<Expr> stage_exprs(const FunctionContents &f) {
+    std::vector<Expr> out(f.values.begin(), f.values.end());
+    for (const UpdateDefinition &u : f.updates) {
+        out.insert(out.end(), u.values.begin(), u.values.end());
+        out.insert(out.end(), u.args.begin(), u.args.end());
+    }
+    return out;
+}
+
+// One definition of a Func: its coordinates and the variables they use.
+struct StageInfo {
+    std::vector<Expr> lhs;              // the coordinates it writes
+    std::vector<std::string> pure_vars; // by dimension; "" where not a pure Var
+    ReductionDomainPtr rdom;            // or null
+    Expr value;
+};
+
+StageInfo stage_info(const FunctionContents &f, int stage) {
+    StageInfo s;
+    if (stage < 0) {
+        for (const std::string &a : f.args) {
+            s.lhs.push_back(Variable::make(Int(32), a));
+        }
+        s.pure_vars = f.args;
+        s.value = f.values[0];
+    } else {
+        const UpdateDefinition &u = f.updates[stage];
+        s.lhs = u.args;
+        s.pure_vars = u.pure_vars;
+        s.pure_vars.resize(u.args.size());
+        s.rdom = u.rdom;
+        s.value = u.values[0];
+    }
+    return s;
+}
+
+Expr extent_of(const Interval &i) {
+    return simplify(i.max - i.min + 1);
+}
+
+class Propagator {
+public:
+    std::map<Derivative::FuncKey, Func> adjoints;
+
+    void run(const Func &output, const Func &output_adjoint) {
+        FunctionPtr out = output.function();
+        topological_order(out);
+        infer_boxes();
+        accumulators_[out->name] = output_adjoint;
+        for (const FunctionPtr &f : order_) {
+            process(f);
+        }
+        for (auto &[name, acc] : buffer_accumulators_) {
+            InputBufferPtr b = find_input_buffer(name);
+            adjoints[{name, -1}] = acc;
+            if (b && !b->user_name.empty()) {
+                adjoints.emplace(Derivative::FuncKey{b->user_name, -1}, acc);
+            }
+        }
+        for (auto &[name, acc] : param_accumulators_) {
+            ParamPtr p = find_param(name);
+            adjoints[{name, -1}] = acc;
+            if (p && !p->user_name.empty()) {
+                adjoints.emplace(Derivative::FuncKey{p->user_name, -1}, acc);
+            }
+        }
+    }
+
+    void set_output_box(const std::string &name, Box box) { boxes_[name] = std::move(box); }
+
+    void infer_boxes() {
+        for (const FunctionPtr &f : order_) {
+            auto it = boxes_.find(f->name);
+            if (it == boxes_.end()) {
+                continue;
+            }
+            Box box = it->second;
+            for (int stage = -1; stage < (int)f->updates.size(); stage++) {
+                StageInfo s = stage_info(*f, stage);
+                Scope scope = stage_scope(s, box);
+                std::vector<Expr> exprs = {s.value};
+                exprs.insert(exprs.end(), s.lhs.begin(), s.lhs.end());
+                for (const Expr &e : exprs) {
+                    FuncCalls calls;
+                    e.accept(&calls);
+                    for (const Call *c : calls.calls) {
+                        Box cb;
+                        for (const Expr &a : c->args) {
+                            Interval i = bounds_of_expr(a, scope);
+                            cb.push_back({i.min.defined() ? simplify(i.min) : Expr(),
+                                          i.max.defined() ? simplify(i.max) : Expr()});
+                        }
+                        auto old = boxes_.find(c->name);
+                        boxes_[c->name] = old == boxes_.end() ? cb : box_union(old->second, cb);
+                    }
+                }
+            }
+        }
+    }
+
+private:
+    std::vector<FunctionPtr> order_; // consumers first
+    std::map<std::string, Box> boxes_;
+    std::map<std::string, Func> accumulators_, buffer_accumulators_, param_accumulators_;
+
+    void topological_order(const FunctionPtr &out) {
+        std::set<std::string> seen;
+        std::vector<FunctionPtr> post;
+        std::function<void(const FunctionPtr &)> visit = [&](const FunctionPtr &f) {
+            if (!seen.insert(f->name).second) {
+                return;
+            }
+            for (const Expr &e : stage_exprs(*f)) {
+                FuncCalls calls;
+                e.accept(&calls);
+                for (const Call *c : calls.calls) {
+                    if (c->name == f->name) {
+                        continue;
+                    }
+                    FunctionPtr g = find_function(c->name);
+                    user_assert(g) << "propagate_adjoints: " << f->name << " calls " << c->name
+                                   << ", which is not a live Func";
+                    visit(g);
+                }
+            }
+            post.push_back(f);
+        };
+        visit(out);
+        order_.assign(post.rbegin(), post.rend());
+    }
+
+    static Scope stage_scope(const StageInfo &s, const Box &box) {
+        Scope scope;
+        for (size_t i = 0; i < s.pure_vars.size() && i < box.size(); i++) {
+            if (!s.pure_vars[i].empty()) {
+                scope[s.pure_vars[i]] = box[i];
+            }
+        }
+        if (s.rdom) {
+            for (const ReductionVariable &rv : s.rdom->domain) {
+                scope[rv.var] = Interval{rv.min, simplify(rv.min + rv.extent - 1)};
+            }
+        }
+        return scope;
+    }
+
+    static Func zero_func(const std::string &name, int dims, Type t) {
+        Func f(name);
+        std::vector<Var> vars;
+        for (int i = 0; i < dims; i++) {
+            vars.push_back(Var());
+        }
+        f(vars) = make_zero(t);
+        return f;
+    }
+
+    Func &accumulator_of(const Call *c, Type t) {
+        if (c->call_type == Call::Image) {
+            auto it = buffer_accumulators_.find(c->name);
+            if (it == buffer_accumulators_.end()) {
+                InputBufferPtr b = find_input_buffer(c->name);
+                std::string user = b && !b->user_name.empty() ? b->user_name : c->name;
+                it = buffer_accumulators_.emplace(c->name, zero_func(user + "_d__", (int)c->args.size(), t)).first;
+            }
+            return it->second;
+        }
+        auto it = accumulators_.find(c->name);
+        if (it == accumulators_.end()) {
+            FunctionPtr g = find_function(c->name);
+            std::string name = c->name + "_" + std::to_string(g->updates.size()) + "_d_def__";
+            it = accumulators_.emplace(c->name, zero_func(name, (int)c->args.size(), t)).first;
+        }
+        return it->second;
+    }
+
+    Func &param_accumulator(const std::string &name, Type t) {
+        auto it = param_accumulators_.find(name);
+        if (it == param_accumulators_.end()) {
+            ParamPtr p = find_param(name);
+            std::string user = p && !p->user_name.empty() ? p->user_name : name;
+            it = param_accumulators_.emplace(name, zero_func(user + "_d__", 0, t)).first;
+        }
+        return it->second;
+    }
+
+    // The reduction domain covering stage `s` of `f` over `box`: one
+    // dimension per pure Var, then the stage's own RVars; the names of
+    // those variables map to its RVars in `vars`.
+    RDom stage_domain(const FunctionContents &f, const StageInfo &s, const Box &box,
+                      std::map<std::string, Expr> &vars) {
+        Region region;
+        std::vector<std::string> names;
+        for (size_t i = 0; i < s.pure_vars.size(); i++) {
+            if (s.pure_vars[i].empty() || std::find(names.begin(), names.end(), s.pure_vars[i]) != names.end()) {
+                continue; // f(x, x) = ...: one loop over x
+            }
+            user_assert(i < box.size() && box[i].is_bounded())
+                << "propagate_adjoints: cannot bound dimension " << i << " of " << f.name
+                << " (the region its consumers read is not bounded)";
+            region.emplace_back(box[i].min, extent_of(box[i]));
+            names.push_back(s.pure_vars[i]);
+        }
+        if (s.rdom) {
+            for (const ReductionVariable &rv : s.rdom->domain) {
+                region.emplace_back(rv.min, rv.extent);
+                names.push_back(rv.var);
+            }
+        }
+        if (region.empty()) {
+            return RDom();
+        }
+        RDom r(region);
+        for (size_t i = 0; i < names.size(); i++) {
+            vars[names[i]] = Expr(r[(int)i]);
+        }
+        if (s.rdom) {
+            for (const Expr &p : s.rdom->predicates) {
+                r.where(substitute(vars, p));
+            }
+        }
+        return r;
+    }
+
+    // Does the update write each point at most once: is every RVar of its
+    // domain alone (up to an offset free of RVars) in its own coordinate?
+    static bool writes_each_point_once(const StageInfo &s) {
+        std::set<std::string> rvars, seen;
+        for (const ReductionVariable &rv : s.rdom->domain) {
+            rvars.insert(rv.var);
+        }
+        for (const Expr &a : s.lhs) {
+            if (!expr_uses_any_var(a, rvars)) {
+                continue;
+            }
+            Expr v = a;
+            if (const Add *add = a.as<Add>()) {
+                v = expr_uses_any_var(add->a, rvars) ? add->a : add->b;
+                Expr other = expr_uses_any_var(add->a, rvars) ? add->b : add->a;
+                if (expr_uses_any_var(other, rvars)) {
+                    return false;
+                }
+            } else if (const Sub *sub = a.as<Sub>()) {
+                v = expr_uses_any_var(sub->a, rvars) ? sub->a : sub->b;
+                Expr other = expr_uses_any_var(sub->a, rvars) ? sub->b : sub->a;
+                if (expr_uses_any_var(other, rvars)) {
+                    return false;
+                }
+            }
+            const Variable *var = v.as<Variable>();
+            if (!var || !rvars.count(var->name) || !seen.insert(var->name).second) {
+                return false;
+            }
+        }
+        return seen.size() == rvars.size();
+    }
+
+    // Gathers the contribution when each coordinate of the call is a
+    // distinct pure Var of the stage plus an offset free of them
+    // (g(x + r, y - 1), g(y, x)): acc(u..) += adj with each such Var v at
+    // u - offset (clamped into the stage's region, zero outside it), summed
+    // over the stage's RDom and the pure Vars the call does not use.
+    // False (nothing done) when the coordinates are not of that form.
+    bool gather(const FunctionContents &f, const StageInfo &s, Func &acc, const std::vector<Expr> &args,
+                const Expr &adj) {
+        std::set<std::string> pure;
+        for (const std::string &v : s.pure_vars) {
+            if (!v.empty()) {
+                pure.insert(v);
+            }
+        }
+        auto pure_var = [&](const Expr &e) -> std::string {
+            const Variable *v = e.as<Variable>();
+            return v && pure.count(v->name) ? v->name : std::string();
+        };
+        std::vector<Var> at(args.size());
+        std::map<std::string, Expr> shifted; // pure Var -> u - offset
+        for (size_t i = 0; i < args.size(); i++) {
+            const Expr &a = args[i];
+            std::string v = pure_var(a);
+            Expr offset = make_zero(Int(32));
+            if (v.empty()) {
+                if (const Add *add = a.as<Add>()) {
+                    v = pure_var(add->a);
+                    offset = add->b;
+                    if (v.empty()) {
+                        v = pure_var(add->b);
+                        offset = add->a;
+                    }
+                } else if (const Sub *sub = a.as<Sub>()) {
+                    v = pure_var(sub->a);
+                    offset = -sub->b;
+                }
+            }
+            if (v.empty() || shifted.count(v) || expr_uses_any_var(offset, pure)) {
+                return false;
+            }
+            shifted[v] = simplify(Expr(at[i]) - offset);
+        }
+        // A loop over the stage's pure Vars the call does not use, and over its RVars.
+        StageInfo rest = s;
+        for (std::string &v : rest.pure_vars) {
+            if (shifted.count(v)) {
+                v.clear();
+            }
+        }
+        const Box &box = boxes_[f.name];
+        std::map<std::string, Expr> vars;
+        RDom r = stage_domain(f, rest, box, vars);
+        Expr inside = const_true();
+        for (auto &[v, e] : shifted) {
+            Expr pos = substitute(vars, e);
+            vars[v] = pos;
+            size_t dim = std::find(s.pure_vars.begin(), s.pure_vars.end(), v) - s.pure_vars.begin();
+            if (dim < box.size() && box[dim].is_bounded()) {
+                inside = inside && pos >= box[dim].min && pos <= box[dim].max;
+                vars[v] = clamp(pos, box[dim].min, box[dim].max);
+            }
+        }
+        Expr value = substitute(vars, adj);
+        inside = simplify(inside);
+        if (!is_const_one(inside)) {
+            value = select(inside, value, make_zero(adj.type()));
+        }
+        acc(at) += cast(acc.type(), value);
+        return true;
+    }
+
+    // Adds `adj` (an adjoint in terms of stage `s`'s variables) to the
+    // accumulator `acc` at coordinates `args`: gathered if it can be,
+    // else scattered.
+    void contribute(const FunctionContents &f, const StageInfo &s, Func &acc, const std::vector<Expr> &args,
+                    const Expr &adj) {
+        if (!args.empty() && gather(f, s, acc, args, adj)) {
+            return;
+        }
+        std::map<std::string, Expr> vars;
+        RDom r = stage_domain(f, s, boxes_[f.name], vars);
+        std::vector<Expr> at;
+        for (const Expr &a : args) {
+            at.push_back(substitute(vars, a));
+        }
+        acc(at) += cast(acc.type(), substitute(vars, adj));
+    }
+
+    // Passes the adjoint `seed` of stage `s`'s value to the calls it makes;
+    // returns the sum of the partial derivatives by the Func's own value at
+    // the point written (for an update that reads it there). Reads of its
+    // own value at other points go to `self_other` (call, partial).
+    Expr propagate_stage(const FunctionContents &f, const StageInfo &s, const Expr &seed,
+                         std::vector<std::pair<Expr, Expr>> &self_other) {
+        ExprAdjoints d = differentiate_expr(s.value, make_const(s.value.type(), 1.0), f.name);
+        Expr self = make_zero(s.value.type());
+        // Several calls of one Func at one point: one contribution.
+        std::vector<std::pair<Expr, Expr>> merged;
+        for (auto &[call_expr, partial] : d.calls) {
+            const Call *c = call_expr.as<Call>();
+            if (c->call_type == Call::Halide && c->name == f.name) {
+                bool same_point = c->args.size() == s.lhs.size();
+                for (size_t i = 0; same_point && i < c->args.size(); i++) {
+                    same_point = equal(c->args[i], s.lhs[i]);
+                }
+                if (same_point) {
+                    self = self + partial;
+                } else {
+                    self_other.emplace_back(call_expr, partial);
+                }
+                continue;
+            }
+            bool found = false;
+            for (auto &m : merged) {
+                if (equal(m.first, call_expr)) {
+                    m.second = m.second + partial;
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                merged.emplace_back(call_expr, partial);
+            }
+        }
+        for (auto &[call_expr, partial] : merged) {
+            const Call *c = call_expr.as<Call>();
+            if (c->call_type == Call::Halide) {
+                FunctionPtr g = find_function(c->name);
+                user_assert(g && g->values.size() == 1)
+                    << "propagate_adjoints: " << c->name << " is a Tuple-valued Func; not supported";
+                user_assert(!g->extern_def)
+                    << "propagate_adjoints: " << c->name << " is an extern stage; not supported";
+            }
+            Func &acc = accumulator_of(c, c->type);
+            contribute(f, s, acc, c->args, simplify(seed * partial));
+        }
+        for (auto &[name, partial] : d.params) {
+            Func &acc = param_accumulator(name, partial.type());
+            contribute(f, s, acc, {}, simplify(seed * partial));
+        }
+        return simplify(self);
+    }
+
+    // f's only update is f(lhs) = max(f(lhs), e) (or min), as maximum()
+    // and minimum() make: the adjoint reaches the e (and the pure value)
+    // equal to f's final value there. Handles both stages; false if the
+    // update is not of that form.
+    bool extremum_reduction(const FunctionPtr &fp, const StageInfo &s, const Func &cur, const std::vector<Var> &vars) {
+        const FunctionContents &f = *fp;
+        Expr a, b;
+        bool is_max = false;
+        if (const Max *op = s.value.as<Max>()) {
+            a = op->a, b = op->b, is_max = true;
+        } else if (const Min *op = s.value.as<Min>()) {
+            a = op->a, b = op->b;
+        } else {
+            return false;
+        }
+        auto is_self = [&](const Expr &e) {
+            const Call *c = e.as<Call>();
+            if (!c || c->call_type != Call::Halide || c->name != f.name || c->args.size() != s.lhs.size()) {
+                return false;
+            }
+            for (size_t i = 0; i < c->args.size(); i++) {
+                if (!equal(c->args[i], s.lhs[i])) {
+                    return false;
+                }
+            }
+            return true;
+        };
+        if (!is_self(a)) {
+            std::swap(a, b);
+        }
+        if (!is_self(a) || exprs_call_func({b}, f.name) || !s.value.type().is_float()) {
+            return false;
+        }
+        bool all_pure = true;
+        for (size_t i = 0; i < s.pure_vars.size(); i++) {
+            all_pure = all_pure && s.pure_vars[i] == f.args[i];
+        }
+        if (!all_pure) {
+            return false;
+        }
+        // `a` calls f at the point written: f's final value there.
+        Expr one = make_const(s.value.type(), 1.0), zero = make_zero(s.value.type());
+        StageInfo e_stage = s;
+        e_stage.value = b;
+        std::vector<std::pair<Expr, Expr>> none;
+        propagate_stage(f, e_stage, cur(s.lhs) * select(is_max ? b >= a : b <= a, one, zero), none);
+        Func prev(f.name + "_0_d_def__");
+        Expr init = f.values[0], final_value = Func(fp)(vars);
+        prev(vars) = cur(vars) * select(is_max ? init >= final_value : init <= final_value, one, zero);
+        adjoints[{f.name, -1}] = prev;
+        StageInfo pure = stage_info(f, -1);
+        propagate_stage(f, pure, prev(pure.lhs), none);
+        return true;
+    }
+
+    // prev(w) = cur(w) * factor (zero if factor is 0) at each point w the
+    // update s (over its RDom, each point written once) writes inside f's
+    // region: outside it the adjoint is zero already, and those points
+    // may be outside what is computed.
+    void scale_written_points(const FunctionContents &f, const StageInfo &s, Func &prev, const Func &cur,
+                              const Expr &factor) {
+        std::map<std::string, Expr> rvars;
+        StageInfo only_r = s;
+        std::fill(only_r.pure_vars.begin(), only_r.pure_vars.end(), std::string());
+        RDom r = stage_domain(f, only_r, {}, rvars);
+        std::vector<Expr> at;
+        const Box &box = boxes_[f.name];
+        for (size_t i = 0; i < s.lhs.size(); i++) {
+            at.push_back(substitute(rvars, s.lhs[i]));
+            if (i < box.size() && box[i].is_bounded() && s.pure_vars[i].empty()) {
+                r.where(at[i] >= box[i].min && at[i] <= box[i].max);
+            }
+        }
+        prev(at) = is_const_zero(factor) ? make_zero(cur.type()) : cur(at) * substitute(rvars, factor);
+    }
+
+    // Update k of f is a scan over a one-dimensional RDom r: it writes f at
+    // coordinates where one is r + k0 (the others pure Vars or fixed) and
+    // reads f at the same coordinates with r + k0 - c, for constants c > 0
+    // (f(r) = f(r - 1) * a + g(r)): each value read was written c
+    // iterations earlier, or is the value before the update. The adjoint of
+    // the value written at iteration r is then a scan in reverse order,
+    // V(w(r)) = cur(w(r)) + sum over c of V(w(r + c)) * d e(r + c) / d f(w(r)),
+    // which seeds the other calls of the update. Returns the adjoint of the
+    // value before the update, or an undefined Func if the update is not of
+    // this form (and is not a scan at all).
+    Func scan_update(const FunctionContents &f, const StageInfo &s, int k, const Func &cur,
+                     const std::vector<Var> &vars) {
+        ExprAdjoints d = differentiate_expr(s.value, make_const(s.value.type(), 1.0), f.name);
+        std::vector<std::pair<int, Expr>> reads; // (c, partial)
+        bool other_point = false;
+        for (auto &[call_expr, partial] : d.calls) {
+            const Call *c = call_expr.as<Call>();
+            if (c->call_type != Call::Halide || c->name != f.name) {
+                continue;
+            }
+            bool same = c->args.size() == s.lhs.size();
+            for (size_t i = 0; same && i < c->args.size(); i++) {
+                same = equal(c->args[i], s.lhs[i]);
+            }
+            other_point = other_point || !same;
+            reads.emplace_back(0, partial);
+            if (s.rdom->domain.size() != 1 || !s.rdom->predicates.empty() || same) {
+                continue; // not the form handled: reads[..].first stays 0
+            }
+            const std::string &r = s.rdom->domain[0].var;
+            int dim = -1;
+            for (size_t i = 0; i < s.lhs.size(); i++) {
+                if (expr_uses_any_var(s.lhs[i], {r})) {
+                    dim = dim < 0 ? (int)i : -2;
+                } else if (!equal(c->args[i], s.lhs[i])) {
+                    dim = -2;
+                }
+            }
+            if (dim < 0 || !writes_each_point_once(s)) {
+                continue;
+            }
+            Expr shift = simplify(s.lhs[dim] - c->args[dim]);
+            const int64_t *shift_c = as_const_int(shift);
+            if (shift_c && *shift_c != 0 && !expr_uses_any_var(shift, {r})) {
+                reads.back().first = (int)*shift_c;
+            }
+        }
+        if (!other_point) {
+            return Func();
+        }
+        const ReductionVariable &rv = s.rdom->domain[0];
+        Expr last = simplify(rv.min + rv.extent - 1);
+        int dim = 0;
+        for (size_t i = 0; i < s.lhs.size(); i++) {
+            if (expr_uses_any_var(s.lhs[i], {rv.var})) {
+                dim = (int)i;
+            }
+        }
+        // How far the coordinate written moves per iteration (+1 or -1).
+        Expr var_r = Variable::make(Int(32), rv.var);
+        const int64_t *step = as_const_int(simplify(substitute({{rv.var, var_r + 1}}, s.lhs[dim]) - s.lhs[dim]));
+        int sign = step && (*step == 1 || *step == -1) ? (int)*step : 0;
+        for (auto &[c, partial] : reads) {
+            // Read c before the point written: written c * sign iterations earlier.
+            c = c * sign;
+        }
+        for (auto &[c, partial] : reads) {
+            user_assert(c > 0) << "propagate_adjoints: update " << k << " of " << f.name
+                               << " reads it at other coordinates than those it writes over a reduction domain "
+                                  "in a way not supported here (supported: a one-dimensional RDom r writing "
+                                  "f(.., k + r, ..) or f(.., k - r, ..) once per point and reading it where an "
+                                  "earlier iteration wrote)";
+        }
+        // V, in reverse order of r.
+        Func value_adjoint(f.name + "_" + std::to_string(k + 1) + "_d_scan__");
+        value_adjoint(vars) = cur(vars);
+        RDom rr(Region{{0, rv.extent}});
+        Expr r_back = last - rr.x;
+        std::map<std::string, Expr> at_r{{rv.var, r_back}};
+        std::vector<Expr> w;
+        for (const Expr &a : s.lhs) {
+            w.push_back(substitute(at_r, a));
+        }
+        Expr v = cur(w);
+        for (auto &[c, partial] : reads) {
+            std::vector<Expr> later = w;
+            later[dim] = later[dim] + c * sign;
+            Expr partial_later = substitute({{rv.var, min(r_back + c, last)}}, partial);
+            v = v + select(r_back + c <= last, value_adjoint(later) * partial_later, make_zero(v.type()));
+        }
+        value_adjoint(w) = v;
+        // The other calls of the update, seeded with V.
+        std::vector<std::pair<Expr, Expr>> ignored;
+        propagate_stage(f, s, value_adjoint(s.lhs), ignored);
+        // Before the update: overwritten points get nothing; the values
+        // read before any iteration wrote them (the first c iterations) get
+        // their share.
+        Func prev(f.name + "_" + std::to_string(k) + "_d_def__");
+        prev(vars) = cur(vars);
+        scale_written_points(f, s, prev, cur, make_zero(cur.type()));
+        for (auto &[c, partial] : reads) {
+            RDom first(Region{{rv.min, c}});
+            std::map<std::string, Expr> at_first{{rv.var, Expr(first.x)}};
+            std::vector<Expr> wf, read;
+            for (const Expr &a : s.lhs) {
+                wf.push_back(substitute(at_first, a));
+            }
+            read = wf;
+            read[dim] = read[dim] - c * sign;
+            first.where(first.x <= last);
+            prev(read) += value_adjoint(wf) * substitute(at_first, partial);
+        }
+        return prev;
+    }
+
+    void process(const FunctionPtr &fp) {
+        const FunctionContents &f = *fp;
+        auto it = accumulators_.find(f.name);
+        if (it == accumulators_.end()) {
+            return; // nothing differentiable reaches it
+        }
+        user_assert(f.values.size() == 1)
+            << "propagate_adjoints: " << f.name << " is a Tuple-valued Func; not supported";
+        user_assert(!f.extern_def) << "propagate_adjoints: " << f.name << " is an extern stage; not supported";
+        Func cur = it->second;
+        int updates = (int)f.updates.size();
+        adjoints[{f.name, updates - 1}] = cur;
+        std::vector<Var> vars;
+        std::vector<Expr> var_exprs;
+        for (const std::string &a : f.args) {
+            vars.emplace_back(a);
+            var_exprs.push_back(Var(a));
+        }
+        for (int k = updates - 1; k >= -1; k--) {
+            StageInfo s = stage_info(f, k);
+            Expr seed = cur(s.lhs);
+            if (k == 0 && updates == 1 && extremum_reduction(fp, s, cur, vars)) {
+                break;
+            }
+            if (k >= 0 && s.rdom) {
+                Func prev = scan_update(f, s, k, cur, vars);
+                if (prev.defined()) {
+                    adjoints[{f.name, k - 1}] = prev;
+                    cur = prev;
+                    continue;
+                }
+            }
+            std::vector<std::pair<Expr, Expr>> self_other;
+            Expr self = propagate_stage(f, s, seed, self_other);
+            if (k < 0) {
+                break;
+            }
+            user_assert(!s.rdom || self_other.empty())
+                << "propagate_adjoints: update " << k << " of " << f.name
+                << " reads it at other coordinates than those it writes over a reduction domain (a scan); "
+                   "this is not supported";
+            // The adjoint of the value before update k.
+            Func prev(f.name + "_" + std::to_string(k) + "_d_def__");
+            bool all_pure = true;
+            for (size_t i = 0; i < s.pure_vars.size(); i++) {
+                all_pure = all_pure && s.pure_vars[i] == f.args[i];
+            }
+            if (is_const_one(self) && self_other.empty()) {
+                prev(vars) = cur(vars); // accumulations: f(..) += ...
+            } else if (!s.rdom && all_pure) {
+                prev(vars) = cur(vars) * self;
+            } else if (!s.rdom) {
+                prev(vars) = cur(vars);
+                prev(s.lhs) = cur(s.lhs) * self;
+            } else if (is_const_one(self)) {
+                prev(vars) = cur(vars);
+            } else if (is_const_zero(self) || writes_each_point_once(s)) {
+                // Each point the update writes: the old value's adjoint is
+                // the new one's times the factor (zero: overwritten).
+                prev(vars) = cur(vars);
+                scale_written_points(f, s, prev, cur, self);
+            } else {
+                user_error << "propagate_adjoints: update " << k << " of " << f.name
+                           << " reads its own value with a factor other than 1 over a reduction domain that "
+                              "may write a point more than once; this is not supported";
+            }
+            for (auto &[call_expr, partial] : self_other) {
+                contribute(f, s, prev, call_expr.as<Call>()->args, simplify(seed * partial));
+            }
+            adjoints[{f.name, k - 1}] = prev;
+            cur = prev;
+        }
+    }
+};
+
+} // namespace
+
+std::map<Derivative::FuncKey, Func> propagate_adjoint_funcs(const Func &output, const Func &output_adjoint,
+                                                            const Region &output_bounds) {
+    Propagator p;
+    Box box;
+    for (const Range &r : output_bounds) {
+        box.push_back({r.min, simplify(r.min + r.extent - 1)});
+    }
+    p.set_output_box(output.name(), box);
+    p.run(output, output_adjoint);
+    return std::move(p.adjoints);
+}
+
+} // namespace Internal
+} // namespace Halide
