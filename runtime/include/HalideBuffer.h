@@ -282,7 +282,6 @@ class Buffer {
     /* The halide_buffer_t this object manages. buf.dim points either at
      * `shape` or at a heap array owned by this object. */
     halide_buffer_t buf = {};
-    halide_dimension_t shape[InClassDimStorage];
 
     /* Non-null when this Buffer shares ownership of its host memory. */
     AllocationHeader *alloc = nullptr;
@@ -290,6 +289,12 @@ class Buffer {
     /* Shared count of the device allocation, if any is tracked. Mutable
      * because copying from a const Buffer may need to create it. */
     mutable DeviceRefCount *dev_ref_count = nullptr;
+
+    /* Last, so that every instantiation has the same layout up to here:
+     * Halide::Buffer<T, Dims> views one shared Buffer<void> object as a
+     * Buffer<T, Dims> (the shape storage is chosen and freed by comparing
+     * buf.dim with `shape`, never by InClassDimStorage alone). */
+    halide_dimension_t shape[InClassDimStorage];
 
     static constexpr bool T_is_void = std::is_void<T>::value;
 

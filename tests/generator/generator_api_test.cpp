@@ -152,6 +152,36 @@ TEST(GeneratorApi, UsingAutoscheduler) {
     EXPECT_EQ(out(3), 1003);
 }
 
+// build_module, as upstream's: the autoscheduler's results go with the
+// Module when the generator names one; none otherwise.
+TEST(GeneratorApi, BuildModuleCarriesAutoschedulerResults) {
+    Target t = get_jit_target_from_environment();
+    {
+        // One instance at a time: each names its Output's Func "out".
+        GeneratorContext ctx(t, AutoschedulerParams("Li2018"));
+        std::unique_ptr<Autosched> g = ctx.create<Autosched>();
+        Module m = g->build_module("autosched_fn");
+        EXPECT_EQ(m.name(), "autosched_fn");
+        ASSERT_EQ(m.functions().size(), 1u);
+        const AutoSchedulerResults *r = m.get_auto_scheduler_results();
+        ASSERT_NE(r, nullptr);
+        EXPECT_EQ(r->autoscheduler_params.name, "Li2018");
+        EXPECT_EQ(r->target, t);
+        EXPECT_FALSE(r->schedule_source.empty());
+    }
+    std::unique_ptr<Autosched> plain = jit_context().create<Autosched>();
+    Module pm = plain->build_module();
+    EXPECT_EQ(pm.get_auto_scheduler_results(), nullptr);
+
+    // Set by hand, and kept by copies of the handle.
+    AutoSchedulerResults mine;
+    mine.schedule_source = "// by hand";
+    pm.set_auto_scheduler_results(mine);
+    Module copy = pm;
+    ASSERT_NE(copy.get_auto_scheduler_results(), nullptr);
+    EXPECT_EQ(copy.get_auto_scheduler_results()->schedule_source, "// by hand");
+}
+
 // ---------------------------------------------------------------- errors
 
 class AddInGenerate : public Generator<AddInGenerate> {

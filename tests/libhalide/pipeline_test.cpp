@@ -587,6 +587,36 @@ TEST(Pipeline, RecompilesOnlyThePipelinesAnEditReaches) {
     EXPECT_EQ(Internal::jit_compilation_count(), compiled + 3);
 }
 
+// Func::compile_jit(target), as upstream's: the pipeline is compiled for
+// that target, so realizing for it afterwards compiles nothing more. With
+// strict_float, x / 3.0f stays a division (the simplifier otherwise
+// multiplies by 1 / 3), checked against plain C++ division.
+TEST(Pipeline, FuncCompileJitUsesItsTarget) {
+    ImageParam in(Float(32), 1, "cj_in");
+    Var x("x");
+    Func f("cj_f");
+    f(x) = in(x) / 3.0f;
+    const int n = 256;
+    Buffer<float> input(n);
+    int differ = 0;
+    const float third = (float)(1.0 / 3.0);
+    for (int i = 0; i < n; i++) {
+        input(i) = 1.0f + (float)i * 0.37f;
+        volatile float product = input(i) * third;
+        differ += product != input(i) / 3.0f;
+    }
+    ASSERT_GT(differ, 0); // the inputs tell a division from a multiplication
+    in.set(input);
+    Target strict = get_jit_target_from_environment().with_feature(Target::StrictFloat);
+    f.compile_jit(strict);
+    const uint64_t compiled = Internal::jit_compilation_count();
+    Buffer<float> out = f.realize({n}, strict);
+    EXPECT_EQ(Internal::jit_compilation_count(), compiled);
+    for (int i = 0; i < n; i++) {
+        ASSERT_EQ(out(i), input(i) / 3.0f) << "at " << i;
+    }
+}
+
 // A Func, ImageParam or Param used in a definition may go out of scope
 // before the pipeline is compiled, as in helper functions and generate().
 Func blurred_twice(const ImageParam &in) {

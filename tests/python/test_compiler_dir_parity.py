@@ -32,7 +32,6 @@ KNOWN_GAPS = {
         "deserialize_parameters", "deserialize_pipeline",
         "serialize_pipeline",
     },
-    "Module": {"get_auto_scheduler_results", "set_auto_scheduler_results"},
 }  # fmt: skip
 
 

@@ -52,3 +52,19 @@ def test_float64_division_by_a_constant():
     f[x] = hl.cast(hl.Float(64), x) / 3.0
     got = np.asarray(f.realize([500]))
     np.testing.assert_array_equal(got, np.arange(500, dtype=np.float64) * (1.0 / 3.0))
+
+
+def test_compile_jit_takes_its_target():
+    # Func.compile_jit(target=) compiles for that target (C++:
+    # pipeline_test FuncCompileJitUsesItsTarget shows that realizing for the
+    # same target then compiles nothing more).
+    n = 2000
+    xs = np.arange(n, dtype=np.float32)
+    strict = hl.get_jit_target_from_environment().with_feature(hl.TargetFeature.StrictFloat)
+    x = hl.Var("x")
+    f = hl.Func("fdiv_cj")
+    f[x] = hl.cast(hl.Float(32), x) / hl.f32(2.4)
+    f.compile_jit(target=strict)
+    np.testing.assert_array_equal(np.asarray(f.realize([n], target=strict)), xs / np.float32(2.4))
+    with pytest.raises(hl.HalideError, match="compile_jit"):
+        f.compile_jit(target=hl.Target("arm-64-linux"))

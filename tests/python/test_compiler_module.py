@@ -130,3 +130,26 @@ def test_matches_upstream():
     ours, theirs = probe_both(PROBE)
     assert theirs["mismatch"].startswith("Mismatched targets in modules to link")
     assert ours == theirs
+
+
+def test_auto_scheduler_results_of_a_module():
+    # As upstream 21: compile_to_module sets none, even for a pipeline an
+    # autoscheduler scheduled (a C++ Generator's build_module sets them:
+    # tests/generator/generator_api_test.cpp); set_ keeps a copy, and get_
+    # returns one (upstream's hands out the module's own, freed twice).
+    x, y = hl.Var("x"), hl.Var("y")
+    f = hl.Func("asr_f")
+    f[x, y] = x + y
+    f.set_estimates([(0, 64), (0, 64)])
+    p = hl.Pipeline(f)
+    assert p.compile_to_module([], "asr_plain").get_auto_scheduler_results() is None
+    results = p.apply_autoscheduler(hl.Target("host"), hl.AutoschedulerParams("Li2018"))
+    m = p.compile_to_module([], "asr_scheduled")
+    assert m.get_auto_scheduler_results() is None
+    m.set_auto_scheduler_results(results)
+    got = m.get_auto_scheduler_results()
+    assert isinstance(got, hl.AutoSchedulerResults)
+    assert got.schedule_source == results.schedule_source != ""
+    assert got.autoscheduler_params.name == "Li2018"
+    got.schedule_source = "// changed"
+    assert m.get_auto_scheduler_results().schedule_source == results.schedule_source

@@ -29,7 +29,17 @@ Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args)
 
 struct JITUserContext;
 
+// The runtime buffer every Halide::Buffer converted from one another shares
+// (as upstream's): room in the object for this many dimensions, so that any
+// Buffer<T, Dims> with Dims up to it can view it.
+constexpr int kMaxBufferViewDims = 16;
+using SharedRuntimeBuffer = Runtime::Buffer<void, Runtime::AnyDims, kMaxBufferViewDims>;
+
 template <typename T = void, int Dims = Runtime::AnyDims> class Buffer {
+    static_assert(Dims == Runtime::AnyDims || Dims <= kMaxBufferViewDims,
+                  "Halide::Buffer supports at most kMaxBufferViewDims static dimensions");
+    template <typename T2, int D2> friend class Buffer;
+
 public:
     using RuntimeBuffer = Runtime::Buffer<T, Dims>;
 
@@ -41,77 +51,84 @@ public:
         : Buffer(RuntimeBuffer(halide_type_t(t), sizes), name) {}
     explicit Buffer(const std::vector<int> &sizes, const std::string &name = "") : Buffer(RuntimeBuffer(sizes), name) {}
     explicit Buffer(const RuntimeBuffer &b, const std::string &name = "") {
-        adopt(std::make_shared<RuntimeBuffer>(b), name);
+        adopt(std::make_shared<SharedRuntimeBuffer>(b), name);
     }
-    // Shares the elements of a Buffer of another (compatible) type.
+    // The same buffer (shape, elements and name) seen with another
+    // (compatible) type, as upstream's: a change of one's shape, such as
+    // infer_input_bounds() giving a query buffer its bounds, shows in all.
     template <typename T2, int D2> Buffer(const Buffer<T2, D2> &other) {
         if (other.defined()) {
             user_assert(RuntimeBuffer::can_convert_from(*other.get()))
                 << "Cannot convert Buffer '" << other.name() << "' of type " << int(other.type().code()) << ":"
                 << other.type().bits() << " to this Buffer type";
-            adopt(std::make_shared<RuntimeBuffer>(*other.get()), other.name());
+            buf_ = other.buf_;
+            contents_ = other.contents_;
+            name_ = other.name_;
         }
     }
 
     bool defined() const { return buf_ != nullptr; }
-    RuntimeBuffer *get() const { return buf_.get(); }
-    RuntimeBuffer *operator->() const { return buf_.get(); }
-    halide_buffer_t *raw_buffer() const { return buf_->raw_buffer(); }
+    // The shared object, viewed with this Buffer's type (every
+    // Runtime::Buffer instantiation has the same layout but for the
+    // in-class shape storage, which is last and largest in the shared one).
+    RuntimeBuffer *get() const { return reinterpret_cast<RuntimeBuffer *>(buf_.get()); }
+    RuntimeBuffer *operator->() const { return get(); }
+    halide_buffer_t *raw_buffer() const { return get()->raw_buffer(); }
     const std::string &name() const { return name_; }
-    Type type() const { return Type(buf_->type()); }
-    int dimensions() const { return buf_->dimensions(); }
-    auto dim(int i) const { return buf_->dim(i); }
-    int width() const { return buf_->width(); }
-    int height() const { return buf_->height(); }
-    int channels() const { return buf_->channels(); }
-    int number_of_elements() const { return (int)buf_->number_of_elements(); }
-    auto data() const { return buf_->data(); }
+    Type type() const { return Type(get()->type()); }
+    int dimensions() const { return get()->dimensions(); }
+    auto dim(int i) const { return get()->dim(i); }
+    int width() const { return get()->width(); }
+    int height() const { return get()->height(); }
+    int channels() const { return get()->channels(); }
+    int number_of_elements() const { return (int)get()->number_of_elements(); }
+    auto data() const { return get()->data(); }
 
     // The shape and element helpers of Runtime::Buffer, as upstream's
     // Halide::Buffer forwards them (they act on the shared elements).
-    int min(int i) const { return buf_->dim(i).min(); }
-    int extent(int i) const { return buf_->dim(i).extent(); }
-    int stride(int i) const { return buf_->dim(i).stride(); }
-    int left() const { return buf_->left(); }
-    int right() const { return buf_->right(); }
-    int top() const { return buf_->top(); }
-    int bottom() const { return buf_->bottom(); }
-    size_t size_in_bytes() const { return buf_->size_in_bytes(); }
-    template <typename... Args> void set_min(Args... mins) { buf_->set_min(mins...); }
-    void set_min(const std::vector<int> &mins) { buf_->set_min(mins); }
-    void translate(int d, int delta) { buf_->translate(d, delta); }
-    void translate(const std::vector<int> &deltas) { buf_->translate(deltas); }
-    template <typename... Args> bool contains(Args... pos) const { return buf_->contains(pos...); }
+    int min(int i) const { return get()->dim(i).min(); }
+    int extent(int i) const { return get()->dim(i).extent(); }
+    int stride(int i) const { return get()->dim(i).stride(); }
+    int left() const { return get()->left(); }
+    int right() const { return get()->right(); }
+    int top() const { return get()->top(); }
+    int bottom() const { return get()->bottom(); }
+    size_t size_in_bytes() const { return get()->size_in_bytes(); }
+    template <typename... Args> void set_min(Args... mins) { get()->set_min(mins...); }
+    void set_min(const std::vector<int> &mins) { get()->set_min(mins); }
+    void translate(int d, int delta) { get()->translate(d, delta); }
+    void translate(const std::vector<int> &deltas) { get()->translate(deltas); }
+    template <typename... Args> bool contains(Args... pos) const { return get()->contains(pos...); }
     // Crops, as upstream's: cropped() is a new Buffer over the same
     // elements; crop() narrows this one (and every copy of this handle).
-    Buffer cropped(int d, int min, int extent) const { return Buffer(buf_->cropped(d, min, extent)); }
-    Buffer cropped(const std::vector<std::pair<int, int>> &rect) const { return Buffer(buf_->cropped(rect)); }
-    void crop(int d, int min, int extent) { buf_->crop(d, min, extent); }
-    void crop(const std::vector<std::pair<int, int>> &rect) { buf_->crop(rect); }
+    Buffer cropped(int d, int min, int extent) const { return Buffer(get()->cropped(d, min, extent)); }
+    Buffer cropped(const std::vector<std::pair<int, int>> &rect) const { return Buffer(get()->cropped(rect)); }
+    void crop(int d, int min, int extent) { get()->crop(d, min, extent); }
+    void crop(const std::vector<std::pair<int, int>> &rect) { get()->crop(rect); }
     // The other reshaping views, as new Buffers over the same elements.
-    Buffer<T> sliced(int d, int pos) const { return Buffer<T>(buf_->sliced(d, pos)); }
-    Buffer<T> sliced(int d) const { return Buffer<T>(buf_->sliced(d)); }
-    Buffer<T> embedded(int d, int pos = 0) const { return Buffer<T>(buf_->embedded(d, pos)); }
-    Buffer translated(int d, int dx) const { return Buffer(buf_->translated(d, dx)); }
-    Buffer translated(const std::vector<int> &delta) const { return Buffer(buf_->translated(delta)); }
-    Buffer transposed(int d1, int d2) const { return Buffer(buf_->transposed(d1, d2)); }
-    void transpose(int d1, int d2) { buf_->transpose(d1, d2); }
+    Buffer<T> sliced(int d, int pos) const { return Buffer<T>(get()->sliced(d, pos)); }
+    Buffer<T> sliced(int d) const { return Buffer<T>(get()->sliced(d)); }
+    Buffer<T> embedded(int d, int pos = 0) const { return Buffer<T>(get()->embedded(d, pos)); }
+    Buffer translated(int d, int dx) const { return Buffer(get()->translated(d, dx)); }
+    Buffer translated(const std::vector<int> &delta) const { return Buffer(get()->translated(delta)); }
+    Buffer transposed(int d1, int d2) const { return Buffer(get()->transposed(d1, d2)); }
+    void transpose(int d1, int d2) { get()->transpose(d1, d2); }
     template <typename V> Buffer &fill(V value) {
-        buf_->fill(value);
+        get()->fill(value);
         return *this;
     }
     template <typename F> const Buffer &for_each_element(F &&f) const {
-        buf_->for_each_element(std::forward<F>(f));
+        get()->for_each_element(std::forward<F>(f));
         return *this;
     }
     template <typename F, typename... Others> const Buffer &for_each_value(F &&f, Others &&...others) const {
-        buf_->for_each_value(std::forward<F>(f), (*others.get())...);
+        get()->for_each_value(std::forward<F>(f), (*others.get())...);
         return *this;
     }
-    template <typename V> bool all_equal(V value) const { return buf_->all_equal(value); }
+    template <typename V> bool all_equal(V value) const { return get()->all_equal(value); }
     // A new Buffer with its own copy of the elements (dense, same mins).
-    Buffer copy() const { return Buffer(buf_->copy()); }
-    template <typename T2, int D2> void copy_from(const Buffer<T2, D2> &other) { buf_->copy_from(*other.get()); }
+    Buffer copy() const { return Buffer(get()->copy()); }
+    template <typename T2, int D2> void copy_from(const Buffer<T2, D2> &other) { get()->copy_from(*other.get()); }
     template <typename T2, int D2 = Dims> Buffer<T2, D2> as() const { return Buffer<T2, D2>(*this); }
     // Channels innermost (stride 1), then x, then y: the layout of
     // interleaved images.
@@ -126,14 +143,14 @@ public:
     // Device state, as upstream's. Buffers live on the host here: the dirty
     // bits and copy_to_host() work as for a buffer that was never on a
     // device; copy_to_device() and device_malloc() throw (no GPU backend).
-    bool host_dirty() const { return buf_->host_dirty(); }
-    bool device_dirty() const { return buf_->device_dirty(); }
-    void set_host_dirty(bool v = true) { buf_->set_host_dirty(v); }
-    void set_device_dirty(bool v = true) { buf_->set_device_dirty(v); }
-    bool has_device_allocation() const { return buf_->has_device_allocation(); }
-    int copy_to_host(void *ctx = nullptr) { return buf_->copy_to_host(ctx); }
-    int device_sync(void *ctx = nullptr) { return buf_->device_sync(ctx); }
-    int device_free(void *ctx = nullptr) { return buf_->device_free(ctx); }
+    bool host_dirty() const { return get()->host_dirty(); }
+    bool device_dirty() const { return get()->device_dirty(); }
+    void set_host_dirty(bool v = true) { get()->set_host_dirty(v); }
+    void set_device_dirty(bool v = true) { get()->set_device_dirty(v); }
+    bool has_device_allocation() const { return get()->has_device_allocation(); }
+    int copy_to_host(void *ctx = nullptr) { return get()->copy_to_host(ctx); }
+    int device_sync(void *ctx = nullptr) { return get()->device_sync(ctx); }
+    int device_free(void *ctx = nullptr) { return get()->device_free(ctx); }
     int copy_to_device(const Target &t = get_jit_target_from_environment(), JITUserContext * = nullptr) {
         Internal::no_device_for_buffer(name_, "copy_to_device", DeviceAPI::Default_GPU, t);
     }
@@ -152,7 +169,7 @@ public:
     // Element access.
     template <typename... Args, typename = std::enable_if_t<(std::is_convertible<Args, int>::value && ...)>>
     decltype(auto) operator()(Args... pos) const {
-        return (*buf_)(int(pos)...);
+        return (*get())(int(pos)...);
     }
     // b(x, y) in an expression: a call to this buffer.
     template <typename... Args,
@@ -163,14 +180,14 @@ public:
     Expr operator()(const std::vector<Expr> &pos) const { return Internal::make_image_call(type(), name_, pos); }
 
 private:
-    void adopt(std::shared_ptr<RuntimeBuffer> b, const std::string &name) {
+    void adopt(std::shared_ptr<SharedRuntimeBuffer> b, const std::string &name) {
         buf_ = std::move(b);
         contents_ = Internal::make_buffer_contents(name, Type(buf_->type()), buf_->dimensions(), buf_->raw_buffer(),
                                                    std::static_pointer_cast<void>(buf_));
         name_ = Internal::buffer_contents_name(*contents_);
     }
 
-    std::shared_ptr<RuntimeBuffer> buf_;
+    std::shared_ptr<SharedRuntimeBuffer> buf_;
     std::shared_ptr<Internal::InputBufferContents> contents_;
     std::string name_;
 };

@@ -49,6 +49,10 @@ void set_custom_compile_time_error_reporter(CompileTimeErrorReporter *error_repo
 
 namespace Internal {
 
+// A user error's text as ErrorReport makes it ("Error: <msg>\n"), for code
+// that throws CompileError itself.
+std::string user_error_text(const std::string &msg);
+
 // Prints a warning (user_warning's "Warning: <msg>\n") on stderr, or hands
 // it to the custom reporter.
 void issue_warning(const char *warning);
@@ -58,9 +62,13 @@ void report_error_to_custom_reporter(const std::string &msg);
 // Collects a message with <<, then throws E when destroyed.
 template <typename E> class ErrorReport {
 public:
+    // As upstream's: a user (or runtime) error reads "Error: <message>\n",
+    // an internal one names where the compiler failed.
     ErrorReport(const char *file, int line, const char *condition) {
         if (std::is_same<E, InternalError>::value) {
             msg_ << "Internal error at " << file << ":" << line << ": ";
+        } else {
+            msg_ << "Error: ";
         }
         if (condition) {
             msg_ << "Condition failed: " << condition << ": ";
@@ -71,11 +79,15 @@ public:
         return *this;
     }
     [[noreturn]] ~ErrorReport() noexcept(false) {
-        report_error_to_custom_reporter(msg_.str());
+        std::string m = msg_.str();
+        if (m.back() != '\n') {
+            m += '\n';
+        }
+        report_error_to_custom_reporter(m);
         if constexpr (std::is_same<E, RuntimeError>::value) {
-            throw E(msg_.str(), -1);
+            throw E(m, -1);
         } else {
-            throw E(msg_.str());
+            throw E(m);
         }
     }
 

@@ -499,7 +499,9 @@ public:
     void realize(JITUserContext *context, Buffer<T, D> dst, const Target &target = Target()) {
         realize(context, Realization({Buffer<>(dst)}), target);
     }
-    void compile_jit();
+    // Compiles for `target` (the JIT's when not given; the JIT makes code
+    // for this machine only) ahead of the first realize.
+    void compile_jit(const Target &target = get_jit_target_from_environment());
 
     // For people: the lowered loop nest, LLVM IR and assembly of this
     // pipeline (compiled for the host, as the JIT does).

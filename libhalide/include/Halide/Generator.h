@@ -138,6 +138,13 @@ public:
     // may be namespace-qualified, ns::name, with c_plus_plus_name_mangling).
     void compile_to(const std::map<OutputFileType, std::string> &files, const std::string &function_name,
                     const Target &target);
+    // The built pipeline as a Module for the generator's target (entry
+    // point `function_name`, or the first output's name), as upstream's:
+    // with an autoscheduler, it is applied and its results are the
+    // Module's get_auto_scheduler_results(). The linkage is ignored, as
+    // Pipeline::compile_to_module's.
+    Module build_module(const std::string &function_name = "",
+                        LinkageType linkage_type = LinkageType::ExternalPlusMetadata);
 
     // A condition the built pipeline checks when it runs (Pipeline's
     // add_requirement); call it from generate().

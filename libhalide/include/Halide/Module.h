@@ -21,6 +21,8 @@ namespace Halide {
 // Argument names as the metadata should show them: old name -> new name.
 using MetadataNameMap = std::map<std::string, std::string>;
 
+struct AutoSchedulerResults;
+
 namespace Internal {
 struct ModuleContents;
 } // namespace Internal
@@ -60,6 +62,13 @@ public:
     // Whether any function was compiled with the strict_float feature.
     bool any_strict_float() const;
     void set_any_strict_float(bool any_strict_float);
+
+    // What the autoscheduler made for this module's pipeline, as upstream's:
+    // set when a Generator with an autoscheduler builds the module, else
+    // nullptr (Pipeline::compile_to_module does not set it). The pointer
+    // lives as long as the module.
+    const AutoSchedulerResults *get_auto_scheduler_results() const;
+    void set_auto_scheduler_results(const AutoSchedulerResults &results);
 
 private:
     std::shared_ptr<Internal::ModuleContents> contents_;

@@ -6,6 +6,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/LoweredFunc.h"
+#include "Halide/Pipeline.h"
 #include "aot/Compile.h"
 #include "codegen/EmitModule.h"
 
@@ -20,6 +21,7 @@ struct ModuleContents {
     std::vector<Module> submodules;
     MetadataNameMap renames;
     bool any_strict_float = false;
+    std::shared_ptr<AutoSchedulerResults> auto_scheduler_results; // null: none
 };
 
 } // namespace Internal
@@ -156,6 +158,7 @@ Module Module::resolve_submodules() const {
         }
     }
     flat.contents_->any_strict_float = contents_->any_strict_float;
+    flat.contents_->auto_scheduler_results = contents_->auto_scheduler_results;
     return flat;
 }
 
@@ -175,6 +178,14 @@ bool Module::any_strict_float() const {
 
 void Module::set_any_strict_float(bool any_strict_float) {
     contents_->any_strict_float = any_strict_float;
+}
+
+const AutoSchedulerResults *Module::get_auto_scheduler_results() const {
+    return contents_->auto_scheduler_results.get();
+}
+
+void Module::set_auto_scheduler_results(const AutoSchedulerResults &results) {
+    contents_->auto_scheduler_results = std::make_shared<AutoSchedulerResults>(results);
 }
 
 Module link_modules(const std::string &name, const std::vector<Module> &modules) {

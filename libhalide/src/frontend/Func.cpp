@@ -968,8 +968,8 @@ Pipeline &Func::pipeline() {
     return *pipeline_;
 }
 
-void Func::compile_jit() {
-    pipeline().compile_jit();
+void Func::compile_jit(const Target &target) {
+    pipeline().compile_jit(target);
 }
 
 void Func::realize(const Realization &dst, const Target &target) {

@@ -306,6 +306,19 @@ void GeneratorBase::compile_to(const std::map<OutputFileType, std::string> &file
                     results ? &*results : nullptr);
 }
 
+Module GeneratorBase::build_module(const std::string &function_name, LinkageType linkage_type) {
+    Pipeline p = build_pipeline();
+    std::optional<AutoSchedulerResults> results;
+    if (using_autoscheduler()) {
+        results = p.apply_autoscheduler(target_, autoscheduler_params_);
+    }
+    Module m = p.compile_to_module(arguments(), function_name, target_, linkage_type);
+    if (results) {
+        m.set_auto_scheduler_results(*results);
+    }
+    return m;
+}
+
 // ---------------------------------------------------------------- registry
 
 void register_generator(const std::string &name, GeneratorFactory factory) {

@@ -217,7 +217,12 @@ int generate_filter_main(int argc, char **argv) {
     try {
         return run(argc, argv);
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "%s: %s\n", argc > 0 ? argv[0] : "generator", e.what());
+        // Compiler errors end with their own newline ("Error: ...\n").
+        std::string what = e.what();
+        if (what.empty() || what.back() != '\n') {
+            what += '\n';
+        }
+        std::fprintf(stderr, "%s: %s", argc > 0 ? argv[0] : "generator", what.c_str());
         return 1;
     }
 }

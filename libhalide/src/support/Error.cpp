@@ -28,6 +28,14 @@ void issue_warning(const char *warning) {
     }
 }
 
+std::string user_error_text(const std::string &msg) {
+    std::string m = "Error: " + msg;
+    if (m.back() != '\n') {
+        m += '\n';
+    }
+    return m;
+}
+
 void report_error_to_custom_reporter(const std::string &msg) {
     if (CompileTimeErrorReporter *r = custom_reporter.load()) {
         r->error(msg.c_str());

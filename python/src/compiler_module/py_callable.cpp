@@ -20,7 +20,7 @@ namespace {
 constexpr size_t kMaxFastArgs = 16;
 
 [[noreturn]] void fail(const Callable &c, const std::string &msg) {
-    throw Halide::CompileError("Callable '" + c.name() + "': " + msg);
+    throw Halide::CompileError(Halide::Internal::user_error_text("Callable '" + c.name() + "': " + msg));
 }
 
 std::string py_type_name(py::handle o) {

@@ -64,7 +64,7 @@ template <typename T> void add_compile_methods(py::class_<T> &cls) {
             "compile_jit",
             [](T &self, const Target &target) {
                 check_jit_target(target, "compile_jit");
-                self.compile_jit();
+                self.compile_jit(target);
             },
             target_arg())
         .def(

@@ -133,7 +133,7 @@ Expr coerce_int(const Type &t, int v) {
         std::ostringstream msg;
         msg << "Integer constant " << v << " will be implicitly coerced to type " << type_name(t)
             << ", which changes its value to " << wrapped << ".";
-        throw Halide::CompileError(msg.str());
+        throw Halide::CompileError(Halide::Internal::user_error_text(msg.str()));
     }
     return Halide::Internal::make_const(t, (int64_t)v);
 }

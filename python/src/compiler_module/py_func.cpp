@@ -32,7 +32,7 @@ std::vector<Expr> coordinates(const Func &f, const py::object &index) {
             std::ostringstream msg;
             msg << "Implicit cast from " << type_name(args[i].type()) << " to int in argument " << i + 1
                 << " in call to \"" << f.name() << "\" is not allowed. Use an explicit cast.";
-            throw Halide::CompileError(msg.str());
+            throw Halide::CompileError(Halide::Internal::user_error_text(msg.str()));
         }
     }
     return args;
@@ -154,12 +154,13 @@ void apply_unevaluated(const Func &f, const py::object &index, const Unevaluated
     // applied once defined its Func, so applying it again (or after another
     // pure definition) is refused rather than adding a second update.
     if (!same) {
-        throw Halide::CompileError("Cannot use an unevaluated reference to '" + f.name() +
-                                   "' to define an update at a different location.");
+        throw Halide::CompileError(Halide::Internal::user_error_text(
+            "Cannot use an unevaluated reference to '" + f.name() + "' to define an update at a different location."));
     }
     if (f.defined()) {
-        throw Halide::CompileError("Cannot use an unevaluated reference to '" + f.name() +
-                                   "' to define an update when a pure definition already exists.");
+        throw Halide::CompileError(
+            Halide::Internal::user_error_text("Cannot use an unevaluated reference to '" + f.name() +
+                                              "' to define an update when a pure definition already exists."));
     }
     FuncRef ref = f(args);
     switch (u.op) {

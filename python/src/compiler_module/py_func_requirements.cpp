@@ -73,8 +73,9 @@ std::string types_text(const std::vector<Type> &types) {
 }
 
 [[noreturn]] void no_requirement(const Func &f, const char *method, const char *what) {
-    throw Halide::CompileError(std::string("Can't call Func::") + method + " on Func \"" + f.name() +
-                               "\" because it is undefined or has no " + what + " requirements.");
+    throw Halide::CompileError(
+        Halide::Internal::user_error_text(std::string("Can't call Func::") + method + " on Func \"" + f.name() +
+                                          "\" because it is undefined or has no " + what + " requirements."));
 }
 
 std::vector<Type> func_types(const Func &f, const char *method) {
@@ -98,18 +99,18 @@ void check_func_requirement(const Func &f, size_t dimensions, const std::vector<
         return;
     }
     if (dimensions != (size_t)r->dimensions) {
-        throw Halide::CompileError("Func \"" + f.name() + "\" is constrained to have exactly " +
-                                   std::to_string(r->dimensions) + " dimensions, but is defined with " +
-                                   std::to_string(dimensions) + " dimensions.");
+        throw Halide::CompileError(Halide::Internal::user_error_text(
+            "Func \"" + f.name() + "\" is constrained to have exactly " + std::to_string(r->dimensions) +
+            " dimensions, but is defined with " + std::to_string(dimensions) + " dimensions."));
     }
     std::vector<Type> types;
     for (const Halide::Expr &v : values) {
         types.push_back(v.type());
     }
     if (types != r->types) {
-        throw Halide::CompileError("Func \"" + f.name() + "\" is constrained to only hold values of type " +
-                                   types_text(r->types) + " but is defined with values of type " + types_text(types) +
-                                   ".");
+        throw Halide::CompileError(Halide::Internal::user_error_text(
+            "Func \"" + f.name() + "\" is constrained to only hold values of type " + types_text(r->types) +
+            " but is defined with values of type " + types_text(types) + "."));
     }
 }
 
@@ -131,8 +132,8 @@ void define_func_requirements(py::module_ &m) {
              [](const Func &f) {
                  std::vector<Type> types = func_types(f, "type");
                  if (types.size() != 1) {
-                     throw Halide::CompileError("Can't call Func::type on Func \"" + f.name() +
-                                                "\" because it returns a Tuple.");
+                     throw Halide::CompileError(Halide::Internal::user_error_text(
+                         "Can't call Func::type on Func \"" + f.name() + "\" because it returns a Tuple."));
                  }
                  return types[0];
              })

@@ -27,6 +27,14 @@ void define_module(py::module_ &m) {
         .def("resolve_submodules", &Module::resolve_submodules)
         .def("remap_metadata_name", &Module::remap_metadata_name)
         .def("get_metadata_name_map", &Module::get_metadata_name_map)
+        // A copy (None when no autoscheduler ran): upstream hands out the
+        // module's own object, which Python then frees twice.
+        .def("get_auto_scheduler_results",
+             [](const Module &self) -> std::optional<Halide::AutoSchedulerResults> {
+                 const Halide::AutoSchedulerResults *r = self.get_auto_scheduler_results();
+                 return r ? std::optional<Halide::AutoSchedulerResults>(*r) : std::nullopt;
+             })
+        .def("set_auto_scheduler_results", &Module::set_auto_scheduler_results, py::arg("results"))
         .def("__repr__", [](const Module &self) {
             return "<halide.Module '" + self.name() + "' for " + self.target().to_string() + ">";
         });

@@ -35,8 +35,8 @@ template <typename F> inline void with_number(const py::object &value, const cha
             return;
         }
         PyErr_Clear();
-        throw Halide::CompileError("The value " + std::string(py::str(value)) +
-                                   " cannot be losslessly converted to any 64-bit type");
+        throw Halide::CompileError(Halide::Internal::user_error_text(
+            "The value " + std::string(py::str(value)) + " cannot be losslessly converted to any 64-bit type"));
     }
     if (PyFloat_Check(o) || (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float)) {
         double d = PyFloat_AsDouble(o);

@@ -78,22 +78,26 @@ py::tuple select_tuples(const py::args &args) {
             conditions.push_back({arg(condition, "select")});
         }
         if (!is_tuple_like(value)) {
-            throw Halide::CompileError("select() on Tuples requires every value to be a Tuple.");
+            throw Halide::CompileError(
+                Halide::Internal::user_error_text("select() on Tuples requires every value to be a Tuple."));
         }
         values.push_back(tuple_values(value));
     }
     py::object last = args[n - 1];
     if (!is_tuple_like(last)) {
-        throw Halide::CompileError("select() on Tuples requires every value to be a Tuple.");
+        throw Halide::CompileError(
+            Halide::Internal::user_error_text("select() on Tuples requires every value to be a Tuple."));
     }
     std::vector<Expr> result = tuple_values(last);
     if (some_tuple_condition && some_expr_condition) {
-        throw Halide::CompileError("select() on Tuples may not mix Expr and Tuple for the condition elements.");
+        throw Halide::CompileError(Halide::Internal::user_error_text(
+            "select() on Tuples may not mix Expr and Tuple for the condition elements."));
     }
     const size_t size = result.size();
     for (size_t i = 0; i < values.size(); i++) {
         if (values[i].size() != size || (some_tuple_condition && conditions[i].size() != size)) {
-            throw Halide::CompileError("select() on Tuples requires all Tuples to have identical sizes.");
+            throw Halide::CompileError(
+                Halide::Internal::user_error_text("select() on Tuples requires all Tuples to have identical sizes."));
         }
     }
     for (size_t i = values.size(); i-- > 0;) {

@@ -15,8 +15,9 @@ void check_jit_target(const Halide::Target &t, const char *what) {
     }
     Halide::Target host = Halide::get_host_target();
     if (t.os != host.os || t.arch != host.arch || t.bits != host.bits) {
-        throw Halide::CompileError(std::string(what) + ": the JIT compiles for this machine (" + host.to_string() +
-                                   "), not for target " + t.to_string());
+        throw Halide::CompileError(
+            Halide::Internal::user_error_text(std::string(what) + ": the JIT compiles for this machine (" +
+                                              host.to_string() + "), not for target " + t.to_string()));
     }
 }
 
