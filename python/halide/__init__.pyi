@@ -5,6 +5,9 @@
 from halide import imageio as imageio
 from halide import runtime as runtime
 from halide._compiler import (
+    ArgInfo as ArgInfo,
+    ArgInfoDirection as ArgInfoDirection,
+    ArgInfoKind as ArgInfoKind,
     Argument as Argument,
     ArgumentEstimates as ArgumentEstimates,
     ArgumentKind as ArgumentKind,

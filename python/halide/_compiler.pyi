@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['Argument', 'ArgumentEstimates', 'ArgumentKind', 'AutoSchedulerResults', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'Derivative', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'FuncTupleElementRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'evaluate_may_gpu', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'load_plugin', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'propagate_adjoints', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'user_context_value', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
+__all__: list[str] = ['ArgInfo', 'ArgInfoDirection', 'ArgInfoKind', 'Argument', 'ArgumentEstimates', 'ArgumentKind', 'AutoSchedulerResults', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'Derivative', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'FuncTupleElementRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'evaluate_may_gpu', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'load_plugin', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'propagate_adjoints', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'user_context_value', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -3224,6 +3224,20 @@ class PrefetchBoundStrategy:
     @property
     def value(self) -> int:
         ...
+class AutoSchedulerResults:
+    autoscheduler_params: typing.Any
+    schedule_source: str
+    target: Target
+    def __init__(self) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def featurization(self) -> list[int]:
+        ...
+    @featurization.setter
+    def featurization(self, arg0: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None:
+        ...
 class LinkageType:
     """
     Members:
@@ -3292,6 +3306,8 @@ class Module:
         ...
     def compile_to_buffer(self) -> Buffer:
         ...
+    def get_auto_scheduler_results(self) -> AutoSchedulerResults | None:
+        ...
     def get_metadata_name_map(self) -> dict[str, str]:
         ...
     def name(self) -> str:
@@ -3300,23 +3316,128 @@ class Module:
         ...
     def resolve_submodules(self) -> Module:
         ...
+    def set_auto_scheduler_results(self, results: AutoSchedulerResults) -> None:
+        ...
     def submodules(self) -> list[Module]:
         ...
     def target(self) -> Target:
         ...
-class AutoSchedulerResults:
-    autoscheduler_params: typing.Any
-    schedule_source: str
-    target: Target
+class ArgInfoDirection:
+    """
+    Members:
+    
+      Input
+    
+      Output
+    """
+    Input: typing.ClassVar[ArgInfoDirection]
+    Output: typing.ClassVar[ArgInfoDirection]
+    __members__: typing.ClassVar[dict[str, ArgInfoDirection]]
+    @typing.overload
+    def __eq__(self, other: ArgInfoDirection) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ArgInfoDirection) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class ArgInfoKind:
+    """
+    Members:
+    
+      Scalar
+    
+      Function
+    
+      Buffer
+    """
+    Buffer: typing.ClassVar[ArgInfoKind]
+    Function: typing.ClassVar[ArgInfoKind]
+    Scalar: typing.ClassVar[ArgInfoKind]
+    __members__: typing.ClassVar[dict[str, ArgInfoKind]]
+    @typing.overload
+    def __eq__(self, other: ArgInfoKind) -> bool:
+        ...
+    @typing.overload
+    def __eq__(self, other: typing.Any) -> bool:
+        ...
+    def __getstate__(self) -> int:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __index__(self) -> int:
+        ...
+    def __init__(self, value: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __int__(self) -> int:
+        ...
+    @typing.overload
+    def __ne__(self, other: ArgInfoKind) -> bool:
+        ...
+    @typing.overload
+    def __ne__(self, other: typing.Any) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, state: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def __str__(self) -> str:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def value(self) -> int:
+        ...
+class ArgInfo:
+    @typing.overload
     def __init__(self) -> None:
+        ...
+    @typing.overload
+    def __init__(self, name: str, dir: ArgInfoDirection, kind: ArgInfoKind, types: collections.abc.Sequence[Type], dimensions: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
     def __repr__(self) -> str:
         ...
     @property
-    def featurization(self) -> list[int]:
+    def dimensions(self) -> int:
         ...
-    @featurization.setter
-    def featurization(self, arg0: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None:
+    @property
+    def dir(self) -> ArgInfoDirection:
+        ...
+    @property
+    def kind(self) -> ArgInfoKind:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def types(self) -> list[Type]:
         ...
 def BFloat(bits: typing.SupportsInt | typing.SupportsIndex, lanes: typing.SupportsInt | typing.SupportsIndex = 1) -> Type:
     ...

@@ -23,6 +23,9 @@ from typing import Any, ClassVar, TypeVar
 
 from halide import _GENERATOR_NAMES
 from halide._compiler import (
+    ArgInfo,
+    ArgInfoDirection,
+    ArgInfoKind,
     Argument,
     Bool,
     Buffer,
@@ -650,6 +653,23 @@ class Generator(ABC):
     def _arguments(self) -> list[Argument]:
         return [Argument(p) for p in self._halide_state.input_objects.values()]
 
+    def _get_arginfos(self) -> list[ArgInfo]:
+        """Upstream's introspection of a generator's arguments: each Input
+        (declared, then added in configure()), then each Output, with its
+        name, direction, kind (an Output is a Buffer, even an OutputScalar,
+        as upstream's), types and dimensions, once GeneratorParams filled
+        them in. Configures the generator (its GeneratorParams are fixed
+        from then on)."""
+        self._configure()
+        state = self._halide_state
+        infos = []
+        for ios, direction in ((state.inputs, ArgInfoDirection.Input), (state.outputs, ArgInfoDirection.Output)):
+            for name, io in ios.items():
+                kind = ArgInfoKind.Buffer if io._is_buffer or not io._is_input else ArgInfoKind.Scalar
+                r = state.requirements[name]
+                infos.append(ArgInfo(name, direction, kind, list(r.types), r.dimensions))
+        return infos
+
     def _output_names(self) -> dict[str, str]:
         # Outputs keep their field names even when the Func was renamed
         # (another live Func already had the name).
@@ -947,7 +967,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = _run(args)
     except (_UsageError, HalideError, ValueError, TypeError, OSError) as e:
-        print(f"{args[0] if args else 'generator'}: {e}", file=sys.stderr)
+        message = str(e).rstrip("\n")  # a compiler error's text ends with one ("Error: ...\n")
+        print(f"{args[0] if args else 'generator'}: {message}", file=sys.stderr)
         code = 1
     if code:
         sys.exit(code)

@@ -43,6 +43,8 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_loop_level(m);
     halide_py::define_prefetch(m);
     halide_py::define_parameter(m);
-    halide_py::define_module(m);
+    // Before Module, whose get_auto_scheduler_results returns its class.
     halide_py::define_autoscheduler(m);
+    halide_py::define_module(m);
+    halide_py::define_arginfo(m);
 }
