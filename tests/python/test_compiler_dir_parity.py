@@ -28,7 +28,6 @@ print(json.dumps(out))
 # not there yet (docs/language.md, "Not there yet") or upstream internals.
 KNOWN_GAPS = {
     "": {
-        "ArgInfo", "ArgInfoDirection", "ArgInfoKind",
         "deserialize_parameters", "deserialize_pipeline",
         "serialize_pipeline",
     },
