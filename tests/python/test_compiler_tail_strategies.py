@@ -2,6 +2,8 @@
 value (upstream 21's names and values), results against NumPy at widths that
 are and are not multiples of the vector width, and upstream's errors."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -37,11 +39,43 @@ def test_pure_output(name, width):
     out = hl.Buffer(hl.Int(32), [width])
     if name in ("RoundUp", "RoundUpAndBlend", "PredicateLoads") and width % 8:
         # The output must be a multiple of the factor wide (an error at run time, as upstream).
-        with pytest.raises(hl.HalideError):
+        rounded = -(-width // 8) * 8
+        message = f"Output buffer f is accessed at {rounded - 1}, which is beyond the max ({width - 1}) in dimension 0"
+        with pytest.raises(hl.HalideError, match=re.escape(message)):
             f.realize(out)
         return
     f.realize(out)
     np.testing.assert_array_equal(np.asarray(out), a[:width] * 3 + 1)
+
+
+@pytest.mark.parametrize("name", ["RoundUp", "RoundUpAndBlend", "PredicateLoads"])
+def test_rounded_up_output_of_any_extent(name):
+    """As upstream 21: realize(sizes) allocates the rounded-up extent and
+    returns the requested one; a given buffer of that extent is an error
+    naming the point past its end, and nothing is written past it."""
+    a = (np.arange(40, dtype=np.int32) * 7 - 50).astype(np.int32)
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = hl.Buffer(a)[x] * 3 + 1
+    f.vectorize(x, 8, getattr(hl.TailStrategy, name))
+    np.testing.assert_array_equal(np.asarray(f.realize([13])), a[:13] * 3 + 1)
+    backing = np.full(24, -7, dtype=np.int32)
+    message = "Output buffer f is accessed at 15, which is beyond the max (12) in dimension 0"
+    with pytest.raises(hl.HalideError, match=re.escape(message)):
+        f.realize(hl.Buffer(backing[:13]))
+    np.testing.assert_array_equal(backing[13:], -7)
+
+
+def test_round_up_of_an_inner_split_names_the_strategy_and_extent():
+    # Upstream 21 fails here too (its output bounds query gives 36, then it
+    # reports an access at 39); ours says why.
+    x, y, xo, xi, a, b = (hl.Var(n) for n in ("x", "y", "xo", "xi", "a", "b"))
+    f = hl.Func("f")
+    f[x, y] = x + 100 * y
+    f.split(x, xo, xi, 16).split(xi, a, b, 5, hl.TailStrategy.RoundUp)
+    message = "TailStrategy::RoundUp splits xi of f by 5 and its extent 16 is not a multiple of it"
+    with pytest.raises(hl.HalideError, match=re.escape(message)):
+        f.realize([32, 2])
 
 
 @pytest.mark.parametrize(

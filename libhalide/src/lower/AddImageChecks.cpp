@@ -203,7 +203,10 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
         if (step.tail == TailKind::Auto || step.tail == TailKind::ShiftInwards) {
             min = Add::make(min, Min::make(Sub::make(extent, k), int32_const(0)));
             extent = Max::make(extent, k);
-        } else if (step.tail == TailKind::RoundUp) {
+        } else if (step.tail == TailKind::RoundUp || step.tail == TailKind::RoundUpAndBlend ||
+                   step.tail == TailKind::PredicateLoads) {
+            // (PredicateLoads' stores run on as RoundUp's, RoundUpAndBlend's
+            // on an output's pure definition too: ScheduleFunctions.cpp.)
             extent = Mul::make(Div::make(Add::make(extent, Sub::make(k, int32_const(1))), k), k);
         }
     }

@@ -199,6 +199,41 @@ void check_tail_legality(const FunctionContents &f, const UpdateDefinition *upda
     }
 }
 
+// The check of an output's split whose tail runs on past the extent
+// (RoundUp; PredicateLoads, whose stores do the same upstream): the rounded-up
+// region must fit the buffer. Splitting a dimension of the output, upstream's
+// message: the buffer "is accessed at <max>, which is beyond the max". Any
+// other split (of a split's inner half): the extent is not a multiple of
+// the factor, naming the tail strategy.
+Stmt round_up_check(const FunctionContents &f, const UpdateDefinition *update, const SplitStep &step, const Expr &min,
+                    const Expr &extent) {
+    const Expr &k = step.factor;
+    Expr rounded = Mul::make(Div::make(Add::make(extent, Sub::make(k, int32_const(1))), k), k);
+    Expr touched_max = Sub::make(Add::make(min, rounded), int32_const(1));
+    Expr uc = Variable::make(Handle(), "__user_context");
+    for (size_t d = 0; d < f.args.size(); d++) {
+        if ((update ? update->pure_vars[d] : f.args[d]) != step.old_var) {
+            continue;
+        }
+        Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
+        return AssertStmt::make(LE::make(touched_max, buf_max),
+                                Call::make(Int(32), "halide_error_access_out_of_bounds",
+                                           {uc, StringImm::make("Output buffer " + f.name), int32_const((int)d), min,
+                                            touched_max, buf_min, buf_max},
+                                           Call::Extern));
+    }
+    // (stringify separates its values with spaces.)
+    std::string what =
+        std::string("TailStrategy::") + tail_name(step.tail) + " splits " + step.old_var + " of " + f.name + " by";
+    Expr message = Call::make(Handle(), "stringify",
+                              {StringImm::make(what), k, StringImm::make("and its extent"), extent,
+                               StringImm::make("is not a multiple of it: the last iteration would compute past it")},
+                              Call::Intrinsic);
+    return AssertStmt::make(
+        EQ::make(Mod::make(extent, k), int32_const(0)),
+        Call::make(Int(32), "halide_error_requirement_failed", {uc, StringImm::make("false"), message}, Call::Extern));
+}
+
 // The loop nest that computes stage `stage` of f over <region>.min.d /
 // .extent.d, following its schedule: splits and fuses (in order), then the
 // loops (innermost first). Stage 0 is the pure definition, stage k update k-1.
@@ -343,13 +378,7 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
                 guards.push_back(likely(LT::make(loop(step.old_var), Add::make(old.min, old.extent))));
             }
             if (tail == TailKind::RoundUp || predicate_loads_check) {
-                checks.push_back(AssertStmt::make(
-                    EQ::make(Mod::make(old.extent, factor), int32_const(0)),
-                    Call::make(Int(32), "halide_error_explicit_bounds_too_small",
-                               {Variable::make(Handle(), "__user_context"), StringImm::make(f.name),
-                                StringImm::make(step.old_var), int32_const(0), Sub::make(old.extent, int32_const(1)),
-                                int32_const(0), Sub::make(factor, int32_const(1))},
-                               Call::Extern)));
+                checks.push_back(round_up_check(f, update, step, old.min, old.extent));
             }
         } else {
             Bounds in = bounds.at(step.inner), out = bounds.at(step.outer);
