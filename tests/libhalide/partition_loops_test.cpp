@@ -70,16 +70,33 @@ TEST(PartitionLoops, ConditionsOnAnOuterLoopAreNotSolvedInTheInnerOne) {
 }
 
 TEST(PartitionLoops, InnerLoopsArePartitionedOnlyInTheOuterSteadyState) {
-    // Clamps on both x and y: the y loop splits in three, and only its steady
-    // copy of the x loop splits too (3 + 1 + 1 x loops, not 3 x 3): every
-    // level of a deeper nest would otherwise triple the code below it.
+    // Clamps on x, y and z. The y loop splits in three, and so does each of
+    // its copies of the innermost x loop (3 x 3 x loops): the rows above
+    // and below the image load densely but for their first and last vector.
+    // The z loop's prologue and epilogue keep the y loop as it came (one y
+    // loop, one x loop each): every level of a deeper nest would otherwise
+    // triple the code below it.
     Expr ix = Max::make(Min::make(likely(Sub::make(var("x"), 1)), 49), 0);
     Expr iy = Max::make(Min::make(likely(Sub::make(var("y"), 1)), 9), 0);
     Stmt inner = loop_reading(Add::make(ix, Mul::make(iy, 100)));
     Stmt outer = For::make("y", IntImm::make(Int(32), 0), IntImm::make(Int(32), 20), ForType::Serial, inner);
-    std::string text = printed(simplify(partition_loops(outer)));
+    std::string was = printed(outer), text = printed(simplify(partition_loops(outer)));
+    EXPECT_EQ(count(was, "for (x, "), 1) << was;
     EXPECT_EQ(count(text, "for (y, "), 3) << text;
-    EXPECT_EQ(count(text, "for (x, "), 5) << text;
+    EXPECT_EQ(count(text, "for (x, "), 9) << text;
+    // Clamped x reads are left only in the x loops' prologues and epilogues,
+    // clamped y reads only in the y loop's.
+    EXPECT_EQ(count(text, "max(min(likely((x + -1)), 49), 0)"), 6) << text;
+    EXPECT_EQ(count(text, "max(min(likely((y + -1)), 9), 0)"), 6) << text;
+
+    Expr iz = Max::make(Min::make(likely(Sub::make(var("z"), 1)), 4), 0);
+    Stmt in_z = loop_reading(Add::make(Add::make(ix, Mul::make(iy, 100)), Mul::make(iz, 1000)));
+    in_z = For::make("y", IntImm::make(Int(32), 0), IntImm::make(Int(32), 20), ForType::Serial, in_z);
+    in_z = For::make("z", IntImm::make(Int(32), 0), IntImm::make(Int(32), 8), ForType::Serial, in_z);
+    text = printed(simplify(partition_loops(in_z)));
+    EXPECT_EQ(count(text, "for (z, "), 3) << text;
+    EXPECT_EQ(count(text, "for (y, "), 1 + 3 + 1) << text;
+    EXPECT_EQ(count(text, "for (x, "), 1 + 9 + 1) << text;
 
     // Eight nested loops, each with its own clamp: linear growth, not 3^8.
     Stmt s = Store::make("out", Load::make(Int(32), "in", var("l0")), var("l0"));

@@ -32,7 +32,8 @@
 // stays an opaque name, so conditions that need it are not solved.
 // Conditions the solver cannot handle leave their branch as it is.
 // The prologue and epilogue keep the body as it came: inner loops are
-// partitioned only in the steady state. So a loop is partitioned only for
+// partitioned only in the steady state (except innermost loops directly
+// inside: see PartitionLoops::visit). So a loop is partitioned only for
 // a branch left in its body's main line, outside the prologues and
 // epilogues of the loops inside: a branch there is one an inner loop has
 // already split off (or one its edges keep), and partitioning the outer
@@ -92,6 +93,24 @@ bool has_inner_loop(const Stmt &s) {
         using IRVisitor::visit;
         void visit(const For *op) override {
             found = found || op->for_type != ForType::Vectorized;
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.include(s);
+    return finder.found;
+}
+
+// Whether s has a loop with a loop inside (vectorized loops aside).
+bool has_loop_nest(const Stmt &s) {
+    class Finder : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            if (op->for_type != ForType::Vectorized && has_inner_loop(op->body)) {
+                found = true;
+                return;
+            }
             IRVisitor::visit(op);
         }
     } finder;
@@ -669,8 +688,12 @@ public:
         // The prologue and epilogue run the body as it came, its inner loops
         // not partitioned: partitioned there too, every level of a loop nest
         // would triple the code below it (3^depth copies). They cover only
-        // the edges, where the unpartitioned inner loops cost little.
-        const Stmt &edge = op->body;
+        // the edges, where the unpartitioned inner loops cost little. One
+        // level is the exception: when the loops inside have no loop inside
+        // them, the edges keep those loops partitioned (the rows of a tile
+        // beyond the image's top and bottom load densely but for their
+        // first and last vectors), which only triples the innermost loops.
+        const Stmt &edge = has_loop_nest(op->body) ? op->body : body;
         Stmt prologue = For::make(op->name, op->min, Sub::make(lo_v, op->min), op->for_type, edge);
         Stmt epilogue = For::make(op->name, after, Sub::make(end, after), op->for_type, edge);
         edges_.add(prologue);
