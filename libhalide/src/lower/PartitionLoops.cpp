@@ -84,38 +84,34 @@ bool is_likely_if_innermost(const Expr &e) {
     return is_likely(e) && e.as<Call>()->name == "likely_if_innermost";
 }
 
-// Whether `s` has no loop inside but vectorized ones (which become vector
-// code): likely_if_innermost partitions only such a loop.
-bool has_inner_loop(const Stmt &s) {
-    class Finder : public IRVisitor {
+// How deep the loops in `s` nest, vectorized loops (which become vector
+// code) not counted: 0 for none, 1 for loops with no loop inside.
+int loop_depth(const Stmt &s) {
+    class Depth : public IRVisitor {
     public:
-        bool found = false;
+        int depth = 0, max_depth = 0;
         using IRVisitor::visit;
         void visit(const For *op) override {
-            found = found || op->for_type != ForType::Vectorized;
+            int counted = op->for_type != ForType::Vectorized ? 1 : 0;
+            depth += counted;
+            max_depth = std::max(max_depth, depth);
             IRVisitor::visit(op);
+            depth -= counted;
         }
-    } finder;
-    finder.include(s);
-    return finder.found;
+    } d;
+    d.include(s);
+    return d.max_depth;
 }
 
-// Whether s has a loop with a loop inside (vectorized loops aside).
+// Whether `s` has a loop inside but vectorized ones: likely_if_innermost
+// partitions only a loop whose body has none.
+bool has_inner_loop(const Stmt &s) {
+    return loop_depth(s) > 0;
+}
+
+// Whether `s` has a loop with a loop inside (vectorized loops aside).
 bool has_loop_nest(const Stmt &s) {
-    class Finder : public IRVisitor {
-    public:
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const For *op) override {
-            if (op->for_type != ForType::Vectorized && has_inner_loop(op->body)) {
-                found = true;
-                return;
-            }
-            IRVisitor::visit(op);
-        }
-    } finder;
-    finder.include(s);
-    return finder.found;
+    return loop_depth(s) > 1;
 }
 
 // The largest constant extent of a loop given a fast path over its whole
