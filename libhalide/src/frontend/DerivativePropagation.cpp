@@ -64,7 +64,8 @@ struct StageInfo {
     std::vector<Expr> lhs;              // the coordinates it writes
     std::vector<std::string> pure_vars; // by dimension; "" where not a pure Var
     ReductionDomainPtr rdom;            // or null
-    Expr value;
+    Expr value;                         // values[0]
+    std::vector<Expr> values;           // one per value of a Tuple-valued Func
 };
 
 StageInfo stage_info(const FunctionContents &f, int stage) {
@@ -74,6 +75,7 @@ StageInfo stage_info(const FunctionContents &f, int stage) {
             s.lhs.push_back(Variable::make(Int(32), a));
         }
         s.pure_vars = f.args;
+        s.values = f.values;
         s.value = f.values[0];
     } else {
         const UpdateDefinition &u = f.updates[stage];
@@ -81,6 +83,7 @@ StageInfo stage_info(const FunctionContents &f, int stage) {
         s.pure_vars = u.pure_vars;
         s.pure_vars.resize(u.args.size());
         s.rdom = u.rdom;
+        s.values = u.values;
         s.value = u.values[0];
     }
     return s;
@@ -130,7 +133,7 @@ public:
             for (int stage = -1; stage < (int)f->updates.size(); stage++) {
                 StageInfo s = stage_info(*f, stage);
                 Scope scope = stage_scope(s, box);
-                std::vector<Expr> exprs = {s.value};
+                std::vector<Expr> exprs = s.values;
                 exprs.insert(exprs.end(), s.lhs.begin(), s.lhs.end());
                 for (const Expr &e : exprs) {
                     FuncCalls calls;
@@ -196,14 +199,36 @@ private:
         return scope;
     }
 
-    static Func zero_func(const std::string &name, int dims, Type t) {
+    static Func zero_func(const std::string &name, int dims, const std::vector<Type> &types) {
         Func f(name);
         std::vector<Var> vars;
         for (int i = 0; i < dims; i++) {
             vars.push_back(Var());
         }
-        f(vars) = make_zero(t);
+        std::vector<Expr> zeros;
+        for (Type t : types) {
+            zeros.push_back(make_zero(t.is_float() ? t : Float(32)));
+        }
+        if (zeros.size() == 1) {
+            f(vars) = zeros[0];
+        } else {
+            f(vars) = Tuple(zeros);
+        }
         return f;
+    }
+
+    // acc(at)[value_index] += v.
+    static void add_to(Func &acc, const std::vector<Expr> &at, int value_index, const Expr &v) {
+        if (acc.outputs() == 1) {
+            acc(at) += cast(acc.type(), v);
+            return;
+        }
+        std::vector<Expr> values;
+        for (int j = 0; j < acc.outputs(); j++) {
+            Expr old = acc(at)[j];
+            values.push_back(j == value_index ? old + cast(old.type(), v) : old);
+        }
+        acc(at) = Tuple(values);
     }
 
     Func &accumulator_of(const Call *c, Type t) {
@@ -212,7 +237,7 @@ private:
             if (it == buffer_accumulators_.end()) {
                 InputBufferPtr b = find_input_buffer(c->name);
                 std::string user = b && !b->user_name.empty() ? b->user_name : c->name;
-                it = buffer_accumulators_.emplace(c->name, zero_func(user + "_d__", (int)c->args.size(), t)).first;
+                it = buffer_accumulators_.emplace(c->name, zero_func(user + "_d__", (int)c->args.size(), {t})).first;
             }
             return it->second;
         }
@@ -220,7 +245,11 @@ private:
         if (it == accumulators_.end()) {
             FunctionPtr g = find_function(c->name);
             std::string name = c->name + "_" + std::to_string(g->updates.size()) + "_d_def__";
-            it = accumulators_.emplace(c->name, zero_func(name, (int)c->args.size(), t)).first;
+            std::vector<Type> types;
+            for (const Expr &v : g->values) {
+                types.push_back(v.type());
+            }
+            it = accumulators_.emplace(c->name, zero_func(name, (int)c->args.size(), types)).first;
         }
         return it->second;
     }
@@ -230,7 +259,7 @@ private:
         if (it == param_accumulators_.end()) {
             ParamPtr p = find_param(name);
             std::string user = p && !p->user_name.empty() ? p->user_name : name;
-            it = param_accumulators_.emplace(name, zero_func(user + "_d__", 0, t)).first;
+            it = param_accumulators_.emplace(name, zero_func(user + "_d__", 0, {t})).first;
         }
         return it->second;
     }
@@ -313,7 +342,7 @@ private:
     // over the stage's RDom and the pure Vars the call does not use.
     // False (nothing done) when the coordinates are not of that form.
     bool gather(const FunctionContents &f, const StageInfo &s, Func &acc, const std::vector<Expr> &args,
-                const Expr &adj) {
+                int value_index, const Expr &adj) {
         std::set<std::string> pure;
         for (const std::string &v : s.pure_vars) {
             if (!v.empty()) {
@@ -373,7 +402,7 @@ private:
         if (!is_const_one(inside)) {
             value = select(inside, value, make_zero(adj.type()));
         }
-        acc(at) += cast(acc.type(), value);
+        add_to(acc, std::vector<Expr>(at.begin(), at.end()), value_index, value);
         return true;
     }
 
@@ -381,8 +410,8 @@ private:
     // accumulator `acc` at coordinates `args`: gathered if it can be,
     // else scattered.
     void contribute(const FunctionContents &f, const StageInfo &s, Func &acc, const std::vector<Expr> &args,
-                    const Expr &adj) {
-        if (!args.empty() && gather(f, s, acc, args, adj)) {
+                    int value_index, const Expr &adj) {
+        if (!args.empty() && gather(f, s, acc, args, value_index, adj)) {
             return;
         }
         std::map<std::string, Expr> vars;
@@ -391,62 +420,87 @@ private:
         for (const Expr &a : args) {
             at.push_back(substitute(vars, a));
         }
-        acc(at) += cast(acc.type(), substitute(vars, adj));
+        add_to(acc, at, value_index, substitute(vars, adj));
     }
 
-    // Passes the adjoint `seed` of stage `s`'s value to the calls it makes;
-    // returns the sum of the partial derivatives by the Func's own value at
-    // the point written (for an update that reads it there). Reads of its
-    // own value at other points go to `self_other` (call, partial).
-    Expr propagate_stage(const FunctionContents &f, const StageInfo &s, const Expr &seed,
-                         std::vector<std::pair<Expr, Expr>> &self_other) {
-        ExprAdjoints d = differentiate_expr(s.value, make_const(s.value.type(), 1.0), f.name);
-        Expr self = make_zero(s.value.type());
+    // Passes the adjoints `seeds` (one per value) of stage `s`'s values to
+    // the calls they make. Returns self[j][i]: the partial derivative of
+    // value j by the Func's own value i at the point written (for an update
+    // that reads it there). Reads of its own values at other points go to
+    // `self_other` (the call, and its partial times the seed).
+    std::vector<std::vector<Expr>> propagate_values(const FunctionContents &f, const StageInfo &s,
+                                                    const std::vector<Expr> &seeds,
+                                                    std::vector<std::pair<Expr, Expr>> &self_other) {
+        size_t n = s.values.size();
+        std::vector<std::vector<Expr>> self(n);
         // Several calls of one Func at one point: one contribution.
         std::vector<std::pair<Expr, Expr>> merged;
-        for (auto &[call_expr, partial] : d.calls) {
-            const Call *c = call_expr.as<Call>();
-            if (c->call_type == Call::Halide && c->name == f.name) {
-                bool same_point = c->args.size() == s.lhs.size();
-                for (size_t i = 0; same_point && i < c->args.size(); i++) {
-                    same_point = equal(c->args[i], s.lhs[i]);
-                }
-                if (same_point) {
-                    self = self + partial;
-                } else {
-                    self_other.emplace_back(call_expr, partial);
-                }
-                continue;
+        std::vector<std::pair<std::string, Expr>> params;
+        for (size_t j = 0; j < n; j++) {
+            const Expr &value = s.values[j];
+            for (size_t i = 0; i < n; i++) {
+                self[j].push_back(make_zero(value.type().is_float() ? value.type() : Float(32)));
             }
-            bool found = false;
-            for (auto &m : merged) {
-                if (equal(m.first, call_expr)) {
-                    m.second = m.second + partial;
-                    found = true;
-                    break;
+            ExprAdjoints d = differentiate_expr(value, make_const(value.type(), 1.0), f.name);
+            for (auto &[call_expr, partial] : d.calls) {
+                const Call *c = call_expr.as<Call>();
+                if (c->call_type == Call::Halide && c->name == f.name) {
+                    bool same_point = c->args.size() == s.lhs.size();
+                    for (size_t i = 0; same_point && i < c->args.size(); i++) {
+                        same_point = equal(c->args[i], s.lhs[i]);
+                    }
+                    if (same_point) {
+                        self[j][c->value_index] = self[j][c->value_index] + partial;
+                    } else {
+                        self_other.emplace_back(call_expr, simplify(seeds[j] * partial));
+                    }
+                    continue;
+                }
+                Expr seeded = seeds[j] * partial;
+                bool found = false;
+                for (auto &m : merged) {
+                    if (equal(m.first, call_expr)) {
+                        m.second = m.second + seeded;
+                        found = true;
+                        break;
+                    }
+                }
+                if (!found) {
+                    merged.emplace_back(call_expr, seeded);
                 }
             }
-            if (!found) {
-                merged.emplace_back(call_expr, partial);
+            for (auto &[name, partial] : d.params) {
+                params.emplace_back(name, seeds[j] * partial);
             }
         }
-        for (auto &[call_expr, partial] : merged) {
+        for (auto &[call_expr, adj] : merged) {
             const Call *c = call_expr.as<Call>();
             if (c->call_type == Call::Halide) {
                 FunctionPtr g = find_function(c->name);
-                user_assert(g && g->values.size() == 1)
-                    << "propagate_adjoints: " << c->name << " is a Tuple-valued Func; not supported";
-                user_assert(!g->extern_def)
+                user_assert(g && !g->extern_def)
                     << "propagate_adjoints: " << c->name << " is an extern stage; not supported";
             }
             Func &acc = accumulator_of(c, c->type);
-            contribute(f, s, acc, c->args, simplify(seed * partial));
+            contribute(f, s, acc, c->args, c->value_index, simplify(adj));
         }
-        for (auto &[name, partial] : d.params) {
-            Func &acc = param_accumulator(name, partial.type());
-            contribute(f, s, acc, {}, simplify(seed * partial));
+        for (auto &[name, adj] : params) {
+            Func &acc = param_accumulator(name, adj.type());
+            contribute(f, s, acc, {}, 0, simplify(adj));
         }
-        return simplify(self);
+        for (auto &row : self) {
+            for (Expr &e : row) {
+                e = simplify(e);
+            }
+        }
+        return self;
+    }
+
+    // The same for a stage of a Func with one value.
+    Expr propagate_stage(const FunctionContents &f, const StageInfo &s, const Expr &seed,
+                         std::vector<std::pair<Expr, Expr>> &self_other) {
+        StageInfo one = s;
+        one.values = {s.value};
+        return propagate_values(f, one, {seed}, self_other)[0][0];
     }
 
     // f's only update is f(lhs) = max(f(lhs), e) (or min), as maximum()
@@ -646,11 +700,10 @@ private:
         if (it == accumulators_.end()) {
             return; // nothing differentiable reaches it
         }
-        user_assert(f.values.size() == 1)
-            << "propagate_adjoints: " << f.name << " is a Tuple-valued Func; not supported";
         user_assert(!f.extern_def) << "propagate_adjoints: " << f.name << " is an extern stage; not supported";
         Func cur = it->second;
         int updates = (int)f.updates.size();
+        size_t n = f.values.size();
         adjoints[{f.name, updates - 1}] = cur;
         std::vector<Var> vars;
         std::vector<Expr> var_exprs;
@@ -658,13 +711,27 @@ private:
             vars.emplace_back(a);
             var_exprs.push_back(Var(a));
         }
+        // Value j of g at `at`, and g(at) = values.
+        auto value_of = [&](const Func &g, const std::vector<Expr> &at, size_t j) -> Expr {
+            return n == 1 ? Expr(g(at)) : Expr(g(at)[(int)j]);
+        };
+        auto define = [&](Func &g, const std::vector<Expr> &at, const std::vector<Expr> &values) {
+            if (n == 1) {
+                g(at) = values[0];
+            } else {
+                g(at) = Tuple(values);
+            }
+        };
         for (int k = updates - 1; k >= -1; k--) {
             StageInfo s = stage_info(f, k);
-            Expr seed = cur(s.lhs);
-            if (k == 0 && updates == 1 && extremum_reduction(fp, s, cur, vars)) {
+            std::vector<Expr> seeds;
+            for (size_t j = 0; j < n; j++) {
+                seeds.push_back(value_of(cur, s.lhs, j));
+            }
+            if (n == 1 && k == 0 && updates == 1 && extremum_reduction(fp, s, cur, vars)) {
                 break;
             }
-            if (k >= 0 && s.rdom) {
+            if (n == 1 && k >= 0 && s.rdom) {
                 Func prev = scan_update(f, s, k, cur, vars);
                 if (prev.defined()) {
                     adjoints[{f.name, k - 1}] = prev;
@@ -673,7 +740,7 @@ private:
                 }
             }
             std::vector<std::pair<Expr, Expr>> self_other;
-            Expr self = propagate_stage(f, s, seed, self_other);
+            std::vector<std::vector<Expr>> self = propagate_values(f, s, seeds, self_other);
             if (k < 0) {
                 break;
             }
@@ -681,33 +748,63 @@ private:
                 << "propagate_adjoints: update " << k << " of " << f.name
                 << " reads it at other coordinates than those it writes over a reduction domain (a scan); "
                    "this is not supported";
+            bool identity = true, zero = true;
+            for (size_t j = 0; j < n; j++) {
+                for (size_t i = 0; i < n; i++) {
+                    identity = identity && (i == j ? is_const_one(self[j][i]) : is_const_zero(self[j][i]));
+                    zero = zero && is_const_zero(self[j][i]);
+                }
+            }
+            // The adjoint of value i before the update, at `at`: sum over j
+            // of the adjoint of value j after it times d value j / d value i.
+            auto before = [&](const std::vector<Expr> &at, const std::map<std::string, Expr> &rename) {
+                std::vector<Expr> out;
+                for (size_t i = 0; i < n; i++) {
+                    Expr sum;
+                    for (size_t j = 0; j < n; j++) {
+                        if (is_const_zero(self[j][i])) {
+                            continue;
+                        }
+                        Expr term = value_of(cur, at, j) * substitute(rename, self[j][i]);
+                        sum = sum.defined() ? sum + term : term;
+                    }
+                    out.push_back(sum.defined() ? simplify(sum) : make_zero(value_of(cur, at, i).type()));
+                }
+                return out;
+            };
+            std::vector<Expr> copy;
+            for (size_t i = 0; i < n; i++) {
+                copy.push_back(value_of(cur, var_exprs, i));
+            }
             // The adjoint of the value before update k.
             Func prev(f.name + "_" + std::to_string(k) + "_d_def__");
             bool all_pure = true;
             for (size_t i = 0; i < s.pure_vars.size(); i++) {
                 all_pure = all_pure && s.pure_vars[i] == f.args[i];
             }
-            if (is_const_one(self) && self_other.empty()) {
-                prev(vars) = cur(vars); // accumulations: f(..) += ...
+            if (identity && self_other.empty()) {
+                define(prev, var_exprs, copy); // accumulations: f(..) += ...
             } else if (!s.rdom && all_pure) {
-                prev(vars) = cur(vars) * self;
+                define(prev, var_exprs, before(var_exprs, {}));
             } else if (!s.rdom) {
-                prev(vars) = cur(vars);
-                prev(s.lhs) = cur(s.lhs) * self;
-            } else if (is_const_one(self)) {
-                prev(vars) = cur(vars);
-            } else if (is_const_zero(self) || writes_each_point_once(s)) {
+                define(prev, var_exprs, copy);
+                define(prev, s.lhs, before(s.lhs, {}));
+            } else if (identity) {
+                define(prev, var_exprs, copy);
+            } else if (n == 1 && (zero || writes_each_point_once(s))) {
                 // Each point the update writes: the old value's adjoint is
                 // the new one's times the factor (zero: overwritten).
-                prev(vars) = cur(vars);
-                scale_written_points(f, s, prev, cur, self);
+                define(prev, var_exprs, copy);
+                scale_written_points(f, s, prev, cur, self[0][0]);
             } else {
                 user_error << "propagate_adjoints: update " << k << " of " << f.name
                            << " reads its own value with a factor other than 1 over a reduction domain that "
-                              "may write a point more than once; this is not supported";
+                              "may write a point more than once"
+                           << (n > 1 ? " (or is Tuple-valued)" : "") << "; this is not supported";
             }
-            for (auto &[call_expr, partial] : self_other) {
-                contribute(f, s, prev, call_expr.as<Call>()->args, simplify(seed * partial));
+            for (auto &[call_expr, adj] : self_other) {
+                const Call *c = call_expr.as<Call>();
+                contribute(f, s, prev, c->args, c->value_index, adj);
             }
             adjoints[{f.name, k - 1}] = prev;
             cur = prev;
