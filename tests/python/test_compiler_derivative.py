@@ -115,6 +115,32 @@ def test_boundary_condition_and_histogram_scatter():
     assert not d[bins].defined()  # integers carry no derivative
 
 
+def test_scan_and_tuple():
+    data = (1 + np.arange(6)).astype(np.float32)
+    inp = hl.Buffer(data.copy(), "inp")
+    # A running sum, differentiated by a scan run backwards.
+    cumsum = hl.Func("cumsum")
+    cumsum[x] = inp[x]
+    r = hl.RDom([(1, 5)])
+    cumsum[r.x] = cumsum[r.x - 1] + inp[r.x] * inp[r.x]
+    # A Tuple-valued Func in the middle.
+    pair = hl.Func("pair")
+    pair[x] = (cumsum[x], inp[x] * 2)
+    loss = hl.Func("loss")
+    rl = hl.RDom([(0, 6)])
+    loss[()] = 0.0
+    loss[()] += pair[rl.x][0] * hl.f32(rl.x + 1) + pair[rl.x][1]
+    d = hl.propagate_adjoints(loss)
+    weights = np.arange(1, 7, dtype=np.float64)
+    tail = np.cumsum(weights[::-1])[::-1]  # sum of the weights from x on
+    want = np.where(np.arange(6) == 0, tail, 2 * data * tail) + 2
+    np.testing.assert_allclose(np.asarray(d[inp].realize([6])), want, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(d[inp].realize([6])), finite_differences(loss, inp, 6), rtol=1e-2)
+    d0, d1 = d[pair].realize([6])
+    np.testing.assert_allclose(np.asarray(d0), weights)
+    np.testing.assert_allclose(np.asarray(d1), np.ones(6))
+
+
 def test_adjoint_func_bounds_buffer_and_image_param():
     im = hl.ImageParam(hl.Float(32), 1, "im")
     data = np.arange(1, 7, dtype=np.float32)
