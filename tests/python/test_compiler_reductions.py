@@ -373,6 +373,40 @@ def test_update_errors():
         f[x] = (x, x)  # a Tuple update of a single-valued Func
 
 
+DIAGONAL_PROBE = """
+import json, halide as hl, numpy as np
+x, y = hl.Var("x"), hl.Var("y")
+out = {}
+for label, lhs, w in (("x,x", (x, x), 3), ("y,y", (y, y), 3), ("x,1", (x, 1), 4), ("x,2-x", (x, 2 - x), 3)):
+    f = hl.Func("diag")
+    f[x, y] = x + 10 * y
+    f[lhs] = f[lhs] * 2 + 100
+    out[label] = np.asarray(f.realize([w, 3])).tolist()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up")
+def test_a_pure_var_repeated_in_an_update_is_the_diagonal_as_upstream():
+    # f(x, x) = ...: x is pure at its own position and an expression at the
+    # other (it was refused as a Var used twice). Where such a write falls
+    # outside the output (f(x, x) over 4x3), upstream skips it and ours is
+    # an out-of-bounds error: compared on regions where every write fits.
+    ours, theirs = probe_both(DIAGONAL_PROBE)
+    assert ours == theirs
+    base = np.add.outer(10 * np.arange(3), np.arange(3))
+    diag = base.copy()
+    for i in range(3):
+        diag[i, i] = base[i, i] * 2 + 100
+    assert ours["x,x"] == diag.tolist()
+    assert ours["y,y"] == diag.tolist()
+    with pytest.raises(hl.HalideError, match="accessed at 3"):
+        f = hl.Func("diag_out")
+        f[x, y] = x + 10 * y
+        f[x, x] = 0
+        f.realize([4, 3])
+
+
 def test_tuple_updates():
     f = hl.Func("tup")
     f[x] = (x, hl.f32(x))

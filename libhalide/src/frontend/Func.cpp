@@ -306,17 +306,32 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
         rdoms.include(v);
     }
     u.rdom = rdoms.rdom;
-    // A pure Var of the update: a Var alone at its own position, and nowhere
-    // else among the arguments. It loops over that dimension of the region.
+    // A pure Var of the update: a Var alone at a position, which the update
+    // loops over that dimension of the region. Upstream's: the pure
+    // definition's Var at its own position. Ours also takes a Var alone at
+    // another position (f(y, x), f(a, b)), where upstream reports an
+    // undefined variable. A Var alone at several positions (f(x, x), the
+    // diagonal) is pure at its own one, or else its first; the others are
+    // expressions of it.
     std::set<std::string> allowed;
-    for (size_t i = 0; i < u.args.size(); i++) {
+    u.pure_vars.assign(u.args.size(), std::string());
+    auto bare_var = [&](size_t i) -> const Variable * {
         const Variable *v = u.args[i].as<Variable>();
-        bool pure =
-            v && !find_param(v->name) && !find_reduction_domain_of(v->name) && input_buffer_of_field(v->name).empty();
-        u.pure_vars.push_back(pure ? v->name : std::string());
-        if (pure) {
-            user_assert(allowed.insert(v->name).second)
-                << where << "Var '" << v->name << "' is used in more than one argument";
+        return v && !find_param(v->name) && !find_reduction_domain_of(v->name) && input_buffer_of_field(v->name).empty()
+                   ? v
+                   : nullptr;
+    };
+    for (size_t i = 0; i < u.args.size(); i++) {
+        const Variable *v = bare_var(i);
+        if (v && i < f_->args.size() && v->name == f_->args[i]) {
+            u.pure_vars[i] = v->name;
+            allowed.insert(v->name);
+        }
+    }
+    for (size_t i = 0; i < u.args.size(); i++) {
+        const Variable *v = bare_var(i);
+        if (v && allowed.insert(v->name).second) {
+            u.pure_vars[i] = v->name;
         }
     }
     if (u.rdom) {
