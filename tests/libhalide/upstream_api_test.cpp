@@ -82,7 +82,7 @@ TEST(ErrorMacros, CustomReporterGetsWarningsAndErrors) {
     }
     set_custom_compile_time_error_reporter(nullptr);
     EXPECT_EQ(r.warnings, "Warning: w1\n");
-    EXPECT_EQ(err, "reported: e1");
+    EXPECT_EQ(err, "reported: Error: e1\n"); // upstream 21 hands the reporter its "Error: " form
 }
 
 // ---------------------------------------------------------------------------
