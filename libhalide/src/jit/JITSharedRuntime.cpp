@@ -2,6 +2,7 @@
 // the JIT. Every JIT-compiled pipeline calls the runtime linked into this
 // library, so its memoization cache and thread pool are this runtime's, and
 // the default handlers fill what neither a call nor its pipeline sets.
+#include <atomic>
 #include <mutex>
 
 #include "Halide/JITModule.h"
@@ -14,6 +15,9 @@ namespace {
 
 std::mutex default_handlers_mutex;
 JITHandlers default_handlers;
+// Whether any default was ever set: the calls of a process that sets none
+// (nearly all) skip the lock.
+std::atomic<bool> defaults_set{false};
 
 void fill_unset(JITHandlers &to, const JITHandlers &from) {
     auto fill = [](auto &slot, auto value) {
@@ -40,6 +44,9 @@ void fill_unset(JITHandlers &to, const JITHandlers &from) {
 
 void JITSharedRuntime::populate_jit_handlers(JITUserContext *jit_user_context, const JITHandlers &handlers) {
     fill_unset(jit_user_context->handlers, handlers);
+    if (!defaults_set.load(std::memory_order_acquire)) {
+        return;
+    }
     std::lock_guard<std::mutex> lock(default_handlers_mutex);
     fill_unset(jit_user_context->handlers, default_handlers);
 }
@@ -48,6 +55,7 @@ JITHandlers JITSharedRuntime::set_default_handlers(const JITHandlers &handlers) 
     std::lock_guard<std::mutex> lock(default_handlers_mutex);
     JITHandlers old = default_handlers;
     default_handlers = handlers;
+    defaults_set.store(true, std::memory_order_release);
     return old;
 }
 
