@@ -24,10 +24,15 @@ def tokens(target: str) -> list[str]:
 
 
 def test_host_tune_matches_upstream():
+    # Where upstream 21 names this processor, ours names the same one (its
+    # table may lag ours for the newest models, which it leaves generic).
     ours, theirs = probe_both(PROBE)
-    assert ours["tune"] == theirs["tune"]
+    if tokens(theirs["host"]):
+        assert ours["tune"] == theirs["tune"]
     for key in ("host", "jit", "named"):
-        assert tokens(ours[key]) == tokens(theirs[key]), (ours[key], theirs[key])
+        if tokens(theirs[key]):
+            assert tokens(ours[key]) == tokens(theirs[key]), (ours[key], theirs[key])
+        assert tokens(ours[key]) == tokens(ours["host"]), ours[key]
 
 
 def llvm_ir(target: str, tmp_path) -> str:
