@@ -251,7 +251,7 @@ TEST(Derivative, Scans) {
     Func cumsum("cumsum");
     cumsum(x) = in(x);
     RDom r(1, 5);
-    cumsum(r) = cumsum(r - 1) + in(r) * in(r);
+    cumsum(r) = cumsum(r - 1) + in(r)*in(r);
     Func loss("loss");
     RDom rl(0, 6);
     loss() += cumsum(rl) * (rl + 1.f);
@@ -306,7 +306,7 @@ TEST(Derivative, TupleValuedFuncs) {
     Var x("x");
     Buffer<float> in = make_buffer({4}, "in", [](int i) { return 1.f + i; });
     Func t("t");
-    t(x) = Tuple(in(x) * in(x), in(x + 1) * 3.f);
+    t(x) = Tuple(in(x)*in(x), in(x + 1) * 3.f);
     t(x) = Tuple(t(x)[0] + 1.f, t(x)[1] + in(x)); // (FuncRef += Tuple is not there yet)
     Func red("red");
     red(x) = t(x)[0] * t(x)[1];
