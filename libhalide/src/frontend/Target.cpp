@@ -658,9 +658,9 @@ Target::Processor host_processor_tune() {
 }
 #endif
 
-} // namespace
-
-Target get_host_target() {
+// The machine does not change while the process runs: detected once (CPUID
+// is a trap to the hypervisor in a VM, and realize() asks for the host).
+Target detect_host_target() {
     Target t;
 #if defined(__linux__)
     t.os = Target::Linux;
@@ -701,6 +701,13 @@ Target get_host_target() {
     t.processor_tune = host_processor_tune();
 #endif
     return Internal::with_implied_features(t);
+}
+
+} // namespace
+
+Target get_host_target() {
+    static const Target host = detect_host_target();
+    return host;
 }
 
 Target get_target_from_environment() {
