@@ -1157,3 +1157,25 @@ TEST(Reduction, WhereRefusalsAsUpstream) {
     g() += t.x;
     EXPECT_EQ(Buffer<int32_t>(g.realize(std::vector<int32_t>{}))(), 0 + 2 + 4);
 }
+
+// f(x, k * x + b) = ...: the pure Var's loop skips the x whose other
+// coordinate leaves the region, as upstream's (also where none is left).
+TEST(Reduction, APureVarExpressionLeavingTheRegionIsSkipped) {
+    Var x("x"), y("y");
+    struct Case {
+        int k, b, w, h;
+    };
+    for (Case c : {Case{1, 0, 4, 3}, Case{1, 1, 4, 4}, Case{-1, 3, 4, 3}, Case{2, -1, 5, 3}, Case{-1, 9, 4, 3}}) {
+        Func f("skip_diag");
+        f(x, y) = x + 10 * y;
+        f(x, c.k * x + c.b) = f(x, c.k * x + c.b) * 2 + 100;
+        Buffer<int32_t> out = f.realize({c.w, c.h});
+        for (int j = 0; j < c.h; j++) {
+            for (int i = 0; i < c.w; i++) {
+                int base = i + 10 * j;
+                int want = j == c.k * i + c.b ? base * 2 + 100 : base;
+                ASSERT_EQ(out(i, j), want) << "k=" << c.k << " b=" << c.b << " at " << i << "," << j;
+            }
+        }
+    }
+}

@@ -377,34 +377,77 @@ DIAGONAL_PROBE = """
 import json, halide as hl, numpy as np
 x, y = hl.Var("x"), hl.Var("y")
 out = {}
-for label, lhs, w in (("x,x", (x, x), 3), ("y,y", (y, y), 3), ("x,1", (x, 1), 4), ("x,2-x", (x, 2 - x), 3)):
+for label, lhs, w in (("x,x", (x, x), 3), ("y,y", (y, y), 3), ("x,1", (x, 1), 4), ("x,2-x", (x, 2 - x), 3),
+                      ("x,x 4x3", (x, x), 4), ("x,x+1 4x3", (x, x + 1), 4), ("x,3-x 4x3", (x, 3 - x), 4),
+                      ("x,2*x-1 5x3", (x, 2 * x - 1), 5), ("x,x 2x3", (x, x), 2), ("x,7-x 4x3", (x, 7 - x), 4)):
     f = hl.Func("diag")
     f[x, y] = x + 10 * y
     f[lhs] = f[lhs] * 2 + 100
     out[label] = np.asarray(f.realize([w, 3])).tolist()
+g = hl.Func("diag_inner")
+g[x, y] = x + 10 * y
+g[x, x + 1] = -1
+h = hl.Func("diag_consumer")
+h[x, y] = g[x, y]
+out["consumer"] = np.asarray(h.realize([4, 3])).tolist()
 print(json.dumps(out))
 """
+
+
+def diagonal_reference(w: int, h: int, k: int, b: int) -> list:
+    """f(x, y) = x + 10y, then f(x, k*x + b) = f(x, k*x + b) * 2 + 100 for the
+    x whose row k*x + b is inside the h rows (the others are skipped)."""
+    f = np.add.outer(10 * np.arange(h), np.arange(w))
+    for i in range(w):
+        row = k * i + b
+        if 0 <= row < h:
+            f[row, i] = f[row, i] * 2 + 100
+    return f.tolist()
 
 
 @pytest.mark.skipif(not UPSTREAM_PY.exists(), reason="upstream Halide 21 venv (build/upstream21) is not set up")
 def test_a_pure_var_repeated_in_an_update_is_the_diagonal_as_upstream():
     # f(x, x) = ...: x is pure at its own position and an expression at the
-    # other (it was refused as a Var used twice). Where such a write falls
-    # outside the output (f(x, x) over 4x3), upstream skips it and ours is
-    # an out-of-bounds error: compared on regions where every write fits.
+    # other (it was refused as a Var used twice). Where such a write would
+    # fall outside the region (f(x, x) over 4x3), the point is skipped.
     ours, theirs = probe_both(DIAGONAL_PROBE)
     assert ours == theirs
-    base = np.add.outer(10 * np.arange(3), np.arange(3))
-    diag = base.copy()
-    for i in range(3):
-        diag[i, i] = base[i, i] * 2 + 100
-    assert ours["x,x"] == diag.tolist()
-    assert ours["y,y"] == diag.tolist()
-    with pytest.raises(hl.HalideError, match="accessed at 3"):
-        f = hl.Func("diag_out")
-        f[x, y] = x + 10 * y
-        f[x, x] = 0
-        f.realize([4, 3])
+    assert ours["x,x"] == diagonal_reference(3, 3, 1, 0)
+    assert ours["y,y"] == diagonal_reference(3, 3, 1, 0)
+
+
+def test_an_update_skips_the_points_a_pure_var_expression_puts_outside_the_region():
+    # The pure Var's loop is clipped to where the other arguments stay in
+    # their dimensions (upstream's behaviour, compared in the test above).
+    ours = {}
+    exec(compile(DIAGONAL_PROBE.replace("print(json.dumps(out))", "RESULT = out"), "probe", "exec"), ours)
+    out = ours["RESULT"]
+    assert out["x,x 4x3"] == diagonal_reference(4, 3, 1, 0)
+    assert out["x,x+1 4x3"] == diagonal_reference(4, 3, 1, 1)
+    assert out["x,3-x 4x3"] == diagonal_reference(4, 3, -1, 3)
+    assert out["x,2*x-1 5x3"] == diagonal_reference(5, 3, 2, -1)
+    assert out["x,x 2x3"] == diagonal_reference(2, 3, 1, 0)
+    assert out["x,7-x 4x3"] == diagonal_reference(4, 3, -1, 7)  # no point inside: unchanged
+    consumer = np.add.outer(10 * np.arange(3), np.arange(4))
+    consumer[1, 0] = consumer[2, 1] = -1
+    assert out["consumer"] == consumer.tolist()
+
+
+def test_a_diagonal_update_of_a_producer_computed_per_tile():
+    # Most tiles hold no point of the diagonals: their clipped loops are empty.
+    xo, yo, xi, yi = hl.Var("xo"), hl.Var("yo"), hl.Var("xi"), hl.Var("yi")
+    g = hl.Func("tiled_diag")
+    g[x, y] = x + 10 * y
+    g[x, x] = -1
+    g[x, 11 - x] = -2
+    h = hl.Func("tiled_diag_consumer")
+    h[x, y] = g[x, y] + 1
+    h.tile(x, y, xo, yo, xi, yi, 4, 4)
+    g.compute_at(h, xo)
+    ref = np.add.outer(10 * np.arange(12), np.arange(12))
+    ref[np.arange(12), np.arange(12)] = -1
+    ref[11 - np.arange(12), np.arange(12)] = -2
+    np.testing.assert_array_equal(np.asarray(h.realize([12, 12])), ref + 1)
 
 
 def test_tuple_updates():

@@ -27,6 +27,7 @@
 #include "Halide/Var.h"
 #include "analysis/Interval.h"
 #include "ir/Substitute.h"
+#include "ir/UsesVars.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -234,6 +235,102 @@ Stmt round_up_check(const FunctionContents &f, const UpdateDefinition *update, c
         Call::make(Int(32), "halide_error_requirement_failed", {uc, StringImm::make("false"), message}, Call::Extern));
 }
 
+// The conditions of the guards produce_stage_nest puts around update stages
+// whose pure Vars it clipped, while one output is produced.
+thread_local std::set<const IRNode *> clipped_stage_guards;
+
+// Splits `e` into coeff * v + offset with a constant coeff and an offset
+// free of v; false where it is not of that form.
+bool linear_in(const Expr &e, const std::string &v, int64_t &coeff, Expr &offset) {
+    if (!expr_uses_var_if(e, [&](const std::string &n) { return n == v; })) {
+        coeff = 0;
+        offset = e;
+        return true;
+    }
+    if (const Variable *var = e.as<Variable>()) {
+        coeff = 1;
+        offset = int32_const(0);
+        return var->name == v;
+    }
+    int64_t ca, cb;
+    Expr oa, ob;
+    if (const Add *op = e.as<Add>()) {
+        if (!linear_in(op->a, v, ca, oa) || !linear_in(op->b, v, cb, ob)) {
+            return false;
+        }
+        coeff = ca + cb;
+        offset = Add::make(oa, ob);
+        return true;
+    }
+    if (const Sub *op = e.as<Sub>()) {
+        if (!linear_in(op->a, v, ca, oa) || !linear_in(op->b, v, cb, ob)) {
+            return false;
+        }
+        coeff = ca - cb;
+        offset = Sub::make(oa, ob);
+        return true;
+    }
+    if (const Mul *op = e.as<Mul>()) {
+        const int64_t *k = as_const_int(op->b);
+        Expr other = op->a;
+        if (!k) {
+            k = as_const_int(op->a);
+            other = op->b;
+        }
+        if (!k || !linear_in(other, v, ca, oa)) {
+            return false;
+        }
+        coeff = ca * *k;
+        offset = Mul::make(oa, op->b.same_as(other) ? op->a : op->b);
+        return true;
+    }
+    return false;
+}
+
+// An update's pure Var that other arguments use (f(x, x), f(x, 3 - x))
+// loops only where those arguments stay inside their dimensions of the
+// region, as upstream's: the points that would leave it are skipped. Only
+// arguments linear in one pure Var (and no RVar) are solved; others leave
+// the loop as it is.
+void clip_update_pure_vars(const UpdateDefinition &u, const std::string &region,
+                           std::map<std::string, std::pair<Expr, Expr>> &min_max) {
+    std::set<std::string> rvars;
+    if (u.rdom) {
+        for (const ReductionVariable &r : u.rdom->domain) {
+            rvars.insert(r.var);
+        }
+    }
+    for (size_t d = 0; d < u.args.size(); d++) {
+        if (!u.pure_vars[d].empty() || expr_uses_any_var(u.args[d], rvars)) {
+            continue;
+        }
+        std::vector<std::string> used;
+        for (const auto &[v, bounds] : min_max) {
+            if (expr_uses_any_var(u.args[d], {v})) {
+                used.push_back(v);
+            }
+        }
+        int64_t k;
+        Expr b;
+        if (used.size() != 1 || !linear_in(u.args[d], used[0], k, b) || k == 0) {
+            continue;
+        }
+        // lo <= k * v + b <= hi, solved for v (Div rounds down).
+        Expr lo = buffer_field(region, "min", (int)d), hi = buffer_field(region, "max", (int)d);
+        Expr first, last;
+        if (k > 0) {
+            first = Div::make(Add::make(Sub::make(lo, b), int32_const(k - 1)), int32_const(k));
+            last = Div::make(Sub::make(hi, b), int32_const(k));
+        } else {
+            first = Div::make(Add::make(Sub::make(b, hi), int32_const(-k - 1)), int32_const(-k));
+            last = Div::make(Sub::make(b, lo), int32_const(-k));
+        }
+        auto &[min, max] = min_max.at(used[0]);
+        min = Max::make(min, first);
+        max = Min::make(max, last);
+    }
+}
+
 // The loop nest that computes stage `stage` of f over <region>.min.d /
 // .extent.d, following its schedule: splits and fuses (in order), then the
 // loops (innermost first). Stage 0 is the pure definition, stage k update k-1.
@@ -288,6 +385,24 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
                                         {Variable::make(Handle(), "__user_context"), StringImm::make(f.args[d]),
                                          StringImm::make(f.name), min, max, buf_min, buf_max},
                                         Call::Extern)));
+            }
+        }
+    }
+    Expr nonempty; // where a clipped pure Var's loop has points at all
+    if (update) {
+        std::map<std::string, std::pair<Expr, Expr>> min_max;
+        for (const std::string &v : update->pure_vars) {
+            if (!v.empty()) {
+                min_max[v] = {bounds[v].min, bounds[v].max};
+            }
+        }
+        clip_update_pure_vars(*update, region, min_max);
+        for (const auto &[v, mm] : min_max) {
+            if (!mm.first.same_as(bounds[v].min) || !mm.second.same_as(bounds[v].max)) {
+                Expr extent = Max::make(Add::make(Sub::make(mm.second, mm.first), int32_const(1)), int32_const(0));
+                bounds[v] = {mm.first, extent, mm.second};
+                Expr some = LE::make(mm.first, mm.second);
+                nonempty = nonempty.defined() ? And::make(nonempty, some) : some;
             }
         }
     }
@@ -445,6 +560,12 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
     for (const Dim &d : dims) {
         const Bounds &b = bounds.at(d.var);
         s = For::make(loop_var_name(f.name, d.var, stage), b.min, b.extent, d.for_type, s);
+    }
+    if (nonempty.defined()) {
+        // An empty clipped loop's bounds lie outside the region; the guard
+        // lets check_output_touched skip its points.
+        s = IfThenElse::make(nonempty, s);
+        clipped_stage_guards.insert(nonempty.get());
     }
     return Block::make(Block::make(checks), s);
 }
@@ -969,27 +1090,47 @@ private:
 
 // An output's updates may write anywhere (f(im(r.x)) += 1): every point its
 // stages touch must lie in its buffer, as upstream checks.
+// A stage whose loops were clipped is checked apart, under its guard: when
+// its loops are empty, their bounds say nothing.
 Stmt check_output_touched(const FunctionContents &f, const Stmt &nest) {
-    auto boxes = boxes_touched(nest);
-    auto found = boxes.find(f.name);
-    if (f.updates.empty() || found == boxes.end()) {
-        return nest;
-    }
+    class SetClippedApart : public IRMutator {
+    public:
+        std::vector<std::pair<Expr, Stmt>> apart;
+        using IRMutator::visit;
+        Stmt visit(const IfThenElse *op) override {
+            if (!op->else_case.defined() && clipped_stage_guards.count(op->condition.get())) {
+                apart.emplace_back(op->condition, op->then_case);
+                return Evaluate::make(int32_const(0));
+            }
+            return IRMutator::visit(op);
+        }
+    } set_apart;
+    std::vector<std::pair<Expr, Stmt>> parts = {{Expr(), set_apart.mutate(nest)}};
+    parts.insert(parts.end(), set_apart.apart.begin(), set_apart.apart.end());
     std::vector<Stmt> checks;
-    for (size_t d = 0; d < found->second.size(); d++) {
-        const Interval &i = found->second[d];
-        Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
-        user_assert(i.is_bounded()) << "Can't tell which points of output Func '" << f.name
-                                    << "' its update definitions write in dimension " << d
-                                    << ": clamp the coordinates they write at";
-        checks.push_back(AssertStmt::make(
-            And::make(LE::make(buf_min, i.min), LE::make(i.max, buf_max)),
-            Call::make(Int(32), "halide_error_access_out_of_bounds",
-                       {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
-                        int32_const((int)d), i.min, i.max, buf_min, buf_max},
-                       Call::Extern)));
+    for (const auto &[guard, part] : f.updates.empty() ? decltype(parts){} : parts) {
+        auto boxes = boxes_touched(part);
+        auto found = boxes.find(f.name);
+        if (found == boxes.end()) {
+            continue;
+        }
+        for (size_t d = 0; d < found->second.size(); d++) {
+            const Interval &i = found->second[d];
+            Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
+            user_assert(i.is_bounded()) << "Can't tell which points of output Func '" << f.name
+                                        << "' its update definitions write in dimension " << d
+                                        << ": clamp the coordinates they write at";
+            Expr inside = And::make(LE::make(buf_min, i.min), LE::make(i.max, buf_max));
+            checks.push_back(AssertStmt::make(
+                guard.defined() ? Or::make(Not::make(guard), inside) : inside,
+                Call::make(Int(32), "halide_error_access_out_of_bounds",
+                           {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
+                            int32_const((int)d), i.min, i.max, buf_min, buf_max},
+                           Call::Extern)));
+        }
     }
-    return Block::make(Block::make(checks), nest);
+    clipped_stage_guards.clear();
+    return checks.empty() ? nest : Block::make(Block::make(checks), nest);
 }
 
 // Whether g's storage is at a different level from its computation.
@@ -1022,7 +1163,9 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             output_nests.push_back(extern_stage(out, f->name, true, [](const Stmt &p) { return p; }));
             continue;
         }
-        output_nests.push_back(check_output_touched(out, produce(out, true, f->name)));
+        clipped_stage_guards.clear(); // (an earlier Func's, whose nodes may be gone)
+        Stmt nest = produce(out, true, f->name);
+        output_nests.push_back(check_output_touched(out, nest));
     }
     Stmt s = Block::make(output_nests);
     // Consumers are placed before their producers, so each producer sees
