@@ -1,6 +1,7 @@
 // halide_can_use_target_features: called by multitarget kernels (ABI.md 5)
-// to pick the variant this CPU can run. `features` is a bitset of Halide 14
-// Target::Feature numbers (bit k is features[k >> 6] >> (k & 63)); only the
+// to pick the variant this CPU can run. `features` is a bitset of
+// halide_target_feature_t numbers, upstream 21's (bit k is
+// features[k >> 6] >> (k & 63); Halide 14 numbered them otherwise); only the
 // x86 instruction-set features are checked, the others (no_runtime,
 // user_context, ...) say nothing about the CPU.
 //
@@ -24,7 +25,7 @@ namespace {
 struct Cpuid;
 
 struct CpuFeature {
-    int number; // Halide 14's Target::Feature
+    int number; // halide_target_feature_t
     const char *name;
     bool (*present)(const Cpuid &);
 };
@@ -97,29 +98,29 @@ bool all(const Cpuid &cpu, std::initializer_list<const char *> what) {
 
 // The same requirements as the compiler's host detection (Target.cpp).
 const CpuFeature kFeatures[] = {
-    {4, "sse41", [](const Cpuid &cpu) { return has(cpu, "sse4.1"); }},
-    {5, "avx", [](const Cpuid &cpu) { return has(cpu, "avx"); }},
-    {6, "avx2", [](const Cpuid &cpu) { return has(cpu, "avx2"); }},
-    {7, "fma", [](const Cpuid &cpu) { return has(cpu, "fma"); }},
-    {8, "fma4", [](const Cpuid &cpu) { return has(cpu, "fma4"); }},
-    {9, "f16c", [](const Cpuid &cpu) { return has(cpu, "f16c"); }},
-    {40, "avx512",
+    {halide_target_feature_sse41, "sse41", [](const Cpuid &cpu) { return has(cpu, "sse4.1"); }},
+    {halide_target_feature_avx, "avx", [](const Cpuid &cpu) { return has(cpu, "avx"); }},
+    {halide_target_feature_avx2, "avx2", [](const Cpuid &cpu) { return has(cpu, "avx2"); }},
+    {halide_target_feature_fma, "fma", [](const Cpuid &cpu) { return has(cpu, "fma"); }},
+    {halide_target_feature_fma4, "fma4", [](const Cpuid &cpu) { return has(cpu, "fma4"); }},
+    {halide_target_feature_f16c, "f16c", [](const Cpuid &cpu) { return has(cpu, "f16c"); }},
+    {halide_target_feature_avx512, "avx512",
      [](const Cpuid &cpu) {
          return all(cpu, {"avx512f", "avx512cd"});
      }},
-    {41, "avx512_knl",
+    {halide_target_feature_avx512_knl, "avx512_knl",
      [](const Cpuid &cpu) {
          return all(cpu, {"avx512f", "avx512cd", "avx512pf", "avx512er"});
      }},
-    {42, "avx512_skylake",
+    {halide_target_feature_avx512_skylake, "avx512_skylake",
      [](const Cpuid &cpu) {
          return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"});
      }},
-    {43, "avx512_cannonlake",
+    {halide_target_feature_avx512_cannonlake, "avx512_cannonlake",
      [](const Cpuid &cpu) {
          return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma", "avx512vbmi"});
      }},
-    {44, "avx512_sapphirerapids",
+    {halide_target_feature_avx512_sapphirerapids, "avx512_sapphirerapids",
      [](const Cpuid &cpu) {
          return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512bf16", "avx512vnni"});
      }},

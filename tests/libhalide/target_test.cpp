@@ -195,16 +195,58 @@ TEST(Target, FeatureSetters) {
     EXPECT_FALSE(Target("x86-32-linux-large_buffers").has_large_buffers());
 }
 
-TEST(Target, FeatureNumbersMatchHalide14) {
-    // ABI.md §0 H3.
-    EXPECT_EQ((int)Target::JIT, 0);
-    EXPECT_EQ((int)Target::UserContext, 28);
-    EXPECT_EQ((int)Target::NoRuntime, 31);
-    EXPECT_EQ((int)Target::ProfileByTimer, 76); // Halide 14's last feature
-    // Newer upstream features come after Halide 14's, so its numbers stay; the bitsets of
-    // halide_can_use_target_features still fit in two 64-bit words.
-    EXPECT_GE((int)Target::FeatureEnd, 77);
+TEST(Target, FeatureNumbersMatchUpstream21) {
+    // Upstream 21's halide_target_feature_t values, read with a C program
+    // compiled against its HalideRuntime.h (ABI.md §0 H3).
+    EXPECT_EQ((int)halide_target_feature_jit, 0);
+    EXPECT_EQ((int)halide_target_feature_sse41, 5);
+    EXPECT_EQ((int)halide_target_feature_avx2, 7);
+    EXPECT_EQ((int)halide_target_feature_user_context, 29);
+    EXPECT_EQ((int)halide_target_feature_no_runtime, 31);
+    EXPECT_EQ((int)halide_target_feature_avx512_skylake, 42);
+    EXPECT_EQ((int)halide_target_feature_avx512_sapphirerapids, 46);
+    EXPECT_EQ((int)halide_llvm_large_code_model, 73);
+    EXPECT_EQ((int)halide_target_feature_vulkan_version13, 96);
+    EXPECT_EQ((int)halide_target_feature_simulator, 100);
+    EXPECT_EQ((int)halide_target_feature_end, 101);
+    // Target::Feature has the runtime's numbers.
+    EXPECT_EQ((int)Target::SSE41, 5);
+    EXPECT_EQ((int)Target::AVX2, (int)halide_target_feature_avx2);
+    EXPECT_EQ((int)Target::UserContext, 29);
+    EXPECT_EQ((int)Target::AVX512_SapphireRapids, 46);
+    EXPECT_EQ((int)Target::LLVMLargeCodeModel, 73);
+    EXPECT_EQ((int)Target::Simulator, 100);
+    // Halide 14's features that upstream 21 dropped come after its end; the
+    // bitsets of halide_can_use_target_features still fit in two 64-bit words.
+    EXPECT_GE((int)Target::Matlab, 101);
     EXPECT_LE((int)Target::FeatureEnd, 128);
+    Target t("x86-64-linux-avx2-no_runtime");
+    EXPECT_TRUE(t.has_feature(halide_target_feature_avx2));
+    EXPECT_TRUE(t.has_feature(halide_target_feature_no_runtime));
+    EXPECT_FALSE(t.has_feature(halide_target_feature_avx512));
+    EXPECT_FALSE(t.has_feature(halide_target_feature_user_context));
+}
+
+// "vector_bits_N", as upstream 21: sets vector_bits (printed last), the
+// last one wins; x86's vector size ignores it, ARM SVE's follows it.
+TEST(Target, VectorBits) {
+    Target t("x86-64-linux-avx2-vector_bits_256");
+    EXPECT_EQ(t.vector_bits, 256);
+    EXPECT_EQ(t.to_string(), "x86-64-linux-avx2-vector_bits_256");
+    EXPECT_EQ(t.natural_vector_size(Float(32)), 8);
+    EXPECT_EQ(Target("x86-64-linux-vector_bits_512").natural_vector_size(Float(32)), 4);
+    EXPECT_TRUE(t == Target("x86-64-linux-avx2")); // upstream's == ignores it
+    EXPECT_EQ(Target("x86-64-vector_bits_128-linux-avx").to_string(), "x86-64-linux-avx-vector_bits_128");
+    EXPECT_EQ(Target("x86-64-linux-vector_bits_128-vector_bits_256").vector_bits, 256);
+    EXPECT_EQ(Target("x86-64-linux-vector_bits_07").to_string(), "x86-64-linux-vector_bits_7");
+    EXPECT_EQ(Target("x86-64-linux-vector_bits_0").to_string(), "x86-64-linux");
+    EXPECT_EQ(Target("arm-64-linux-sve2-vector_bits_512").natural_vector_size(Float(32)), 16);
+    EXPECT_EQ(Target("arm-64-linux-sve2-vector_bits_512").natural_vector_size(UInt(8)), 64);
+    EXPECT_EQ(Target("arm-64-linux-sve2").natural_vector_size(Float(32)), 4);
+    EXPECT_FALSE(Target::validate_target_string("x86-64-linux-vector_bits_"));
+    EXPECT_FALSE(Target::validate_target_string("x86-64-linux-vector_bits_256x"));
+    Target c(Target::Linux, Target::X86, 64, Target::ProcessorGeneric, {Target::AVX2}, 512);
+    EXPECT_EQ(c.to_string(), "x86-64-linux-avx2-vector_bits_512");
 }
 
 TEST(Target, Host) {

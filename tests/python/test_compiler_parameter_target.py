@@ -169,3 +169,16 @@ def test_trace_features_spelled_as_upstream_21():
     assert avx2.to_string() == "x86-64-linux-avx2"
     assert not avx2.has_feature(hl.TargetFeature.FMA)
     assert not avx2.has_feature(hl.TargetFeature.F16C)
+
+
+def test_feature_numbers_and_vector_bits_are_upstream_21s():
+    # Upstream 21's hl.TargetFeature values (its halide_target_feature_t).
+    assert [int(f) for f in (hl.TargetFeature.JIT, hl.TargetFeature.SSE41, hl.TargetFeature.AVX2,
+                             hl.TargetFeature.UserContext, hl.TargetFeature.NoRuntime,
+                             hl.TargetFeature.AVX512_SapphireRapids)] == [0, 5, 7, 29, 31, 46]  # fmt: skip
+    # vector_bits_N: accepted, printed last; x86's natural vector size ignores it.
+    t = hl.Target("x86-64-linux-vector_bits_512-avx2")
+    assert str(t) == "x86-64-linux-avx2-vector_bits_512"
+    assert t.natural_vector_size(hl.Float(32)) == 8
+    assert hl.Target.validate_target_string("x86-64-linux-vector_bits_256")
+    assert not hl.Target.validate_target_string("x86-64-linux-vector_bits_")

@@ -774,9 +774,10 @@ TEST(Runtime, DeviceCallsOnHostBuffers) {
 TEST(TargetFeatures, MaskedFeaturesAreAbsent) {
     uint64_t none[2] = {0, 0};
     EXPECT_EQ(halide_can_use_target_features(2, none), 1);
-    uint64_t no_runtime[2] = {uint64_t(1) << 31, 0}; // Target::NoRuntime
+    uint64_t no_runtime[2] = {uint64_t(1) << halide_target_feature_no_runtime, 0};
     EXPECT_EQ(halide_can_use_target_features(2, no_runtime), 1);
-    uint64_t sse41[2] = {uint64_t(1) << 4, 0}; // Target::SSE41, on every x86-64 CPU of this kind
+    uint64_t sse41[2] = {uint64_t(1) << 5,
+                         0}; // halide_target_feature_sse41 (upstream 21's number), on every x86-64 CPU of this kind
     setenv("HL_DISABLE_FEATURES", "avx2,sse41", 1);
     EXPECT_EQ(halide_can_use_target_features(2, sse41), 0);
     setenv("HL_DISABLE_FEATURES", "avx2", 1);

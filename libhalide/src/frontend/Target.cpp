@@ -256,6 +256,24 @@ bool lookup_processor(const std::string &tok, Target::Processor &out) {
     return false;
 }
 
+// "vector_bits_N", N decimal digits (leading zeros too, as upstream 21's;
+// "vector_bits_" alone, on which upstream's std::stoi throws, is invalid).
+bool lookup_vector_bits(const std::string &tok, int &out) {
+    const std::string prefix = "vector_bits_";
+    if (tok.compare(0, prefix.size(), prefix) != 0 || tok.size() == prefix.size() || tok.size() > prefix.size() + 9) {
+        return false;
+    }
+    int n = 0;
+    for (size_t i = prefix.size(); i < tok.size(); i++) {
+        if (tok[i] < '0' || tok[i] > '9') {
+            return false;
+        }
+        n = n * 10 + (tok[i] - '0');
+    }
+    out = n;
+    return true;
+}
+
 bool lookup_bits(const std::string &tok, int &out) {
     if (tok == "0" || tok == "32" || tok == "64") {
         out = std::atoi(tok.c_str());
@@ -294,6 +312,7 @@ bool parse_target_string(const std::string &s, Target &t, std::string &error) {
         int bits = 0;
         Target::Feature f = Target::FeatureEnd;
         Target::Processor tune = Target::ProcessorGeneric;
+        int vector_bits = 0;
         if (tok == "host") {
             if (i != 0) {
                 return fail("\"host\" may only be the first token");
@@ -333,6 +352,8 @@ bool parse_target_string(const std::string &s, Target &t, std::string &error) {
             }
             result.processor_tune = tune;
             tune_seen = true;
+        } else if (lookup_vector_bits(tok, vector_bits)) {
+            result.vector_bits = vector_bits; // the last one wins, as upstream's
         } else if (tok == "trace_all") {
             result.set_features({Target::TraceLoads, Target::TraceStores, Target::TraceRealizations});
         } else if ((f = Target::feature_from_name(tok)) != Target::FeatureEnd) {
@@ -362,9 +383,10 @@ Target::Target(OS o, Arch a, int b, const std::vector<Feature> &initial_features
     set_features(initial_features);
 }
 
-Target::Target(OS o, Arch a, int b, Processor pt, const std::vector<Feature> &initial_features)
+Target::Target(OS o, Arch a, int b, Processor pt, const std::vector<Feature> &initial_features, int vb)
     : Target(o, a, b, initial_features) {
     processor_tune = pt;
+    vector_bits = vb;
 }
 
 bool Target::supported() const {
@@ -599,12 +621,17 @@ std::string Target::to_string() const {
     for (const std::string &n : names) {
         out += "-" + n;
     }
+    if (vector_bits != 0) {
+        out += "-vector_bits_" + std::to_string(vector_bits);
+    }
     return out;
 }
 
 int Target::natural_vector_size(const Type &t) const {
     int vector_bytes = 16;
-    if (arch == X86) {
+    if (arch == ARM && features_any_of({SVE, SVE2}) && vector_bits != 0) {
+        vector_bytes = vector_bits / 8; // as upstream 21; x86 ignores vector_bits
+    } else if (arch == X86) {
         if (features_any_of({AVX512, AVX512_KNL, AVX512_Skylake, AVX512_Cannonlake, AVX512_SapphireRapids})) {
             vector_bytes = 64;
         } else if (features_any_of({AVX, AVX2})) {

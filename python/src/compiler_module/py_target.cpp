@@ -169,7 +169,7 @@ void define_target(py::module_ &m) {
         .def_readwrite("processor_tune", &Target::processor_tune)
         .def_readwrite("arch", &Target::arch)
         .def_readwrite("bits", &Target::bits)
-        .def("has_feature", &Target::has_feature, py::arg("f"))
+        .def("has_feature", py::overload_cast<Target::Feature>(&Target::has_feature, py::const_), py::arg("f"))
         .def("features_any_of", &Target::features_any_of, py::arg("features"))
         .def("features_all_of", &Target::features_all_of, py::arg("features"))
         .def("set_feature", &Target::set_feature, py::arg("f"), py::arg("value") = true)
