@@ -1,9 +1,12 @@
 // Errors the compiler reports: CompileError for mistakes in the user's
 // program (a clear message naming what was wrong), InternalError for bugs in
-// the compiler itself. Both are exceptions; nothing aborts the process.
+// the compiler itself. Both are exceptions, except in code built without
+// them (HALIDE_WITH_EXCEPTIONS off, below), where an error aborts.
 #ifndef HALIDE_ERROR_H
 #define HALIDE_ERROR_H
 
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -118,6 +121,83 @@ private:
 } // namespace Internal
 } // namespace Halide
 
+// HALIDE_WITH_EXCEPTIONS off: what upstream's library built without
+// exceptions does, for a program that includes this header built without
+// them (-fno-exceptions, or -DHALIDE_WITH_EXCEPTIONS=0): an error prints its
+// message on stderr and aborts. The report macros below then abort where
+// they stand, and the library (built with exceptions, so still throwing
+// for everyone else) reports its errors to a reporter that aborts, unless
+// the program sets its own. exceptions_enabled() answers for the library.
+#if defined(HALIDE_WITH_EXCEPTIONS) && (0 - HALIDE_WITH_EXCEPTIONS - 1 == 1) // defined empty: on
+#define HALIDE_INTERNAL_ERRORS_THROW 1
+#elif defined(HALIDE_WITH_EXCEPTIONS)
+#define HALIDE_INTERNAL_ERRORS_THROW ((HALIDE_WITH_EXCEPTIONS) != 0)
+#elif defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#define HALIDE_INTERNAL_ERRORS_THROW 1
+#else
+#define HALIDE_INTERNAL_ERRORS_THROW 0
+#endif
+
+#if !HALIDE_INTERNAL_ERRORS_THROW
+namespace Halide {
+namespace Internal {
+
+// An ErrorReport that aborts (a type of its own: the library's throws).
+template <typename E> class AbortingErrorReport {
+public:
+    AbortingErrorReport(const char *file, int line, const char *condition) : report_(file, line, condition) {}
+    template <typename T> AbortingErrorReport &operator<<(const T &x) {
+        msg_ << x;
+        return *this;
+    }
+    [[noreturn]] ~AbortingErrorReport() { report_.finish_and_abort(msg_.str()); }
+
+private:
+    struct Head {
+        std::ostringstream head;
+        Head(const char *file, int line, const char *condition) {
+            if (std::is_same<E, InternalError>::value) {
+                head << "Internal error at " << file << ":" << line << ": ";
+            } else {
+                head << "Error: ";
+            }
+            if (condition) {
+                head << "Condition failed: " << condition << ": ";
+            }
+        }
+        [[noreturn]] void finish_and_abort(const std::string &body) {
+            std::string m = head.str() + body;
+            if (m.back() != '\n') {
+                m += '\n';
+            }
+            report_error_to_custom_reporter(m); // returns only without a reporter
+            std::fputs(m.c_str(), stderr);
+            std::abort();
+        }
+    } report_;
+    std::ostringstream msg_;
+};
+
+// Receives the library's errors in a program built without exceptions.
+class AbortingErrorReporter final : public CompileTimeErrorReporter {
+public:
+    void warning(const char *msg) override { std::fputs(msg, stderr); }
+    [[noreturn]] void error(const char *msg) override {
+        std::fputs(msg, stderr);
+        std::abort();
+    }
+};
+inline AbortingErrorReporter aborting_error_reporter;
+inline const bool aborting_error_reporter_installed =
+    (set_custom_compile_time_error_reporter(&aborting_error_reporter), true);
+
+} // namespace Internal
+} // namespace Halide
+#define HALIDE_INTERNAL_ERROR_REPORT ::Halide::Internal::AbortingErrorReport
+#else
+#define HALIDE_INTERNAL_ERROR_REPORT ::Halide::Internal::ErrorReport
+#endif
+
 // Stream-style reports, as upstream's: `user_assert(cond) << "message";`
 // throws CompileError when cond is false (the message is only evaluated
 // then), `user_error << ...` always; internal_* throw InternalError,
@@ -125,15 +205,15 @@ private:
 // The _halide_ names are upstream's spelling for code outside its headers
 // (its Halide.h undefines the short ones unless HALIDE_KEEP_MACROS is
 // defined; ours keeps both).
-#define _halide_user_error ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
+#define _halide_user_error HALIDE_INTERNAL_ERROR_REPORT<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
 #define _halide_user_assert(c)                                                                                         \
     if (!(c))                                                                                                          \
-    ::Halide::Internal::ErrorReport<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
-#define _halide_internal_error ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, nullptr)
+    HALIDE_INTERNAL_ERROR_REPORT<::Halide::CompileError>(__FILE__, __LINE__, nullptr)
+#define _halide_internal_error HALIDE_INTERNAL_ERROR_REPORT<::Halide::InternalError>(__FILE__, __LINE__, nullptr)
 #define _halide_internal_assert(c)                                                                                     \
     if (!(c))                                                                                                          \
-    ::Halide::Internal::ErrorReport<::Halide::InternalError>(__FILE__, __LINE__, #c)
-#define _halide_runtime_error ::Halide::Internal::ErrorReport<::Halide::RuntimeError>(__FILE__, __LINE__, nullptr)
+    HALIDE_INTERNAL_ERROR_REPORT<::Halide::InternalError>(__FILE__, __LINE__, #c)
+#define _halide_runtime_error HALIDE_INTERNAL_ERROR_REPORT<::Halide::RuntimeError>(__FILE__, __LINE__, nullptr)
 #define _halide_user_warning ::Halide::Internal::WarningReport()
 
 #define user_error _halide_user_error
