@@ -6,6 +6,7 @@
 #define HALIDE_MODULE_H
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +26,7 @@ struct AutoSchedulerResults;
 
 namespace Internal {
 struct ModuleContents;
+class CompilerLogger; // upstream's; this compiler has none
 } // namespace Internal
 
 class Module {
@@ -77,6 +79,25 @@ private:
 // One module holding all of `modules`' functions and buffers; they must all
 // have the same target.
 Module link_modules(const std::string &name, const std::vector<Module> &modules);
+
+// Makes the module of one variant of a multitarget build: its function must
+// be called fn_name.
+using ModuleFactory = std::function<Module(const std::string &fn_name, const Target &target)>;
+using CompilerLoggerFactory =
+    std::function<std::unique_ptr<Internal::CompilerLogger>(const std::string &fn_name, const Target &target)>;
+
+// As upstream's: a static library (and its header) whose function fn_name
+// runs the variant of the first of `targets` this CPU can run, the last
+// being the base. Variant i is module_factory(fn_name + "_" + suffix,
+// targets[i] with no_runtime), suffix = suffixes[i], or the target string
+// with '_' for '-' when `suffixes` is empty; the runtime is the base
+// target's. One target: that module compiled as it is. Other kinds of
+// output files are written once per variant, the suffix before the
+// extension. A compiler logger factory is refused: there is no logger here.
+void compile_multitarget(const std::string &fn_name, const std::map<OutputFileType, std::string> &output_files,
+                         const std::vector<Target> &targets, const std::vector<std::string> &suffixes,
+                         const ModuleFactory &module_factory,
+                         const CompilerLoggerFactory &compiler_logger_factory = nullptr);
 
 } // namespace Halide
 

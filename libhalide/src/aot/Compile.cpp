@@ -307,7 +307,9 @@ MultitargetParts build_multitarget(const std::string &name, const std::vector<Ta
 void compile_multitarget(const std::map<OutputFileType, std::string> &output_files, const std::string &name,
                          const std::vector<Target> &targets,
                          const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant,
-                         const std::vector<std::string> &namespaces) {
+                         const std::vector<std::string> &namespaces, const std::vector<std::string> &suffixes) {
+    user_assert(suffixes.empty() || suffixes.size() == targets.size())
+        << "The suffixes list must be empty or the same length as the targets list.";
     for (const auto &[kind, path] : output_files) {
         user_assert(kind == OutputFileType::static_library || kind == OutputFileType::c_header)
             << "A multitarget build writes a static_library and a c_header only, not " << path;
@@ -317,8 +319,9 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
         qualifier += ns + "_";
     }
     std::vector<std::string> variant_names;
-    for (const Target &t : targets) {
-        variant_names.push_back(qualifier + name + "_" + c_identifier(t.to_string()));
+    for (size_t i = 0; i < targets.size(); i++) {
+        variant_names.push_back(qualifier + name + "_" +
+                                c_identifier(suffixes.empty() ? targets[i].to_string() : suffixes[i]));
     }
     MultitargetParts parts = build_multitarget(name, targets, variant_names, lower_variant, namespaces);
     std::vector<std::pair<std::string, std::string>> members;

@@ -47,10 +47,13 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
 // (lower_variant(target, function name) gives each; a generator builds its
 // pipeline afresh per target), and a wrapper NAME that picks the first
 // variant the CPU can run (halide_can_use_target_features), else the last.
+// Variant i is called NAME_SUFFIX, SUFFIX suffixes[i] (when given) or the
+// target string, made a C identifier.
 void compile_multitarget(const std::map<OutputFileType, std::string> &output_files, const std::string &name,
                          const std::vector<Target> &targets,
                          const std::function<LoweredFunc(const Target &, const std::string &)> &lower_variant,
-                         const std::vector<std::string> &namespaces = {});
+                         const std::vector<std::string> &namespaces = {},
+                         const std::vector<std::string> &suffixes = {});
 
 } // namespace Internal
 } // namespace Halide
