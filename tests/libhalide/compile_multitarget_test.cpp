@@ -37,14 +37,16 @@ std::string read_file(const std::string &path) {
     return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
-// The members of a System V / GNU archive, but its symbol and name tables.
+// The members of a System V / GNU archive, but its symbol and long-name tables.
 std::vector<std::string> archive_members(const std::string &ar) {
     std::vector<std::string> out;
     EXPECT_EQ(ar.compare(0, 8, "!<arch>\n"), 0);
     for (size_t pos = 8; pos + 60 <= ar.size();) {
         std::string name = ar.substr(pos, 16);
         size_t size = std::strtoul(ar.substr(pos + 48, 10).c_str(), nullptr, 10);
-        if (name[0] != '/') {
+        bool table =
+            name.compare(0, 2, "/ ") == 0 || name.compare(0, 2, "//") == 0 || name.compare(0, 7, "/SYM64/") == 0;
+        if (!table) { // a long name ("/123") is a member too
             out.push_back(ar.substr(pos + 60, size));
         }
         pos += 60 + size + (size & 1);

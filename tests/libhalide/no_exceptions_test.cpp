@@ -12,17 +12,17 @@
 
 namespace {
 
-struct Run {
+struct Outcome {
     int status = 0;
     std::string out, err;
 };
 
-Run run(const std::string &mode) {
+Outcome run(const std::string &mode) {
     const char *prog = std::getenv("NO_EXCEPTIONS_PROGRAM");
     EXPECT_NE(prog, nullptr);
     std::string err_file = ::testing::TempDir() + "no_exceptions_" + mode + ".err";
     std::string cmd = std::string(prog ? prog : "false") + " " + mode + " 2>" + err_file;
-    Run r;
+    Outcome r;
     FILE *p = popen(cmd.c_str(), "r");
     char buf[4096];
     size_t n;
@@ -41,13 +41,13 @@ Run run(const std::string &mode) {
 }
 
 // Killed by SIGABRT: directly, or as the shell reports it (128 + signal).
-bool aborted(const Run &r) {
+bool aborted(const Outcome &r) {
     return (WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGABRT) ||
            (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 128 + SIGABRT);
 }
 
 TEST(NoExceptions, CorrectProgramRuns) {
-    Run r = run("ok");
+    Outcome r = run("ok");
     EXPECT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) << r.err;
     int sum = 0;
     for (int i = 0; i < 10; i++) {
@@ -57,21 +57,21 @@ TEST(NoExceptions, CorrectProgramRuns) {
 }
 
 TEST(NoExceptions, UserAssertAborts) {
-    Run r = run("user");
+    Outcome r = run("user");
     EXPECT_TRUE(aborted(r)) << r.status;
     EXPECT_NE(r.err.find("Error: the check of this program failed with 2 arguments\n"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("terminate called"), std::string::npos) << r.err;
 }
 
 TEST(NoExceptions, InternalErrorAborts) {
-    Run r = run("internal");
+    Outcome r = run("internal");
     EXPECT_TRUE(aborted(r)) << r.status;
     EXPECT_NE(r.err.find("Internal error at "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("an internal error of this program\n"), std::string::npos) << r.err;
 }
 
 TEST(NoExceptions, LibraryErrorAborts) {
-    Run r = run("library");
+    Outcome r = run("library");
     EXPECT_TRUE(aborted(r)) << r.status;
     EXPECT_EQ(r.out.find("not reached"), std::string::npos) << r.out;
     EXPECT_EQ(r.err.rfind("Error: ", 0), 0u) << r.err;
