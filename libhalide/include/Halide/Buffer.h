@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Halide/Error.h"
@@ -21,6 +22,25 @@ struct InputBufferContents;
 std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &name, Type type, int dims,
                                                           halide_buffer_t *raw, std::shared_ptr<void> owner);
 const std::string &buffer_contents_name(const InputBufferContents &c);
+// Argument packs of sizes with an optional name last, as upstream's
+// Buffer(w, h, "name") constructors take.
+template <typename... Args> struct all_ints_and_optional_name : std::true_type {};
+template <typename A> struct all_ints_and_optional_name<A> {
+    static constexpr bool value = std::is_convertible<A, int>::value || std::is_convertible<A, std::string>::value;
+};
+template <typename A, typename B, typename... Rest> struct all_ints_and_optional_name<A, B, Rest...> {
+    static constexpr bool value = std::is_convertible<A, int>::value && all_ints_and_optional_name<B, Rest...>::value;
+};
+inline void split_sizes_and_name(std::vector<int> &, std::string &) {}
+template <typename A, typename... Rest>
+void split_sizes_and_name(std::vector<int> &sizes, std::string &name, const A &a, const Rest &...rest) {
+    if constexpr (std::is_convertible<A, int>::value) {
+        sizes.push_back(int(a));
+    } else {
+        name = a;
+    }
+    split_sizes_and_name(sizes, name, rest...);
+}
 Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args);
 // Buffer::copy_to_device / device_malloc: this compiler has no device
 // backend, so these throw a CompileError naming the device asked for.
@@ -42,16 +62,90 @@ template <typename T = void, int Dims = Runtime::AnyDims> class Buffer {
 
 public:
     using RuntimeBuffer = Runtime::Buffer<T, Dims>;
+    using VoidPtrElem = std::conditional_t<std::is_const<T>::value, const void, void>;
 
     Buffer() = default;
-    template <typename... Args, typename U = T,
-              typename = std::enable_if_t<!std::is_void<U>::value && (std::is_convertible<Args, int>::value && ...)>>
-    explicit Buffer(int first, Args... rest) : Buffer(RuntimeBuffer(first, int(rest)...)) {}
+    // Sizes, with an optional name last: Buffer<float>(w, h, "name").
+    template <
+        typename... Args, typename U = T,
+        typename = std::enable_if_t<!std::is_void<U>::value && Internal::all_ints_and_optional_name<Args...>::value>>
+    explicit Buffer(int first, const Args &...rest) {
+        Shape s = shape_of(first, rest...);
+        adopt(std::make_shared<SharedRuntimeBuffer>(RuntimeBuffer(s.sizes)), s.name);
+    }
+    template <typename... Args, typename = std::enable_if_t<Internal::all_ints_and_optional_name<Args...>::value>>
+    explicit Buffer(Type t, int first, const Args &...rest) {
+        Shape s = shape_of(first, rest...);
+        adopt(std::make_shared<SharedRuntimeBuffer>(RuntimeBuffer(halide_type_t(t), s.sizes)), s.name);
+    }
     Buffer(Type t, const std::vector<int> &sizes, const std::string &name = "")
         : Buffer(RuntimeBuffer(halide_type_t(t), sizes), name) {}
     explicit Buffer(const std::vector<int> &sizes, const std::string &name = "") : Buffer(RuntimeBuffer(sizes), name) {}
+    // storage_order lists the dimensions innermost first.
+    explicit Buffer(Type t, const std::vector<int> &sizes, const std::vector<int> &storage_order,
+                    const std::string &name = "")
+        : Buffer(RuntimeBuffer(halide_type_t(t), sizes, storage_order), name) {}
+    explicit Buffer(const std::vector<int> &sizes, const std::vector<int> &storage_order, const std::string &name = "")
+        : Buffer(RuntimeBuffer(sizes, storage_order), name) {}
     explicit Buffer(const RuntimeBuffer &b, const std::string &name = "") {
         adopt(std::make_shared<SharedRuntimeBuffer>(b), name);
+    }
+    // Over a C array (not copied: it must outlive the Buffer), its last
+    // index innermost: Buffer<int>(vals) of int vals[3][4] is 4 wide, 3 high.
+    template <typename Array, size_t N>
+    explicit Buffer(Array (&vals)[N], const std::string &name = "") : Buffer(RuntimeBuffer(vals), name) {}
+    // Over memory the caller owns (and keeps alive while the Buffer is
+    // used): no copy is made.
+    explicit Buffer(const halide_buffer_t &buf, const std::string &name = "") : Buffer(RuntimeBuffer(buf), name) {}
+    template <
+        typename... Args, typename U = T,
+        typename = std::enable_if_t<!std::is_void<U>::value && Internal::all_ints_and_optional_name<Args...>::value>>
+    explicit Buffer(T *data, int first, const Args &...rest) {
+        Shape s = shape_of(first, rest...);
+        adopt(std::make_shared<SharedRuntimeBuffer>(RuntimeBuffer(data, s.sizes)), s.name);
+    }
+    template <typename U = T, typename = std::enable_if_t<!std::is_void<U>::value>>
+    explicit Buffer(T *data, const std::vector<int> &sizes, const std::string &name = "")
+        : Buffer(RuntimeBuffer(data, sizes), name) {}
+    template <typename U = T, typename = std::enable_if_t<!std::is_void<U>::value>>
+    explicit Buffer(T *data, int d, const halide_dimension_t *shape, const std::string &name = "")
+        : Buffer(RuntimeBuffer(data, d, shape), name) {}
+    template <typename... Args, typename = std::enable_if_t<Internal::all_ints_and_optional_name<Args...>::value>>
+    explicit Buffer(Type t, VoidPtrElem *data, int first, const Args &...rest) {
+        Shape s = shape_of(first, rest...);
+        adopt(std::make_shared<SharedRuntimeBuffer>(RuntimeBuffer(halide_type_t(t), data, s.sizes)), s.name);
+    }
+    explicit Buffer(Type t, VoidPtrElem *data, const std::vector<int> &sizes, const std::string &name = "")
+        : Buffer(RuntimeBuffer(halide_type_t(t), data, sizes), name) {}
+    explicit Buffer(Type t, VoidPtrElem *data, int d, const halide_dimension_t *shape, const std::string &name = "")
+        : Buffer(RuntimeBuffer(halide_type_t(t), data, d, shape), name) {}
+
+    // Zero-dimensional buffers, interleaved images over given memory and
+    // buffers shaped as another, as upstream's static makers.
+    template <typename U = T, typename = std::enable_if_t<!std::is_void<U>::value>>
+    static Buffer make_scalar(const std::string &name = "") {
+        return Buffer(RuntimeBuffer::make_scalar(), name);
+    }
+    static Buffer<> make_scalar(Type t, const std::string &name = "") {
+        return Buffer<>(Runtime::Buffer<>::make_scalar(halide_type_t(t)), name);
+    }
+    template <typename U = T, typename = std::enable_if_t<!std::is_void<U>::value>>
+    static Buffer make_scalar(T *data, const std::string &name = "") {
+        return Buffer(RuntimeBuffer::make_scalar(data), name);
+    }
+    template <typename U = T, typename = std::enable_if_t<!std::is_void<U>::value>>
+    static Buffer make_interleaved(T *data, int width, int height, int channels, const std::string &name = "") {
+        return Buffer(RuntimeBuffer::make_interleaved(data, width, height, channels), name);
+    }
+    template <typename T2, int D2>
+    static Buffer make_with_shape_of(const Buffer<T2, D2> &src, void *(*allocate_fn)(size_t) = nullptr,
+                                     void (*deallocate_fn)(void *) = nullptr, const std::string &name = "") {
+        return Buffer(RuntimeBuffer::make_with_shape_of(*src.get(), allocate_fn, deallocate_fn), name);
+    }
+    template <typename T2, int D2, int S2>
+    static Buffer make_with_shape_of(const Runtime::Buffer<T2, D2, S2> &src, void *(*allocate_fn)(size_t) = nullptr,
+                                     void (*deallocate_fn)(void *) = nullptr, const std::string &name = "") {
+        return Buffer(RuntimeBuffer::make_with_shape_of(src, allocate_fn, deallocate_fn), name);
     }
     // The same buffer (shape, elements and name) seen with another
     // (compatible) type, as upstream's: a change of one's shape, such as
@@ -180,6 +274,16 @@ public:
     Expr operator()(const std::vector<Expr> &pos) const { return Internal::make_image_call(type(), name_, pos); }
 
 private:
+    struct Shape {
+        std::vector<int> sizes;
+        std::string name;
+    };
+    template <typename... Args> static Shape shape_of(int first, const Args &...rest) {
+        Shape s;
+        s.sizes.push_back(first);
+        Internal::split_sizes_and_name(s.sizes, s.name, rest...);
+        return s;
+    }
     void adopt(std::shared_ptr<SharedRuntimeBuffer> b, const std::string &name) {
         buf_ = std::move(b);
         contents_ = Internal::make_buffer_contents(name, Type(buf_->type()), buf_->dimensions(), buf_->raw_buffer(),

@@ -281,6 +281,12 @@ public:
     Stage operator-=(const FuncRef &e) { return *this -= Expr(e); }
     Stage operator*=(const FuncRef &e) { return *this *= Expr(e); }
     Stage operator/=(const FuncRef &e) { return *this /= Expr(e); }
+    // The same, value by value, for a Func defined with a Tuple (of as many
+    // values); an undefined Func is first defined as a Tuple of 0s or 1s.
+    Stage operator+=(const Tuple &t);
+    Stage operator-=(const Tuple &t);
+    Stage operator*=(const Tuple &t);
+    Stage operator/=(const Tuple &t);
 
 private:
     friend class FuncTupleElementRef;
@@ -291,6 +297,7 @@ private:
     void define_update(const std::vector<Expr> &values);
     // f(args) op= e: defines f as `identity` first if need be.
     Stage update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &));
+    Stage update_with(const Tuple &t, const Expr &identity, Expr (*op)(const Expr &, const Expr &));
     // The stage the last definition made.
     Stage last_stage() const;
     Expr call(int value_index) const;

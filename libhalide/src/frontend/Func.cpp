@@ -163,8 +163,8 @@ void FuncRef::define_pure(const std::vector<Expr> &values) {
     for (size_t i = 0; i < args_.size(); i++) {
         const Variable *v = args_[i].as<Variable>();
         user_assert(v && !find_param(v->name) && !find_reduction_domain_of(v->name))
-            << "Argument " << i << " in the definition of Func '" << f_->name
-            << "' is not a Var: pure definitions take distinct Vars, e.g. f(x, y) = ...";
+            << "Argument " << i + 1 << " in initial definition of \"" << f_->name
+            << "\" is not a Var: pure definitions take distinct Vars, e.g. f(x, y) = ...";
         user_assert(seen.insert(v->name).second)
             << "Var '" << v->name << "' is used twice in the definition of Func '" << f_->name << "'";
         names.push_back(v->name);
@@ -174,8 +174,8 @@ void FuncRef::define_pure(const std::vector<Expr> &values) {
         free.include(value);
     }
     if (!free.found.empty()) {
-        user_error << "Undefined variable '" << free.found[0] << "' in the definition of Func '" << f_->name
-                   << "': it is not one of its arguments";
+        user_error << "Undefined variable \"" << free.found[0] << "\" in definition of Func \"" << f_->name
+                   << "\": it is not one of its arguments";
     }
     ReferencedObjects refs;
     for (const Expr &value : values) {
@@ -286,7 +286,8 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
     user_assert(args_.size() == f_->args.size())
         << where << "it has " << args_.size() << " arguments, but the Func has " << f_->args.size() << " dimensions";
     user_assert(values.size() == f_->values.size())
-        << where << "it defines " << values.size() << " value(s), but the pure definition has " << f_->values.size();
+        << where << "Number of tuple elements for update definition must match number of tuple elements for pure "
+        << "definition (it defines " << values.size() << ", the pure definition " << f_->values.size() << ")";
     UpdateDefinition u;
     for (size_t i = 0; i < values.size(); i++) {
         user_assert(values[i].type() == f_->values[i].type())
@@ -443,6 +444,45 @@ Stage FuncRef::operator/=(const Expr &e) {
     return update_with(e, 1, [](const Expr &a, const Expr &b) { return a / b; });
 }
 
+Stage FuncRef::update_with(const Tuple &t, const Expr &identity, Expr (*op)(const Expr &, const Expr &)) {
+    for (const Expr &e : t.as_vector()) {
+        user_assert(e.defined()) << "Func '" << f_->name << "' is updated with an undefined expression";
+    }
+    expand_placeholder_in_definition(f_->name, f_->defined(), args_, t.as_vector());
+    if (!f_->defined()) {
+        std::vector<Expr> pure, init;
+        for (size_t i = 0; i < args_.size(); i++) {
+            pure.push_back(Var());
+        }
+        for (const Expr &e : t.as_vector()) {
+            init.push_back(cast(e.type(), identity));
+        }
+        FuncRef(f_, pure) = Tuple(init);
+    }
+    user_assert(f_->values.size() == t.size())
+        << "Number of tuple elements for update definition must match number of tuple elements for pure "
+        << "definition (Func '" << f_->name << "' has " << f_->values.size() << ", the Tuple " << t.size() << ")";
+    std::vector<Expr> values;
+    for (size_t i = 0; i < t.size(); i++) {
+        values.push_back(op(call((int)i), t[i]));
+    }
+    define(values);
+    return last_stage();
+}
+
+Stage FuncRef::operator+=(const Tuple &t) {
+    return update_with(t, 0, [](const Expr &a, const Expr &b) { return a + b; });
+}
+Stage FuncRef::operator-=(const Tuple &t) {
+    return update_with(t, 0, [](const Expr &a, const Expr &b) { return a - b; });
+}
+Stage FuncRef::operator*=(const Tuple &t) {
+    return update_with(t, 1, [](const Expr &a, const Expr &b) { return a * b; });
+}
+Stage FuncRef::operator/=(const Tuple &t) {
+    return update_with(t, 1, [](const Expr &a, const Expr &b) { return a / b; });
+}
+
 Stage FuncRef::operator=(const FuncRef &other) {
     if (other.f_->defined() && other.f_->values.size() > 1) {
         return *this = Tuple(other);
@@ -493,8 +533,8 @@ Tuple::Tuple(const FuncRef &f) {
 
 Expr FuncRef::call(int value_index) const {
     user_assert(f_->defined()) << "Can't call Func \"" << f_->name << "\" because it has not yet been defined.";
-    user_assert(args_.size() == f_->args.size())
-        << "Func '" << f_->name << "' has " << f_->args.size() << " arguments but is called with " << args_.size();
+    user_assert(args_.size() == f_->args.size()) << "Func \"" << f_->name << "\" was called with " << args_.size()
+                                                 << " arguments, but was defined with " << f_->args.size();
     std::vector<Expr> args = args_;
     for (Expr &a : args) {
         user_assert(a.defined() && (a.type().is_int() || a.type().is_uint()))

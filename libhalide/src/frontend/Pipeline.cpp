@@ -362,8 +362,8 @@ void Pipeline::run(const std::vector<halide_buffer_t *> &outputs, JITUserContext
         if (s.param) {
             args.push_back(&s.param->value);
         } else if (s.buffer) {
-            user_assert(s.buffer->bound) << "ImageParam '" << s.buffer->name
-                                         << "' has no buffer: call set() on it before realizing '"
+            user_assert(s.buffer->bound) << "Buffer argument " << s.buffer->name << " is nullptr: ImageParam '"
+                                         << s.buffer->name << "' has no buffer; call set() on it before realizing '"
                                          << c.outputs[0].name() << "'";
             args.push_back(s.buffer->bound);
         } else {
@@ -388,10 +388,10 @@ Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> size
     std::vector<Type> types;
     std::vector<std::string> names;
     for (const Func &f : contents_->outputs) {
-        user_assert(f.defined()) << "Can't realize Func '" << f.name() << "' because it has not been defined";
+        user_assert(f.defined()) << "Can't realize undefined Func. ('" << f.name() << "' has no definition)";
         user_assert((int)sizes.size() == f.dimensions())
-            << "Func '" << f.name() << "' has " << f.dimensions() << " dimensions but realize() was given "
-            << sizes.size() << " sizes";
+            << "Func " << f.name() << " is defined with " << f.dimensions()
+            << " dimensions, but realize() is requesting a realization with " << sizes.size() << " dimensions.";
         for (const Type &t : f.output_types()) {
             types.push_back(t);
             names.push_back(f.name());

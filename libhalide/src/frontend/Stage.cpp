@@ -119,8 +119,9 @@ size_t dim_index(const StageParts &s, const std::string &name, const char *what)
     for (const Dim &d : s.dims) {
         known += (known.empty() ? "" : ", ") + d.name;
     }
-    user_error << "In " << what << " of " << (s.label == s.f.name ? "Func '" + s.label + "'" : s.label)
-               << ": it has no loop named '" << name << "'; its loops are " << known;
+    user_error << "In schedule for " << s.label << ", could not find " << what << " dimension: " << name << " (in "
+               << what << " of " << (s.label == s.f.name ? "Func '" + s.label + "'" : s.label)
+               << ": it has no loop named '" << name << "'; its loops are " << known << ")";
     return 0;
 }
 

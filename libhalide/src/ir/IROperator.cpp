@@ -670,7 +670,7 @@ Expr select(Expr condition, Expr true_value, Expr false_value) {
         false_value = cast(true_value.type(), std::move(false_value));
     }
     user_assert(true_value.type() == false_value.type())
-        << "The second and third arguments to select must have the same type, but they have types "
+        << "The second and third arguments to a select do not have a matching type: they have types "
         << describe_type(true_value) << " and " << describe_type(false_value);
     return Select::make(std::move(condition), std::move(true_value), std::move(false_value));
 }
