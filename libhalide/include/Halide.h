@@ -37,6 +37,7 @@
 #include "Halide/Require.h"
 #include "Halide/ScatterGather.h"
 #include "Halide/Schedule.h"
+#include "Halide/Serialization.h"
 #include "Halide/Simplify.h"
 #include "Halide/Target.h"
 #include "Halide/TargetQueries.h"

@@ -9,7 +9,7 @@ import typing
 ExprLike: typing.TypeAlias = Expr | Var | RVar | RDom | FuncRef | Param | int | float | bool
 ArgumentLike: typing.TypeAlias = Argument | Param | OutputImageParam | Buffer
 
-__all__: list[str] = ['ArgInfo', 'ArgInfoDirection', 'ArgInfoKind', 'Argument', 'ArgumentEstimates', 'ArgumentKind', 'AutoSchedulerResults', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'Derivative', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'FuncTupleElementRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'div_round_to_zero', 'erf', 'evaluate', 'evaluate_may_gpu', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'load_plugin', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'propagate_adjoints', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'user_context_value', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
+__all__: list[str] = ['ArgInfo', 'ArgInfoDirection', 'ArgInfoKind', 'Argument', 'ArgumentEstimates', 'ArgumentKind', 'AutoSchedulerResults', 'BFloat', 'Bool', 'BoundaryConditions', 'Buffer', 'BufferConstraint', 'BufferDimension', 'Callable', 'Derivative', 'DeviceAPI', 'Dimension', 'EvictionKey', 'Expr', 'ExternFuncArgument', 'Float', 'Func', 'FuncRef', 'FuncTupleElementRef', 'HalideError', 'Handle', 'ImageParam', 'Int', 'LinkageType', 'LoopAlignStrategy', 'LoopLevel', 'MemoryType', 'Module', 'NameMangling', 'OutputFileType', 'OutputImageParam', 'Param', 'Parameter', 'Partition', 'Pipeline', 'PrefetchBoundStrategy', 'RDom', 'RVar', 'Range', 'Stage', 'StmtOutputFormat', 'TailStrategy', 'Target', 'TargetArch', 'TargetFeature', 'TargetOS', 'TargetProcessorTune', 'Tuple', 'Type', 'TypeCode', 'UInt', 'Var', 'VarOrRVar', 'abs', 'absd', 'acos', 'acosh', 'argmax', 'argmin', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'cast', 'ceil', 'clamp', 'compile_standalone_runtime', 'concat_bits', 'cos', 'cosh', 'count_leading_zeros', 'count_trailing_zeros', 'deserialize_parameters', 'deserialize_pipeline', 'div_round_to_zero', 'erf', 'evaluate', 'evaluate_may_gpu', 'exp', 'extract_bits', 'f16', 'f32', 'f64', 'fast_cos', 'fast_exp', 'fast_inverse', 'fast_inverse_sqrt', 'fast_log', 'fast_pow', 'fast_sin', 'floor', 'fract', 'gather', 'get_host_target', 'get_jit_target_from_environment', 'get_target_from_environment', 'halving_add', 'halving_sub', 'host_supports_target_device', 'hypot', 'i16', 'i16_sat', 'i32', 'i32_sat', 'i64', 'i64_sat', 'i8', 'i8_sat', 'is_finite', 'is_inf', 'is_nan', 'lambda_func', 'lerp', 'likely', 'likely_if_innermost', 'link_modules', 'load_plugin', 'log', 'logical_not', 'max', 'maximum', 'memoize_tag', 'min', 'minimum', 'mod_round_to_zero', 'mul_shift_right', 'mux', 'popcount', 'pow', 'print', 'print_when', 'product', 'propagate_adjoints', 'random_float', 'random_int', 'random_uint', 'reinterpret', 'require', 'round', 'rounding_halving_add', 'rounding_mul_shift_right', 'rounding_shift_left', 'rounding_shift_right', 'saturating_add', 'saturating_cast', 'saturating_sub', 'saturating_sum', 'scatter', 'select', 'serialize_pipeline', 'sin', 'sinh', 'sqrt', 'strict_float', 'sum', 'tan', 'tanh', 'target_arch_is', 'target_bits', 'target_feature_for_device_api', 'target_has_feature', 'target_natural_vector_size', 'target_os_is', 'trunc', 'u16', 'u16_sat', 'u32', 'u32_sat', 'u64', 'u64_sat', 'u8', 'u8_sat', 'undef', 'unsafe_promise_clamped', 'user_context_value', 'widen_right_add', 'widen_right_mul', 'widen_right_sub', 'widening_add', 'widening_mul', 'widening_shift_left', 'widening_shift_right', 'widening_sub']
 class HalideError(Exception):
     """
     An error reported by the Halide compiler or by a pipeline it ran.
@@ -3501,6 +3501,14 @@ def count_leading_zeros(x: typing.Any) -> Expr:
     ...
 def count_trailing_zeros(x: typing.Any) -> Expr:
     ...
+def deserialize_parameters(data: typing.Any) -> dict:
+    """
+    The Params and ImageParams of a serialized pipeline, as new Parameters by name.
+    """
+def deserialize_pipeline(data: typing.Any, user_params: typing.Any = {}) -> Pipeline:
+    """
+    A new Pipeline from bytes or a file (str or os.PathLike) that serialize_pipeline wrote; the Parameters of user_params (by name) stand in for the pipeline's own.
+    """
 def div_round_to_zero(a: typing.Any, b: typing.Any) -> Expr:
     ...
 def erf(x: typing.Any) -> Expr:
@@ -3691,6 +3699,10 @@ def scatter(*args) -> Expr:
 def select(*args) -> typing.Any:
     """
     select(c0, v0, [c1, v1, ...] default): the value of the first true condition (a tuple of Exprs when the values are Tuples)
+    """
+def serialize_pipeline(pipeline: Pipeline, filename: typing.Any = None, *, get_params: typing.Any = None) -> typing.Any:
+    """
+    Serializes a pipeline to bytes (no filename) or to a file (str or os.PathLike). With get_params=True, also returns its Params and ImageParams by name: (bytes, dict) or dict.
     """
 def sin(x: typing.Any) -> Expr:
     ...

@@ -47,4 +47,5 @@ PYBIND11_MODULE(_compiler, m) {
     halide_py::define_autoscheduler(m);
     halide_py::define_module(m);
     halide_py::define_arginfo(m);
+    halide_py::define_serialize(m);
 }

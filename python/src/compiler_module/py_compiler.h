@@ -59,6 +59,7 @@ void define_parameter(py::module_ &m);
 void define_module(py::module_ &m);
 void define_autoscheduler(py::module_ &m);
 void define_arginfo(py::module_ &m);
+void define_serialize(py::module_ &m);
 
 // The class object declare_classes() registered under `name`, to add members to.
 template <typename T, typename... Options> py::class_<T, Options...> bound_class(py::module_ &m, const char *name) {
