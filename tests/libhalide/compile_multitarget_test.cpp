@@ -139,6 +139,40 @@ TEST(CompileMultitarget, DefaultSuffixIsTheTargetString) {
     std::remove(lib.c_str());
 }
 
+// Objects, as upstream's: PATH-SUFFIX per variant, PATH_wrapper, PATH_runtime.
+TEST(CompileMultitarget, ObjectsLinkIntoALibrary) {
+    std::vector<Made> made;
+    std::string obj = temp_path("mto.o");
+    compile_multitarget("mto", {{OutputFileType::object, obj}}, {kFast, kBase}, {"fast", "base"}, factory(&made));
+    std::vector<std::string> files = {temp_path("mto-fast.o"), temp_path("mto-base.o"), temp_path("mto_wrapper.o"),
+                                      temp_path("mto_runtime.o")};
+    std::vector<std::string> objects;
+    for (const std::string &f : files) {
+        objects.push_back(read_file(f));
+        EXPECT_FALSE(objects.back().empty()) << f;
+    }
+    std::string so = temp_path("libmto.so");
+    std::ofstream(so, std::ios::binary) << Internal::link_shared_library(objects, "libmto.so");
+    void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    auto kernel = reinterpret_cast<int (*)(halide_buffer_t *, halide_buffer_t *)>(dlsym(handle, "mto"));
+    ASSERT_NE(kernel, nullptr);
+    Runtime::Buffer<int32_t> in(4), out(4);
+    for (int i = 0; i < 4; i++) {
+        in(i) = i;
+    }
+    ASSERT_EQ(kernel(in.raw_buffer(), out.raw_buffer()), 0);
+    int tag = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") ? 2 : 1;
+    for (int i = 0; i < 4; i++) {
+        EXPECT_EQ(out(i), 10 * i + tag) << i;
+    }
+    dlclose(handle);
+    for (const std::string &f : files) {
+        std::remove(f.c_str());
+    }
+    std::remove(so.c_str());
+}
+
 TEST(CompileMultitarget, OneTargetIsThatModule) {
     std::vector<Made> made;
     std::string lib = temp_path("mt1.a");
@@ -165,8 +199,15 @@ TEST(CompileMultitarget, UpstreamsErrors) {
               "All Targets must have feature 'user_context' set identically for compile_multitarget.");
     EXPECT_EQ(build({kBase.with_feature(Target::JIT)}, {}), "JIT not allowed for compile_multitarget.");
     EXPECT_EQ(build({}, {}), "Must specify at least one target.");
-    EXPECT_NE(build({kFast, kBase}, {}, OutputFileType::object).find("compile_to_multitarget_object_files"),
-              std::string::npos);
+    EXPECT_EQ(message_of([&] {
+                  compile_multitarget("mte",
+                                      {{OutputFileType::object, temp_path("mte.o")},
+                                       {OutputFileType::static_library, temp_path("mte.a")}},
+                                      {kFast, kBase}, {}, factory(&made));
+              }),
+              "compile_multitarget() expects exactly one of 'object' and 'static_library' to be specified when "
+              "multiple targets are specified.");
+    EXPECT_NE(build({kFast, kBase}, {}, OutputFileType::python_extension).find("mte.out"), std::string::npos);
 }
 
 } // namespace

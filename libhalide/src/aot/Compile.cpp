@@ -240,6 +240,15 @@ LoweredFunc lower_for_aot(const Pipeline &p, const std::vector<Argument> &args, 
     return f;
 }
 
+std::string with_file_suffix(const std::string &path, const std::string &suffix) {
+    size_t slash = path.find_last_of('/');
+    size_t dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
+        return path + suffix;
+    }
+    return path.substr(0, dot) + suffix + path.substr(dot);
+}
+
 FunctionName split_function_name(const std::string &qualified, const Target &target) {
     FunctionName r;
     size_t start = qualified.compare(0, 2, "::") == 0 ? 2 : 0;
@@ -311,8 +320,9 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
     user_assert(suffixes.empty() || suffixes.size() == targets.size())
         << "The suffixes list must be empty or the same length as the targets list.";
     for (const auto &[kind, path] : output_files) {
-        user_assert(kind == OutputFileType::static_library || kind == OutputFileType::c_header)
-            << "A multitarget build writes a static_library and a c_header only, not " << path;
+        user_assert(kind == OutputFileType::static_library || kind == OutputFileType::object ||
+                    kind == OutputFileType::c_header)
+            << "A multitarget build writes a static_library or objects, and a c_header, only, not " << path;
     }
     std::string qualifier; // keeps the (C-named) variants of ns::f and f apart
     for (const std::string &ns : namespaces) {
@@ -337,6 +347,20 @@ void compile_multitarget(const std::map<OutputFileType, std::string> &output_fil
     for (const auto &[kind, path] : output_files) {
         if (kind == OutputFileType::static_library) {
             write_file(path, make_archive(members));
+        } else if (kind == OutputFileType::object) {
+            // Upstream's files: PATH-SUFFIX per variant, PATH_wrapper, PATH_runtime.
+            for (size_t i = 0; i < targets.size(); i++) {
+                std::string suffix = suffixes.empty() ? targets[i].to_string() : suffixes[i];
+                write_file(with_file_suffix(path, "-" + suffix), parts.variants[i].second);
+            }
+            write_file(with_file_suffix(path, "_wrapper"), parts.wrapper);
+            if (embeds_runtime(targets.back())) {
+                std::vector<std::string> objects;
+                for (const auto &member : runtime_objects()) {
+                    objects.push_back(member.second);
+                }
+                write_file(with_file_suffix(path, "_runtime"), link_relocatable(objects));
+            }
         } else {
             write_file(path, header(parts.signature, parts.described, namespaces));
         }
@@ -471,29 +495,10 @@ void Pipeline::compile_to_multitarget_object_files(const std::string &filename_p
         compile_to_file(filename_prefix, args, name, targets[0]);
         return;
     }
-    std::vector<std::string> variant_names, files;
-    for (size_t i = 0; i < targets.size(); i++) {
-        std::string suffix = suffixes.empty() ? targets[i].to_string() : suffixes[i];
-        files.push_back(filename_prefix + "-" + suffix + ".o");
-        // A C identifier, unlike upstream's NAME-SUFFIX: the AOT path names
-        // entry points with C identifiers only.
-        variant_names.push_back(name + "_" + c_identifier(suffix));
-    }
-    MultitargetParts parts = build_multitarget(
-        name, targets, variant_names,
-        [&](const Target &t, const std::string &variant) { return lower_for_aot(*this, args, variant, t); }, {});
-    for (size_t i = 0; i < files.size(); i++) {
-        write_file(files[i], parts.variants[i].second);
-    }
-    write_file(filename_prefix + "_wrapper.o", parts.wrapper);
-    if (embeds_runtime(targets.back())) {
-        std::vector<std::string> objects;
-        for (const auto &member : runtime_objects()) {
-            objects.push_back(member.second);
-        }
-        write_file(filename_prefix + "_runtime.o", link_relocatable(objects));
-    }
-    write_file(filename_prefix + ".h", header(parts.signature, parts.described, {}));
+    compile_multitarget(
+        {{OutputFileType::object, filename_prefix + ".o"}, {OutputFileType::c_header, filename_prefix + ".h"}}, name,
+        targets, [&](const Target &t, const std::string &variant) { return lower_for_aot(*this, args, variant, t); },
+        {}, suffixes);
 }
 
 void Pipeline::compile_to(const std::map<OutputFileType, std::string> &output_files, const std::vector<Argument> &args,

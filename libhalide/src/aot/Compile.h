@@ -43,7 +43,11 @@ void compile_lowered(const std::map<OutputFileType, std::string> &output_files, 
                      const std::string &name, const Target &target, const std::vector<std::string> &namespaces = {},
                      const AutoSchedulerResults *autoscheduled = nullptr);
 
-// A multitarget static library and/or header: one variant per target
+// "dir/f.s" + "-avx2" -> "dir/f-avx2.s": `suffix` before the extension.
+std::string with_file_suffix(const std::string &path, const std::string &suffix);
+
+// A multitarget static library (or objects: PATH-SUFFIX per variant,
+// PATH_wrapper and PATH_runtime, as upstream's) and/or header: one variant per target
 // (lower_variant(target, function name) gives each; a generator builds its
 // pipeline afresh per target), and a wrapper NAME that picks the first
 // variant the CPU can run (halide_can_use_target_features), else the last.

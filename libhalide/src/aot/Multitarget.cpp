@@ -12,16 +12,6 @@ namespace Halide {
 
 namespace {
 
-// "dir/f.s" + "-avx2" -> "dir/f-avx2.s": the suffix before the extension.
-std::string with_suffix(const std::string &path, const std::string &suffix) {
-    size_t slash = path.find_last_of('/');
-    size_t dot = path.find_last_of('.');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
-        return path + suffix;
-    }
-    return path.substr(0, dot) + suffix + path.substr(dot);
-}
-
 // Written once per variant (the variant's own code).
 bool per_variant(OutputFileType kind) {
     switch (kind) {
@@ -65,20 +55,20 @@ void compile_multitarget(const std::string &fn_name, const std::map<OutputFileTy
     }
     std::map<OutputFileType, std::string> library, variant_files;
     for (const auto &[kind, path] : output_files) {
-        if (kind == OutputFileType::static_library || kind == OutputFileType::c_header) {
+        if (kind == OutputFileType::static_library || kind == OutputFileType::object ||
+            kind == OutputFileType::c_header) {
             library[kind] = path;
         } else if (per_variant(kind)) {
             variant_files[kind] = path;
         } else {
-            user_error << "compile_multitarget with several targets writes a static_library, a c_header and, per "
-                          "target, assembly, bitcode, llvm_assembly and stmt files; not "
-                       << path
-                       << (kind == OutputFileType::object ? " (for objects use compile_to_multitarget_object_files)"
-                                                          : "");
+            user_error << "compile_multitarget with several targets writes a static_library or objects, a c_header "
+                          "and, per target, assembly, bitcode, llvm_assembly and stmt files; not "
+                       << path;
         }
     }
-    user_assert(library.count(OutputFileType::static_library))
-        << "compile_multitarget() with several targets needs a static_library output";
+    user_assert(library.count(OutputFileType::static_library) + library.count(OutputFileType::object) == 1)
+        << "compile_multitarget() expects exactly one of 'object' and 'static_library' to be specified when "
+           "multiple targets are specified.";
     Internal::FunctionName fn = Internal::split_function_name(fn_name, base);
     size_t index = 0; // the variants are made in the order of `targets`
     auto lower_variant = [&](const Target &t, const std::string &variant) {
@@ -87,7 +77,7 @@ void compile_multitarget(const std::string &fn_name, const std::map<OutputFileTy
             std::string suffix = "-" + (suffixes.empty() ? targets[index].to_string() : suffixes[index]);
             std::map<OutputFileType, std::string> files;
             for (const auto &[kind, path] : variant_files) {
-                files[kind] = with_suffix(path, suffix);
+                files[kind] = Internal::with_file_suffix(path, suffix);
             }
             m.compile(files);
         }
