@@ -73,9 +73,9 @@ TEST(PartitionLoops, InnerLoopsArePartitionedOnlyInTheOuterSteadyState) {
     // Clamps on x, y and z. The y loop splits in three, and so does each of
     // its copies of the innermost x loop (3 x 3 x loops): the rows above
     // and below the image load densely but for their first and last vector.
-    // The z loop's prologue and epilogue keep the y loop as it came (one y
-    // loop, one x loop each): every level of a deeper nest would otherwise
-    // triple the code below it.
+    // The z loop, when partitioned, keeps the y loop as it came in its
+    // prologue and epilogue (one y loop, one x loop each): every level of a
+    // deeper nest would otherwise triple the code below it.
     Expr ix = Max::make(Min::make(likely(Sub::make(var("x"), 1)), 49), 0);
     Expr iy = Max::make(Min::make(likely(Sub::make(var("y"), 1)), 9), 0);
     Stmt inner = loop_reading(Add::make(ix, Mul::make(iy, 100)));
@@ -94,6 +94,14 @@ TEST(PartitionLoops, InnerLoopsArePartitionedOnlyInTheOuterSteadyState) {
     in_z = For::make("y", IntImm::make(Int(32), 0), IntImm::make(Int(32), 20), ForType::Serial, in_z);
     in_z = For::make("z", IntImm::make(Int(32), 0), IntImm::make(Int(32), 8), ForType::Serial, in_z);
     text = printed(simplify(partition_loops(in_z)));
+    // The z loop's body has 12 loops now (3 y, 9 x): past the budget
+    // (partition_budget_test), z stays one loop.
+    EXPECT_EQ(count(text, "for (z, "), 1) << text;
+    EXPECT_EQ(count(text, "for (y, "), 3) << text;
+    EXPECT_EQ(count(text, "for (x, "), 9) << text;
+    // Partitioned all the same (Partition::Always), its prologue and
+    // epilogue keep the y loop as it came.
+    text = printed(simplify(partition_loops(in_z, {{"z", Partition::Always}})));
     EXPECT_EQ(count(text, "for (z, "), 3) << text;
     EXPECT_EQ(count(text, "for (y, "), 1 + 3 + 1) << text;
     EXPECT_EQ(count(text, "for (x, "), 1 + 9 + 1) << text;

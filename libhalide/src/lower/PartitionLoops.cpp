@@ -40,6 +40,11 @@
 // loop for it would only trade the inner loops' partitions at its own
 // edges for the raw body (a 5x5 Gaussian in 256-wide tiles: the first and
 // last tile of each row, a quarter of the image, back to gathers).
+// A loop whose body has more loops than kMaxLoopsInPartitionedBody (inner
+// loops already partitioned) is not partitioned (but by Partition::Always):
+// its edges would copy them twice, and unrolled and specialized copies of a
+// nest multiply that (upstream partitions outer loops first, so the inner
+// loops of its steady state seldom split again).
 // Runs before vectorization, so the steady state of a vectorized loop
 // loads densely instead of gathering clamped indices.
 // A loop of small constant extent with no loop inside (a tile's row of
@@ -103,6 +108,21 @@ int loop_depth(const Stmt &s) {
     return d.max_depth;
 }
 
+// How many loops `s` has, vectorized ones (which become vector code) not counted.
+int loop_count(const Stmt &s) {
+    class Count : public IRVisitor {
+    public:
+        int count = 0;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            count += op->for_type != ForType::Vectorized ? 1 : 0;
+            IRVisitor::visit(op);
+        }
+    } c;
+    c.include(s);
+    return c.count;
+}
+
 // Whether `s` has a loop inside but vectorized ones: likely_if_innermost
 // partitions only a loop whose body has none.
 bool has_inner_loop(const Stmt &s) {
@@ -113,6 +133,16 @@ bool has_inner_loop(const Stmt &s) {
 bool has_loop_nest(const Stmt &s) {
     return loop_depth(s) > 1;
 }
+
+// The most loops (vectorized ones not counted, inner loops already
+// partitioned) a loop's body may have for the loop to be partitioned. A
+// stencil's row loop has up to 4 (its tile's row of vectors in three parts
+// and the fast path); the partitioned prologue and epilogue copy the body's
+// loops, so each level of a deep nest partitioned adds two copies of all
+// below it, and unrolled copies of a nest (specialize x unroll x tails)
+// multiply that again: 400 loops and 20 s of LLVM for a 2x4 output of a
+// random pipeline (differential seed 2 kernel 166) where upstream makes 130.
+constexpr int kMaxLoopsInPartitionedBody = 8;
 
 // The largest constant extent of a loop given a fast path over its whole
 // range (its steady state copied once more).
@@ -668,7 +698,10 @@ public:
             << "Loop " << op->name << " is scheduled with Partition::Always, but no likely() branch in it "
             << "(a clamp or boundary condition) holds over a range of it the compiler can find, so it can't "
             << "be partitioned.";
-        bool wanted = steady_state.found_in_main_line || partition == Partition::Always;
+        // Past a budget of loops in its body, a loop is not partitioned (but by
+        // Partition::Always): its prologue and epilogue would copy them twice.
+        bool small = loop_count(body) <= kMaxLoopsInPartitionedBody;
+        bool wanted = (steady_state.found_in_main_line && small) || partition == Partition::Always;
         if (!steady_state.found || !steady_state.range.ok || !wanted) {
             return body.same_as(op->body) ? self_stmt(op)
                                           : For::make(op->name, op->min, op->extent, op->for_type, body);
