@@ -66,6 +66,30 @@ def test_rounded_up_output_of_any_extent(name):
     np.testing.assert_array_equal(backing[13:], -7)
 
 
+@pytest.mark.parametrize("name", ["ShiftInwards", "ShiftInwardsAndBlend", "Auto"])
+@pytest.mark.parametrize("vectorized", [False, True])
+def test_shifted_inwards_output_narrower_than_the_factor(name, vectorized):
+    """As upstream 21: realize(sizes) computes the narrow output; a given
+    buffer narrower than the factor is an error naming the point before its
+    min where the shifted iteration starts (max - 8 + 1), and nothing is
+    written outside it."""
+    a = (np.arange(40, dtype=np.int32) * 5 - 30).astype(np.int32)
+    x, xo, xi = hl.Var("x"), hl.Var("xo"), hl.Var("xi")
+    f = hl.Func("f")
+    f[x] = hl.Buffer(a)[x + 10] * 3 + 1
+    f.split(x, xo, xi, 8, getattr(hl.TailStrategy, name))
+    if vectorized:
+        f.vectorize(xi)
+    np.testing.assert_array_equal(np.asarray(f.realize([5])), a[10:15] * 3 + 1)
+    backing = np.full(16, -7, dtype=np.int32)
+    out = hl.Buffer(backing[4:9])
+    out.set_min([10])
+    message = "Output buffer f is accessed at 7, which is before the min (10) in dimension 0"
+    with pytest.raises(hl.HalideError, match=re.escape(message)):
+        f.realize(out)
+    np.testing.assert_array_equal(backing, -7)
+
+
 def test_round_up_of_an_inner_split_names_the_strategy_and_extent():
     # Upstream 21 fails here too (its output bounds query gives 36, then it
     # reports an access at 39); ours says why.

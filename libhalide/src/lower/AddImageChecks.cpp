@@ -200,7 +200,10 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
             continue;
         }
         Expr k = int32_const(factor->value);
-        if (step.tail == TailKind::Auto || step.tail == TailKind::ShiftInwards) {
+        if (step.tail == TailKind::Auto || step.tail == TailKind::ShiftInwards ||
+            step.tail == TailKind::ShiftInwardsAndBlend) {
+            // (ShiftInwardsAndBlend shifts an output's pure definition
+            // inwards, as ShiftInwards: ScheduleFunctions.cpp.)
             min = Add::make(min, Min::make(Sub::make(extent, k), int32_const(0)));
             extent = Max::make(extent, k);
         } else if (step.tail == TailKind::RoundUp || step.tail == TailKind::RoundUpAndBlend ||

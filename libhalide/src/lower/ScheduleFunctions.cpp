@@ -200,6 +200,28 @@ void check_tail_legality(const FunctionContents &f, const UpdateDefinition *upda
     }
 }
 
+// The check `holds` (by default, touched_max within the buffer) of a split of
+// an output's dimension, which touches [touched_min, touched_max], with
+// upstream's message when it fails ("Output buffer f is accessed at <x>,
+// which is before the min / beyond the max"); undefined when the split is
+// not of a dimension of f (of a split's inner half).
+Stmt output_access_check(const FunctionContents &f, const UpdateDefinition *update, const SplitStep &step,
+                         const Expr &holds, const Expr &touched_min, const Expr &touched_max) {
+    for (size_t d = 0; d < f.args.size(); d++) {
+        if ((update ? update->pure_vars[d] : f.args[d]) != step.old_var) {
+            continue;
+        }
+        Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
+        return AssertStmt::make(
+            holds.defined() ? holds : LE::make(touched_max, buf_max),
+            Call::make(Int(32), "halide_error_access_out_of_bounds",
+                       {Variable::make(Handle(), "__user_context"), StringImm::make("Output buffer " + f.name),
+                        int32_const((int)d), touched_min, touched_max, buf_min, buf_max},
+                       Call::Extern));
+    }
+    return Stmt();
+}
+
 // The check of an output's split whose tail runs on past the extent
 // (RoundUp; PredicateLoads, whose stores do the same upstream): the rounded-up
 // region must fit the buffer. Splitting a dimension of the output, upstream's
@@ -211,17 +233,8 @@ Stmt round_up_check(const FunctionContents &f, const UpdateDefinition *update, c
     const Expr &k = step.factor;
     Expr rounded = Mul::make(Div::make(Add::make(extent, Sub::make(k, int32_const(1))), k), k);
     Expr touched_max = Sub::make(Add::make(min, rounded), int32_const(1));
-    Expr uc = Variable::make(Handle(), "__user_context");
-    for (size_t d = 0; d < f.args.size(); d++) {
-        if ((update ? update->pure_vars[d] : f.args[d]) != step.old_var) {
-            continue;
-        }
-        Expr buf_min = buffer_field(f.name, "min", (int)d), buf_max = buffer_field(f.name, "max", (int)d);
-        return AssertStmt::make(LE::make(touched_max, buf_max),
-                                Call::make(Int(32), "halide_error_access_out_of_bounds",
-                                           {uc, StringImm::make("Output buffer " + f.name), int32_const((int)d), min,
-                                            touched_max, buf_min, buf_max},
-                                           Call::Extern));
+    if (Stmt check = output_access_check(f, update, step, Expr(), min, touched_max); check.defined()) {
+        return check;
     }
     // (stringify separates its values with spaces.)
     std::string what =
@@ -230,6 +243,7 @@ Stmt round_up_check(const FunctionContents &f, const UpdateDefinition *update, c
                               {StringImm::make(what), k, StringImm::make("and its extent"), extent,
                                StringImm::make("is not a multiple of it: the last iteration would compute past it")},
                               Call::Intrinsic);
+    Expr uc = Variable::make(Handle(), "__user_context");
     return AssertStmt::make(
         EQ::make(Mod::make(extent, k), int32_const(0)),
         Call::make(Int(32), "halide_error_requirement_failed", {uc, StringImm::make("false"), message}, Call::Extern));
@@ -329,6 +343,27 @@ void clip_update_pure_vars(const UpdateDefinition &u, const std::string &region,
         min = Max::make(min, first);
         max = Min::make(max, last);
     }
+}
+
+// The check of a split shifted inwards: its extent is at least the factor.
+// Splitting a dimension of the output, its last iteration starts before the
+// buffer's min when not (upstream's message: the buffer "is accessed at
+// max - factor + 1, which is before the min"); any other split, the region
+// given (from min to max) does not cover the factor's.
+Stmt shift_inwards_check(const FunctionContents &f, const UpdateDefinition *update, const SplitStep &step,
+                         const Expr &min, const Expr &max, const Expr &extent) {
+    const Expr &k = step.factor;
+    Expr shifted_min = Add::make(max, Sub::make(int32_const(1), k));
+    if (Stmt check = output_access_check(f, update, step, GE::make(extent, k), Min::make(min, shifted_min), max);
+        check.defined()) {
+        return check;
+    }
+    return AssertStmt::make(
+        GE::make(extent, k),
+        Call::make(Int(32), "halide_error_explicit_bounds_too_small",
+                   {Variable::make(Handle(), "__user_context"), StringImm::make(f.name), StringImm::make(step.old_var),
+                    int32_const(0), Sub::make(extent, int32_const(1)), int32_const(0), Sub::make(k, int32_const(1))},
+                   Call::Extern));
 }
 
 // The loop nest that computes stage `stage` of f over <region>.min.d /
@@ -477,13 +512,7 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
                 base = Min::make(base, Add::make(old.max, Sub::make(int32_const(1), factor)));
             }
             if (tail == TailKind::ShiftInwards && checked_shift) {
-                checks.push_back(AssertStmt::make(
-                    GE::make(old.extent, factor),
-                    Call::make(Int(32), "halide_error_explicit_bounds_too_small",
-                               {Variable::make(Handle(), "__user_context"), StringImm::make(f.name),
-                                StringImm::make(step.old_var), int32_const(0), Sub::make(old.extent, int32_const(1)),
-                                int32_const(0), Sub::make(factor, int32_const(1))},
-                               Call::Extern)));
+                checks.push_back(shift_inwards_check(f, update, step, old.min, old.max, old.extent));
             }
             Expr value = Add::make(base, inner);
             lets.emplace_back(step.old_var, promise_in(value, old.min, old.max));
