@@ -10,21 +10,9 @@
 #include <vector>
 
 #include "Halide.h"
+#include "error_message.h"
 
 using namespace Halide;
-
-namespace {
-
-std::string error_of(const std::function<void()> &f) {
-    try {
-        f();
-    } catch (const CompileError &e) {
-        return e.what();
-    }
-    return "";
-}
-
-} // namespace
 
 int input_value(int x, int y) {
     return x * 3 + y * 7 - 20;
@@ -200,15 +188,15 @@ TEST(Serialization, BadDataIsAClearError) {
     std::vector<uint8_t> data;
     serialize_pipeline(Pipeline(f), data);
     std::vector<uint8_t> truncated(data.begin(), data.begin() + (long)data.size() / 2);
-    EXPECT_NE(error_of([&] { deserialize_pipeline(truncated, {}); }).find("truncated"), std::string::npos);
+    EXPECT_NE(message_of([&] { deserialize_pipeline(truncated, {}); }).find("truncated"), std::string::npos);
     std::vector<uint8_t> wrong_version = data;
     wrong_version[8] = 99;
-    EXPECT_NE(error_of([&] { deserialize_pipeline(wrong_version, {}); }).find("version 99"), std::string::npos);
+    EXPECT_NE(message_of([&] { deserialize_pipeline(wrong_version, {}); }).find("version 99"), std::string::npos);
     std::vector<uint8_t> not_ours = {'n', 'o', 't', ' ', 'a', ' ', 'p', 'i', 'p', 'e'};
-    EXPECT_NE(error_of([&] { deserialize_pipeline(not_ours, {}); }).find("not a pipeline"), std::string::npos);
+    EXPECT_NE(message_of([&] { deserialize_pipeline(not_ours, {}); }).find("not a pipeline"), std::string::npos);
     std::vector<uint8_t> extra = data;
     extra.push_back(0);
-    EXPECT_NE(error_of([&] { deserialize_pipeline(extra, {}); }).find("corrupt"), std::string::npos);
+    EXPECT_NE(message_of([&] { deserialize_pipeline(extra, {}); }).find("corrupt"), std::string::npos);
     std::istringstream empty("");
-    EXPECT_NE(error_of([&] { deserialize_pipeline(empty, {}); }).find("truncated"), std::string::npos);
+    EXPECT_NE(message_of([&] { deserialize_pipeline(empty, {}); }).find("truncated"), std::string::npos);
 }

@@ -358,7 +358,8 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
         for (const std::string &p : f_->args) {
             misplaced |= p == free.found[0];
         }
-        user_error << where << "undefined variable '" << free.found[0] << "'"
+        user_error << where << "Undefined variable \"" << free.found[0] << "\" in definition of Func \"" << f_->name
+                   << "\""
                    << (misplaced ? ": a pure Var must appear alone at its own position among the arguments"
                                  : ": it is neither a pure Var of the update nor an RVar");
     }
@@ -500,7 +501,8 @@ FuncRef::operator Expr() const {
 FuncTupleElementRef FuncRef::operator[](int i) const {
     user_assert(f_->defined()) << "Can't call Func \"" << f_->name << "\" because it has not yet been defined.";
     user_assert(i >= 0 && (size_t)i < f_->values.size())
-        << "Func '" << f_->name << "' has " << f_->values.size() << " value(s); there is no value " << i;
+        << "Tuple index out of range in reference to Func \"" << f_->name << "\". (It has " << f_->values.size()
+        << " value(s); there is no value " << i << ")";
     return FuncTupleElementRef(*this, i);
 }
 

@@ -41,8 +41,8 @@ Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args)
     internal_assert(b) << "unknown buffer " << name;
     expand_placeholder_in_call(b->user_name, b->dimensions, args);
     user_assert((int)args.size() == b->dimensions)
-        << "Buffer '" << name << "' has " << b->dimensions << " dimensions but is called with " << args.size()
-        << " coordinates";
+        << "Dimensionality mismatch accessing Buffer " << name << ". There were " << args.size()
+        << " arguments, but the Buffer has " << b->dimensions << " dimensions.";
     for (Expr &a : args) {
         user_assert(a.defined() && (a.type().is_int() || a.type().is_uint()))
             << "Coordinates of buffer '" << name << "' must be integers";

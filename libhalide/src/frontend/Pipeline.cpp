@@ -346,9 +346,10 @@ void check_output_count(const std::vector<Func> &funcs, size_t given, const char
     for (const Func &f : funcs) {
         buffers += (size_t)f.outputs();
     }
-    user_assert(given == buffers) << "Pipeline '" << funcs[0].name() << "' computes " << buffers
-                                  << " output buffers (one per output Func and Tuple value) but " << what
-                                  << " was given " << given;
+    user_assert(given == buffers) << "Realization requires " << given << " output(s) but pipeline produces " << buffers
+                                  << " result(s). (Pipeline '" << funcs[0].name()
+                                  << "': one buffer per output Func and Tuple value; " << what << " was given " << given
+                                  << ")";
 }
 } // namespace
 

@@ -190,8 +190,10 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     }
     for (const Dim &d : s.dims) {
         user_assert(d.name == old.name() || (d.name != outer.name() && d.name != inner.name()))
-            << "In split of Func '" << f_->name << "': a loop named '"
-            << (d.name == outer.name() ? outer.name() : inner.name()) << "' already exists";
+            << "In schedule for " << f_->name << ", can't create var "
+            << (d.name == outer.name() ? outer.name() : inner.name())
+            << " using a split or tile, because it is already used in this Func's schedule elsewhere (a loop named '"
+            << (d.name == outer.name() ? outer.name() : inner.name()) << "' already exists)";
     }
     user_assert(outer.name() != inner.name())
         << "In split of Func '" << f_->name << "': the outer and inner loops need different names";
@@ -252,7 +254,8 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     for (const VarOrRVar &v : vars) {
         size_t p = dim_index(s, v.name(), "reorder");
         for (size_t q : positions) {
-            user_assert(q != p) << "In reorder of Func '" << f_->name << "': '" << v.name() << "' appears twice";
+            user_assert(q != p) << "In schedule for " << f_->name << ", call to reorder references " << v.name()
+                                << " twice.";
         }
         positions.push_back(p);
     }
