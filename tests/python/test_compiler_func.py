@@ -172,3 +172,18 @@ def test_tuple_class() -> None:
     np.testing.assert_array_equal(np.asarray(f.realize([4])), np.arange(1, 5))
     with pytest.raises(hl.HalideError, match="at least one value"):
         hl.Tuple([])
+
+
+@pytest.mark.parametrize("value", [(1, 2.0), [1, 2.0]], ids=["tuple", "list"])
+def test_update_operators_refuse_tuples_as_upstream(value):
+    # C++ has FuncRef += Tuple; upstream's Python binds no such operator:
+    # f[x] += (a, b) is Python's TypeError, for a Tuple-valued Func too.
+    f = hl.Func("f_tuple_iadd")
+    f[x] = (x, hl.f32(x))
+    with pytest.raises(TypeError):
+        f[x] += value
+    with pytest.raises(TypeError):
+        f[x] *= hl.Tuple([x, hl.f32(x)])
+    g = hl.Func("g_tuple_iadd")
+    with pytest.raises(TypeError):
+        g[x] += value

@@ -120,6 +120,12 @@ py::object func_ref(const Func &f, const py::object &index) {
 
 template <char Op> BinaryOp unevaluated_op() {
     return [](py::handle self, py::handle other) -> py::object {
+        // f[x] += (a, b): as upstream's Python, no operator takes a tuple,
+        // a list or an hl.Tuple (Python's TypeError).
+        if (py::isinstance<py::tuple>(other) || py::isinstance<py::list>(other) ||
+            py::isinstance<Halide::Tuple>(other)) {
+            return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        }
         if (py::hasattr(self, "_func")) {
             Func f = self.attr("_func").cast<Func>();
             if (!f.defined()) {
