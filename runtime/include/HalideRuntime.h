@@ -788,6 +788,103 @@ extern void halide_memoization_cache_release(void *user_context, void *host);
 extern void halide_memoization_cache_cleanup(void);
 
 /* ------------------------------------------------------------------------
+ * A lock of one word, as upstream's (zero-initialized means unlocked).
+ * ---------------------------------------------------------------------- */
+
+struct halide_mutex {
+    uintptr_t _private[1];
+};
+extern void halide_mutex_lock(struct halide_mutex *mutex);
+extern void halide_mutex_unlock(struct halide_mutex *mutex);
+struct halide_thread;
+
+/* ------------------------------------------------------------------------
+ * The sampling profiler of kernels compiled for a target with the
+ * `profile` (or `profile_by_timer`) feature: a thread samples which Func
+ * each running kernel is computing, every sleep_time microseconds, and the
+ * report (halide_profiler_report, also printed at exit) gives each Func's
+ * share of the time, its thread use and its heap allocations. The structs
+ * have upstream's fields, in its order, for programmatic inspection.
+ * ---------------------------------------------------------------------- */
+
+struct HALIDE_ATTRIBUTE_ALIGN(8) halide_profiler_func_stats {
+    uint64_t time; /* nanoseconds */
+    uint64_t memory_current, memory_peak, memory_total;
+    uint64_t stack_peak;
+    uint64_t active_threads_numerator, active_threads_denominator;
+    const char *name;
+    int num_allocs;
+};
+
+struct HALIDE_ATTRIBUTE_ALIGN(8) halide_profiler_pipeline_stats {
+    uint64_t time; /* nanoseconds */
+    uint64_t memory_current, memory_peak, memory_total;
+    uint64_t active_threads_numerator, active_threads_denominator;
+    const char *name;
+    struct halide_profiler_func_stats *funcs;
+    void *next; /* the next pipeline's stats */
+    int num_funcs;
+    int runs;
+    int samples;
+    int num_allocs;
+};
+
+/* One running kernel call. */
+struct HALIDE_ATTRIBUTE_ALIGN(8) halide_profiler_instance_state {
+    uint64_t billed_time;
+    uint64_t start_time;
+    uint64_t memory_current, memory_peak, memory_total;
+    uint64_t active_threads_numerator, active_threads_denominator;
+    struct halide_profiler_instance_state *next;
+    struct halide_profiler_instance_state **prev_next;
+    struct halide_profiler_pipeline_stats *pipeline_stats;
+    struct halide_profiler_func_stats *funcs;
+    int current_func;
+    int active_threads;
+    int samples;
+    int num_allocs;
+    int should_collect_statistics;
+};
+
+struct halide_profiler_state {
+    struct halide_mutex lock; /* held: the sampling thread waits */
+    struct halide_profiler_pipeline_stats *pipelines;
+    struct halide_thread *sampling_thread;
+    struct halide_profiler_instance_state *instances;
+    void (*get_remote_profiler_state)(int *func, int *active_workers); /* unused here */
+    int sleep_time;                                                    /* microseconds between samples */
+    int shutdown;
+};
+
+extern struct halide_profiler_state *halide_profiler_get_state(void);
+/* The stats of the pipeline of that name, or NULL. */
+extern struct halide_profiler_pipeline_stats *halide_profiler_get_pipeline_state(const char *pipeline_name);
+/* Bills the time since *prev_t to what every running kernel computes. */
+extern int halide_profiler_sample(struct halide_profiler_state *s, uint64_t *prev_t);
+/* Forgets every statistic (waits for running kernels). */
+extern void halide_profiler_reset(void);
+/* halide_profiler_reset, and the sampling thread stopped. */
+extern void halide_profiler_shutdown(void);
+/* Prints every pipeline's statistics through halide_print. */
+extern void halide_profiler_report(void *user_context);
+extern void halide_profiler_lock(struct halide_profiler_state *);
+extern void halide_profiler_unlock(struct halide_profiler_state *);
+
+/* Called by profiled kernels. func_names: num_funcs names separated by
+ * '\n' (0: overhead, 1: halide_malloc, 2: halide_free, then the Funcs).
+ * Returns the call's state, or NULL when out of memory. */
+extern struct halide_profiler_instance_state *
+halide_profiler_instance_start(void *user_context, const char *pipeline_name, int num_funcs, const char *func_names);
+/* Merges the call's statistics into its pipeline's and frees the state. */
+extern void halide_profiler_instance_end(void *user_context, struct halide_profiler_instance_state *instance);
+extern int halide_profiler_set_current_func(struct halide_profiler_instance_state *instance, int func);
+extern int halide_profiler_incr_active_threads(struct halide_profiler_instance_state *instance, int delta);
+extern int halide_profiler_memory_allocate(void *user_context, struct halide_profiler_instance_state *instance,
+                                           int func, uint64_t bytes);
+extern int halide_profiler_memory_free(void *user_context, struct halide_profiler_instance_state *instance, int func,
+                                       uint64_t bytes);
+
+/* ------------------------------------------------------------------------
  * Device operations. This runtime is CPU-only: on a buffer with no device
  * allocation they succeed without doing anything; anything that needs a
  * device fails with the matching error code.

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
@@ -18,6 +19,7 @@
 #include "lower/Function.h"
 #include "lower/Lower.h"
 #include "lower/Passes.h"
+#include "profiler.h"
 #include "simplify/StrictFloatScope.h"
 
 namespace Halide {
@@ -118,6 +120,11 @@ int run_jit(const JITModule &module, const std::string &name, void **args, JITUs
     check_supported_handlers(call.user->handlers);
     void *outer = hlrt_set_call_context(&call);
     int result = module.argv_function()(args);
+    // A profiled pipeline's report follows each call, as upstream's JIT.
+    if (halide_profiler_get_state()->pipelines) {
+        hlrt_profiler_report(call.user, jit_print);
+        halide_profiler_reset();
+    }
     hlrt_set_call_context(outer);
     if (result != 0 && !call.user->handlers.custom_error) {
         // Upstream's text: "Error: " and the runtime's messages, one per line.
@@ -288,8 +295,12 @@ void Pipeline::compile_jit(const Target &target) {
     // this pipeline reaches changed (walking them costs far less than a compile).
     const uint64_t now = latest_change_stamp();
     const Target resolved = target.has_unknowns() ? get_jit_target_from_environment() : target;
-    const bool same_strictness =
-        resolved.has_feature(Target::StrictFloat) == c.jit_target.has_feature(Target::StrictFloat);
+    // The features that change what is lowered for the JIT.
+    auto lowering_features = [](const Target &t) {
+        return std::make_tuple(t.has_feature(Target::StrictFloat), t.has_feature(Target::Profile),
+                               t.has_feature(Target::ProfileByTimer));
+    };
+    const bool same_strictness = lowering_features(resolved) == lowering_features(c.jit_target);
     if (c.module && c.checked_at == now && same_strictness) {
         return;
     }
@@ -299,7 +310,9 @@ void Pipeline::compile_jit(const Target &target) {
             // Of the target's features the JIT honours strict_float in lowering
             // (float operations kept as written); code generation is the host's.
             StrictFloatScope strict_float(resolved.has_feature(Target::StrictFloat));
-            c.lowered = lower(outputs, c.outputs[0].name(), lower_options_with_passes(*this));
+            LowerOptions options = lower_options_with_passes(*this);
+            options.target = resolved; // (profile: the profiler's calls)
+            c.lowered = lower(outputs, c.outputs[0].name(), options);
         }
         std::map<std::string, void *> externs;
         c.extern_modules.clear();

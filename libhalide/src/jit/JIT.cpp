@@ -89,6 +89,12 @@ llvm::orc::SymbolMap runtime_symbols(llvm::orc::LLJIT &jit) {
     HALIDE_RT(halide_error_storage_bound_too_small);
     HALIDE_RT(halide_error_device_crop_failed);
     HALIDE_RT(halide_error_split_factor_not_positive);
+    HALIDE_RT(halide_profiler_instance_start);
+    HALIDE_RT(halide_profiler_instance_end);
+    HALIDE_RT(halide_profiler_set_current_func);
+    HALIDE_RT(halide_profiler_incr_active_threads);
+    HALIDE_RT(halide_profiler_memory_allocate);
+    HALIDE_RT(halide_profiler_memory_free);
 #undef HALIDE_RT
     return map;
 }

@@ -199,6 +199,17 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 10b. Upstream's produce/consume marks, for the passes below and Module::functions().
     s = mark_producers_consumers(s, env);
 
+    // 10c. profile: which Func runs, sampled by the runtime's profiler.
+    if (options.target.has_feature(Target::Profile) || options.target.has_feature(Target::ProfileByTimer)) {
+        std::set<std::string> unlisted;
+        for (const auto &[fname, f] : env) {
+            if (f->no_profiling) {
+                unlisted.insert(fname);
+            }
+        }
+        s = inject_profiling(s, name, unlisted);
+    }
+
     // 11. The user's passes (Pipeline::add_custom_lowering_pass), in order.
     for (IRMutator *pass : options.custom_passes) {
         s = pass->mutate(s);

@@ -41,6 +41,12 @@ FuncValueBounds func_value_bounds(const Environment &env, const std::vector<std:
 // for the user's passes and Module::functions(); codegen ignores them.
 Stmt mark_producers_consumers(const Stmt &s, const Environment &env);
 
+// Profiling.cpp: the `profile` target feature. Calls to the runtime's
+// sampling profiler (runtime/src/profiler.cpp) say which Func runs, how many
+// threads work and what each Func allocates; needs the produce/consume marks.
+// The Funcs in `unlisted` (no_profiling()) are billed to the Func around them.
+Stmt inject_profiling(const Stmt &s, const std::string &pipeline_name, const std::set<std::string> &unlisted);
+
 // ComputeWith.cpp: Stage::compute_with. check_compute_with refuses what
 // upstream refuses (inline or differently computed Funcs, dependencies, a
 // loop the parent lacks, fused depths that differ, specializations) and
