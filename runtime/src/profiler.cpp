@@ -65,11 +65,17 @@ void *sampler_main(void *) {
     }
 }
 
-// At exit (or when a kernel library is unloaded): a destructor, since
-// kernels are linked without the C library's atexit wrapper.
-__attribute__((destructor)) void report_at_exit() {
-    halide_profiler_report(nullptr);
-    halide_profiler_shutdown();
+void stop_sampler() {
+    bool join;
+    {
+        Lock lock;
+        the_state.shutdown = 1;
+        join = sampler_running;
+        sampler_running = false;
+    }
+    if (join) {
+        pthread_join(sampler, nullptr);
+    }
 }
 
 void start_sampler_locked() {
@@ -78,6 +84,15 @@ void start_sampler_locked() {
     }
     the_state.shutdown = 0;
     sampler_running = pthread_create(&sampler, nullptr, sampler_main, nullptr) == 0;
+}
+
+// At exit (or when a kernel library is unloaded): a destructor, since
+// kernels are linked without the C library's atexit wrapper.
+// Stops the sampling thread without waiting for running kernels (a thread
+// still computing must not hang the exit).
+__attribute__((destructor)) void report_at_exit() {
+    halide_profiler_report(nullptr);
+    stop_sampler();
 }
 
 // The stats of the pipeline named `name`, made with these Func names if new.
@@ -377,16 +392,7 @@ void halide_profiler_reset(void) {
 
 void halide_profiler_shutdown(void) {
     halide_profiler_reset();
-    bool join;
-    {
-        Lock lock;
-        the_state.shutdown = 1;
-        join = sampler_running;
-        sampler_running = false;
-    }
-    if (join) {
-        pthread_join(sampler, nullptr);
-    }
+    stop_sampler();
 }
 
 } // extern "C"

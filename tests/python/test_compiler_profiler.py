@@ -37,21 +37,24 @@ def func_rows(report: str) -> dict[str, tuple[float, float, float]]:
 def test_a_jit_realization_prints_the_report(capfd):
     f = profiled_pipeline("prof_jit")
     target = hl.get_jit_target_from_environment().with_feature(hl.TargetFeature.Profile)
-    out = f.realize([600, 500], target)
-    ref = np.sqrt((np.arange(500)[:, None] * np.arange(600)[None, :] + 1).astype(np.float32))
-    ref2 = np.sqrt((np.arange(500)[:, None] * np.arange(1, 601)[None, :] + 1).astype(np.float32))
+    out = f.realize([1500, 1000], target)
+    ref = np.sqrt((np.arange(1000)[:, None] * np.arange(1500)[None, :] + 1).astype(np.float32))
+    ref2 = np.sqrt((np.arange(1000)[:, None] * np.arange(1, 1501)[None, :] + 1).astype(np.float32))
     np.testing.assert_allclose(np.asarray(out), ref + ref2, rtol=1e-6)
     report = capfd.readouterr().out
     assert report.startswith("prof_jit\n total time: "), report
     assert " runs: 1 " in report
-    # The producer's storage: 601 x 500 float32, one heap allocation.
-    assert "heap allocations: 1  peak heap usage: 1202000 bytes" in report
+    # The producer's storage: 1501 x 1000 float32, one heap allocation.
+    assert "heap allocations: 1  peak heap usage: 6004000 bytes" in report
     rows = func_rows(report)
     assert {"halide_malloc", "halide_free", "prof_jit_producer", "prof_jit"} <= set(rows)
-    assert "peak: 1202000 num: 1 avg: 1202000" in report.split("prof_jit_producer:")[1].splitlines()[0]
+    assert "peak: 6004000 num: 1 avg: 6004000" in report.split("prof_jit_producer:")[1].splitlines()[0]
     total_ms = float(re.search(r"total time: ([0-9.]+) ms", report).group(1))
     assert total_ms > 0
-    assert abs(sum(r[1] for r in rows.values()) - 100.0) < 1.0 or total_ms < 1.0
+    # Shares add up to the whole call when the sampler caught it at all (it
+    # wakes every millisecond; a starved machine may take no sample).
+    samples = int(re.search(r"samples: (\d+)", report).group(1))
+    assert samples == 0 or abs(sum(r[1] for r in rows.values()) - 100.0) < 1.0
     assert all(0.0 <= r[2] <= 256 for r in rows.values())
 
 
