@@ -192,7 +192,7 @@ TEST(LowerTargetQueries, QueriesBecomeTheTargetsAnswers) {
                        select(target_has_feature(Target::AVX2), 1, 2)});
     EXPECT_EQ(printed(before), "out(target_bits(), target_natural_vector_size(0.0f), "
                                "target_natural_vector_size((uint8)0), select(target_arch_is(1), 1, 2), "
-                               "select(target_os_is(2), 1, 2), select(target_has_feature(6), 1, 2)) = x\n");
+                               "select(target_os_is(2), 1, 2), select(target_has_feature(7), 1, 2)) = x\n");
     EXPECT_EQ(printed(simplify(lower_target_queries(before, Target("x86-64-linux-avx-avx2-sse41")))),
               "out(64, 8, 32, 1, 2, 1) = x\n");
     EXPECT_EQ(printed(simplify(lower_target_queries(before, Target("arm-32-windows")))),
