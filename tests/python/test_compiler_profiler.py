@@ -11,7 +11,8 @@ import sys
 import numpy as np
 import pytest
 
-hl = pytest.importorskip("halide")
+pytest.importorskip("halide._compiler", reason="the compiler module is not built (runtime-only build)")
+import halide as hl  # noqa: E402
 
 x, y = hl.Var("x"), hl.Var("y")
 
