@@ -62,30 +62,38 @@ void issue_warning(const char *warning);
 // The custom reporter, if any, gets a user error's message first.
 void report_error_to_custom_reporter(const std::string &msg);
 
+// The start of an error of kind E, as upstream's: a user (or runtime) error
+// reads "Error: <message>\n", an internal one names where the compiler
+// failed; a failed assertion quotes its condition.
+template <typename E> void write_error_head(std::ostream &out, const char *file, int line, const char *condition) {
+    if (std::is_same<E, InternalError>::value) {
+        out << "Internal error at " << file << ":" << line << ": ";
+    } else {
+        out << "Error: ";
+    }
+    if (condition) {
+        out << "Condition failed: " << condition << ": ";
+    }
+}
+
+// A report ends with exactly the newline its writer may have left out.
+inline std::string ending_with_newline(std::string m) {
+    if (m.empty() || m.back() != '\n') {
+        m += '\n';
+    }
+    return m;
+}
+
 // Collects a message with <<, then throws E when destroyed.
 template <typename E> class ErrorReport {
 public:
-    // As upstream's: a user (or runtime) error reads "Error: <message>\n",
-    // an internal one names where the compiler failed.
-    ErrorReport(const char *file, int line, const char *condition) {
-        if (std::is_same<E, InternalError>::value) {
-            msg_ << "Internal error at " << file << ":" << line << ": ";
-        } else {
-            msg_ << "Error: ";
-        }
-        if (condition) {
-            msg_ << "Condition failed: " << condition << ": ";
-        }
-    }
+    ErrorReport(const char *file, int line, const char *condition) { write_error_head<E>(msg_, file, line, condition); }
     template <typename T> ErrorReport &operator<<(const T &x) {
         msg_ << x;
         return *this;
     }
     [[noreturn]] ~ErrorReport() noexcept(false) {
-        std::string m = msg_.str();
-        if (m.back() != '\n') {
-            m += '\n';
-        }
+        std::string m = ending_with_newline(msg_.str());
         report_error_to_custom_reporter(m);
         if constexpr (std::is_same<E, RuntimeError>::value) {
             throw E(m, -1);
@@ -107,10 +115,7 @@ public:
         return *this;
     }
     ~WarningReport() {
-        std::string m = msg_.str();
-        if (m.empty() || m.back() != '\n') {
-            m += '\n';
-        }
+        std::string m = ending_with_newline(msg_.str());
         issue_warning(m.c_str());
     }
 
@@ -145,36 +150,21 @@ namespace Internal {
 // An ErrorReport that aborts (a type of its own: the library's throws).
 template <typename E> class AbortingErrorReport {
 public:
-    AbortingErrorReport(const char *file, int line, const char *condition) : report_(file, line, condition) {}
+    AbortingErrorReport(const char *file, int line, const char *condition) {
+        write_error_head<E>(msg_, file, line, condition);
+    }
     template <typename T> AbortingErrorReport &operator<<(const T &x) {
         msg_ << x;
         return *this;
     }
-    [[noreturn]] ~AbortingErrorReport() { report_.finish_and_abort(msg_.str()); }
+    [[noreturn]] ~AbortingErrorReport() {
+        std::string m = ending_with_newline(msg_.str());
+        report_error_to_custom_reporter(m); // returns only without a reporter
+        std::fputs(m.c_str(), stderr);
+        std::abort();
+    }
 
 private:
-    struct Head {
-        std::ostringstream head;
-        Head(const char *file, int line, const char *condition) {
-            if (std::is_same<E, InternalError>::value) {
-                head << "Internal error at " << file << ":" << line << ": ";
-            } else {
-                head << "Error: ";
-            }
-            if (condition) {
-                head << "Condition failed: " << condition << ": ";
-            }
-        }
-        [[noreturn]] void finish_and_abort(const std::string &body) {
-            std::string m = head.str() + body;
-            if (m.back() != '\n') {
-                m += '\n';
-            }
-            report_error_to_custom_reporter(m); // returns only without a reporter
-            std::fputs(m.c_str(), stderr);
-            std::abort();
-        }
-    } report_;
     std::ostringstream msg_;
 };
 

@@ -70,17 +70,6 @@ std::string embedded_contents(const EmbeddedBuffer &e, int64_t *host_offset) {
     return bytes;
 }
 
-int64_t constant_element_count(const Allocate *op, bool *constant) {
-    int64_t count = 1;
-    *constant = true;
-    for (const Expr &e : op->extents) {
-        const IntImm *k = e.as<IntImm>();
-        *constant = *constant && k;
-        count *= k ? std::max<int64_t>(k->value, 0) : 1;
-    }
-    return count;
-}
-
 bool scalar_constant_bits(const Expr &value, const Type &t, uint64_t *bits) {
     if (!value.defined() || t.is_handle()) {
         return false;

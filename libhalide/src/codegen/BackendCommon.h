@@ -33,10 +33,6 @@ const Ramp *dense_ramp(const Expr &index);
 // without host memory is a CompileError.
 std::string embedded_contents(const EmbeddedBuffer &e, int64_t *host_offset);
 
-// The element count of an Allocate whose extents are all constants (negative
-// extents count as 0); `*constant` says whether they were.
-int64_t constant_element_count(const Allocate *op, bool *constant);
-
 // The bits of a constant scalar of type t as halide_scalar_value_t holds it
 // (the low bytes of the union); false if value is not a constant (or t is
 // a handle).

@@ -7,6 +7,7 @@
 #include "codegen/CodeGen_LLVM_Internal.h"
 
 #include "codegen/BackendCommon.h"
+#include "ir/AllocationSize.h"
 
 #include <algorithm>
 
@@ -15,11 +16,6 @@
 
 namespace Halide {
 namespace Internal {
-
-namespace {
-// The largest MemoryType::Auto allocation of constant size put on the stack.
-constexpr int64_t kMaxAutoStackBytes = 16384;
-} // namespace
 
 llvm::Value *CodeGen_LLVM::buffer_intrinsic(const Call *op) {
     const std::string &n = op->name;
@@ -169,12 +165,8 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
         return;
     }
     // A small block of constant size goes on the stack unless asked for the
-    // heap, as upstream decides (16 KB): a tile's accumulator computed per
-    // tile costs no halide_malloc/halide_free per tile.
-    bool constant = false;
-    int64_t count = constant_element_count(op, &constant);
-    if (op->memory_type == MemoryType::Auto && constant && count > 0 &&
-        count <= kMaxAutoStackBytes / op->type.bytes()) {
+    // heap (ir/AllocationSize.h).
+    if (auto_allocation_on_stack(op)) {
         allocate_on_stack(op);
         return;
     }

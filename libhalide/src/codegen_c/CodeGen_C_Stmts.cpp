@@ -7,6 +7,7 @@
 #include "Halide/IR.h"
 #include "codegen/BackendCommon.h"
 #include "codegen_c/CodeGen_C_Internal.h"
+#include "ir/AllocationSize.h"
 
 namespace Halide {
 namespace Internal {

@@ -411,25 +411,14 @@ void FuncRef::define_update(const std::vector<Expr> &values_in) {
     f_->updates.push_back(std::move(u));
 }
 
+// f(...) op= e: a Tuple update of one value, after the checks that only a
+// single value has (no cast: e of another type is an error, a constant
+// adapts, as in any arithmetic, as upstream's).
 Stage FuncRef::update_with(const Expr &e, const Expr &identity, Expr (*op)(const Expr &, const Expr &)) {
     user_assert(e.defined()) << "Func '" << f_->name << "' is updated with an undefined expression";
-    // f(_) += g(_) of a Func not defined yet: `_` stands for the implicit
-    // Vars e uses, in the pure definition made below as in the update.
-    expand_placeholder_in_definition(f_->name, f_->defined(), args_, {e});
-    if (!f_->defined()) {
-        // Define it first as the identity over fresh Vars.
-        std::vector<Expr> pure;
-        for (size_t i = 0; i < args_.size(); i++) {
-            pure.push_back(Var());
-        }
-        FuncRef(f_, pure) = cast(e.type(), identity);
-    }
-    user_assert(f_->values.size() == 1) << "Func '" << f_->name
-                                        << "' has several values (a Tuple): update it with f(...) = Tuple(...)";
-    // No cast: e of another type is an error (a constant adapts, as in any
-    // arithmetic), as upstream's.
-    define({op(call(0), e)});
-    return last_stage();
+    user_assert(!f_->defined() || f_->values.size() == 1)
+        << "Func '" << f_->name << "' has several values (a Tuple): update it with f(...) = Tuple(...)";
+    return update_with(Tuple(e), identity, op);
 }
 
 Stage FuncRef::operator+=(const Expr &e) {
@@ -449,8 +438,11 @@ Stage FuncRef::update_with(const Tuple &t, const Expr &identity, Expr (*op)(cons
     for (const Expr &e : t.as_vector()) {
         user_assert(e.defined()) << "Func '" << f_->name << "' is updated with an undefined expression";
     }
+    // f(_) += g(_) of a Func not defined yet: `_` stands for the implicit
+    // Vars the values use, in the pure definition made below as in the update.
     expand_placeholder_in_definition(f_->name, f_->defined(), args_, t.as_vector());
     if (!f_->defined()) {
+        // Define it first as the identity over fresh Vars.
         std::vector<Expr> pure, init;
         for (size_t i = 0; i < args_.size(); i++) {
             pure.push_back(Var());

@@ -131,7 +131,7 @@ int run_jit(const JITModule &module, const std::string &name, void **args, JITUs
         std::string text = call.errors.empty() ? "pipeline '" + name + "' failed with code " + std::to_string(result) +
                                                      " and no message"
                                                : call.errors;
-        throw RuntimeError("Error: " + text + "\n", result);
+        throw RuntimeError(user_error_text(text), result);
     }
     return result;
 }

@@ -19,6 +19,7 @@
 
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
+#include "ir/AllocationSize.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -27,10 +28,6 @@ namespace {
 
 const char *const kInstance = "profiler_instance";
 constexpr int kMallocId = 1, kFreeId = 2;
-
-// The largest block codegen puts on the stack on its own (as upstream: 16 KB);
-// allocations up to it are not counted as heap.
-constexpr int64_t kStackBytes = 16 * 1024;
 
 class InjectProfiling : public IRMutator {
 public:
@@ -72,18 +69,14 @@ public:
                                           : Allocate::make(op->name, op->type, op->memory_type, op->extents, body,
                                                            op->new_expr, op->free_function);
         }
-        Expr bytes = make_const(UInt(64), op->type.bytes());
-        bool constant = true;
-        int64_t count = 1;
-        for (const Expr &e : op->extents) {
-            bytes = Mul::make(bytes, Cast::make(UInt(64), e));
-            const int64_t *k = as_const_int(e);
-            constant = constant && k;
-            count *= k ? *k : 1;
-        }
-        if (op->memory_type == MemoryType::Auto && constant && count * op->type.bytes() <= kStackBytes) {
+        // What codegen puts on the stack is not heap.
+        if (auto_allocation_on_stack(op)) {
             return body.same_as(op->body) ? Stmt(op)
                                           : Allocate::make(op->name, op->type, op->memory_type, op->extents, body);
+        }
+        Expr bytes = make_const(UInt(64), op->type.bytes());
+        for (const Expr &e : op->extents) {
+            bytes = Mul::make(bytes, Cast::make(UInt(64), e));
         }
         std::string func = func_of_allocation(op->name);
         int id = unlisted_.count(func) ? current_ : id_of(func);

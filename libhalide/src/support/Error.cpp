@@ -29,11 +29,10 @@ void issue_warning(const char *warning) {
 }
 
 std::string user_error_text(const std::string &msg) {
-    std::string m = "Error: " + msg;
-    if (m.back() != '\n') {
-        m += '\n';
-    }
-    return m;
+    std::ostringstream m;
+    write_error_head<CompileError>(m, nullptr, 0, nullptr);
+    m << msg;
+    return ending_with_newline(m.str());
 }
 
 void report_error_to_custom_reporter(const std::string &msg) {
