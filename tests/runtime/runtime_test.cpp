@@ -11,6 +11,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -109,6 +110,113 @@ TEST(Runtime, MallocIsAlignedTo64) {
         halide_free(nullptr, p);
     }
     halide_free(nullptr, nullptr); // freeing NULL is harmless
+}
+
+// The mapping of /proc/self/smaps that holds `p`: its "AnonHugePages" in kB,
+// or -1 when no mapping holds p.
+long anon_huge_kb_of_mapping_holding(const void *p) {
+    FILE *f = std::fopen("/proc/self/smaps", "r");
+    if (!f) {
+        return -1;
+    }
+    char line[512];
+    bool inside = false;
+    long kb = -1;
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    while (std::fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (std::sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && std::strchr(line, '-') < std::strchr(line, ' ')) {
+            inside = lo <= a && a < hi;
+            continue;
+        }
+        long v;
+        if (inside && std::sscanf(line, "AnonHugePages: %ld kB", &v) == 1) {
+            kb = v;
+            break;
+        }
+    }
+    std::fclose(f);
+    return kb;
+}
+
+// Transparent huge pages are on for memory that asks for them ("always" or
+// "madvise"), as on Debian's kernels.
+bool huge_pages_available() {
+    FILE *f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (!f) {
+        return false;
+    }
+    char buf[128] = {0};
+    bool on = std::fgets(buf, sizeof buf, f) && !std::strstr(buf, "[never]");
+    std::fclose(f);
+    return on;
+}
+
+TEST(Runtime, LargeBlocksAreHugePagesAndGiveTheirMemoryBack) {
+    const size_t size = size_t(64) << 20;
+    auto *p = static_cast<uint8_t *>(halide_malloc(nullptr, size));
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+    std::memset(p, 0x5a, size);
+    // A vector's worth on either side may be read by a kernel.
+    volatile uint8_t before = p[-64], after = p[size + 63];
+    (void)before;
+    (void)after;
+    EXPECT_EQ(p[0], 0x5a);
+    EXPECT_EQ(p[size - 1], 0x5a);
+    ASSERT_GE(anon_huge_kb_of_mapping_holding(p), 0) << "the block is in no mapping";
+    if (huge_pages_available()) {
+        EXPECT_GT(anon_huge_kb_of_mapping_holding(p), 0) << "a 64 MB block is not backed by huge pages";
+    }
+    halide_free(nullptr, p);
+    // Its own mapping is gone: the memory went back to the system.
+    EXPECT_EQ(anon_huge_kb_of_mapping_holding(p), -1);
+
+    // Small blocks still come from the C heap and are freed there.
+    void *q = halide_malloc(nullptr, 4096);
+    ASSERT_NE(q, nullptr);
+    std::memset(q, 1, 4096);
+    halide_free(nullptr, q);
+}
+
+TEST(Runtime, AFreedLargeBlockIsReusedForTheNextOfItsSize) {
+    // A block allocated in every iteration of a loop: the second one reuses
+    // the first one's pages instead of faulting in new ones.
+    const size_t size = size_t(4) << 20;
+    void *a = halide_malloc(nullptr, size);
+    ASSERT_NE(a, nullptr);
+    std::memset(a, 1, size);
+    halide_free(nullptr, a);
+    void *b = halide_malloc(nullptr, size);
+    EXPECT_EQ(a, b);
+    halide_free(nullptr, b);
+}
+
+TEST(Runtime, LargeBlocksFromManyThreadsDoNotOverlap) {
+    std::vector<std::thread> threads;
+    std::atomic<int> bad{0};
+    for (int t = 0; t < 6; t++) {
+        threads.emplace_back([t, &bad] {
+            for (int i = 0; i < 20; i++) {
+                size_t size = (size_t(2 + (t + i) % 3) << 20) - 100;
+                auto *p = static_cast<uint8_t *>(halide_malloc(nullptr, size));
+                if (!p) {
+                    bad++;
+                    return;
+                }
+                std::memset(p, t + 1, size);
+                std::this_thread::yield();
+                if (p[0] != t + 1 || p[size / 2] != t + 1 || p[size - 1] != t + 1) {
+                    bad++;
+                }
+                halide_free(nullptr, p);
+            }
+        });
+    }
+    for (auto &th : threads) {
+        th.join();
+    }
+    EXPECT_EQ(bad.load(), 0);
 }
 
 std::atomic<int> g_malloc_calls{0};
