@@ -18,6 +18,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -187,9 +188,23 @@ TEST(Runtime, AFreedLargeBlockIsReusedForTheNextOfItsSize) {
     ASSERT_NE(a, nullptr);
     std::memset(a, 1, size);
     halide_free(nullptr, a);
+    rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
     void *b = halide_malloc(nullptr, size);
-    EXPECT_EQ(a, b);
+    ASSERT_NE(b, nullptr);
+    std::memset(b, 2, size);
+    getrusage(RUSAGE_SELF, &after);
+    EXPECT_EQ(after.ru_minflt - before.ru_minflt, 0) << "the second block's pages were faulted in again";
     halide_free(nullptr, b);
+
+    // Blocks do not all start at the same offset in a page (cache sets).
+    std::set<uintptr_t> offsets;
+    for (int i = 0; i < 8; i++) {
+        void *p = halide_malloc(nullptr, size);
+        offsets.insert(reinterpret_cast<uintptr_t>(p) % 4096);
+        halide_free(nullptr, p);
+    }
+    EXPECT_GE(offsets.size(), 4u);
 }
 
 TEST(Runtime, LargeBlocksFromManyThreadsDoNotOverlap) {
