@@ -23,13 +23,25 @@
 // and set_type()/set_dimensions()/set_array_size() of what is left open).
 // From code: Brighten::create(context), GeneratorRegistry::create(name,
 // context) and create_callable_from_generator(context, name, params).
+//
+// Stubs, as upstream's: registered with a third name,
+// HALIDE_REGISTER_GENERATOR(Brighten, brighten, ns::BrightenStub), the
+// generator command line writes brighten.stub.h (-e cpp_stub): a class
+// ns::BrightenStub with structs Inputs, GeneratorParams and Outputs and
+// static generate(context, inputs, params = {}), which builds the generator
+// with the caller's Funcs, Exprs and buffers as its inputs (bind_input) and
+// returns its outputs. Another generator includes it and calls it in its
+// own generate() (and links brighten's generator code).
 #ifndef HALIDE_GENERATOR_H
 #define HALIDE_GENERATOR_H
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -40,16 +52,75 @@
 #include "Halide/GeneratorIO.h"
 #include "Halide/GeneratorParam.h"
 #include "Halide/Pipeline.h"
+#include "Halide/Realization.h"
 #include "Halide/Target.h"
 
+// Code that inlining into user code would only make bigger (upstream's macro).
+#ifndef HALIDE_NO_USER_CODE_INLINE
+#define HALIDE_NO_USER_CODE_INLINE __attribute__((noinline))
+#endif
+
 namespace Halide {
+
+// The Halide names a generator (and a C++ stub) uses unqualified, as upstream's.
+class NamesInterface {
+protected:
+    using Expr = Halide::Expr;
+    using EvictionKey = Halide::EvictionKey;
+    using ExternFuncArgument = Halide::ExternFuncArgument;
+    using Func = Halide::Func;
+    using GeneratorContext = Halide::GeneratorContext;
+    using ImageParam = Halide::ImageParam;
+    using LoopLevel = Halide::LoopLevel;
+    using MemoryType = Halide::MemoryType;
+    using NameMangling = Halide::NameMangling;
+    using Partition = Halide::Partition;
+    using Pipeline = Halide::Pipeline;
+    using PrefetchBoundStrategy = Halide::PrefetchBoundStrategy;
+    using RDom = Halide::RDom;
+    using RVar = Halide::RVar;
+    using TailStrategy = Halide::TailStrategy;
+    using Target = Halide::Target;
+    using Tuple = Halide::Tuple;
+    using Type = Halide::Type;
+    using Var = Halide::Var;
+    template <typename T> static Expr cast(Expr e) { return Halide::cast<T>(std::move(e)); }
+    static Expr cast(Halide::Type t, Expr e) { return Halide::cast(t, std::move(e)); }
+    template <typename T> using GeneratorParam = Halide::GeneratorParam<T>;
+    template <typename T = void, int D = -1> using Buffer = Halide::Buffer<T, D>;
+    template <typename T> using Param = Halide::Param<T>;
+    static Type Bool(int lanes = 1) { return Halide::Bool(lanes); }
+    static Type Float(int bits, int lanes = 1) { return Halide::Float(bits, lanes); }
+    static Type Int(int bits, int lanes = 1) { return Halide::Int(bits, lanes); }
+    static Type UInt(int bits, int lanes = 1) { return Halide::UInt(bits, lanes); }
+};
 
 namespace Internal {
 
 class GeneratorBase;
 
+// True when no argument converts to a Realization (a stub's realize(sizes...)).
+template <typename... Args> struct NoRealizations : std::true_type {};
+template <typename T, typename... Args> struct NoRealizations<T, Args...> {
+    static const bool value = !std::is_convertible<T, Realization>::value && NoRealizations<Args...>::value;
+};
+
+// A GeneratorParam's value as its string (set_generatorparam_value), for
+// the C++ stub: numbers exactly (floats with all their digits).
+template <typename T> std::string generator_param_string(const T &v) {
+    std::ostringstream o;
+    if constexpr (std::is_floating_point<T>::value) {
+        o.precision(std::numeric_limits<T>::max_digits10);
+    }
+    o << +v;
+    return o.str();
+}
+
 // The generator being constructed on this thread: members register with it.
 GeneratorBase *generator_under_construction();
+// True while a generator's generate() or schedule() runs on this thread
+// (a generator made then is nested: a stub's).
+bool inside_generate();
 
 // Makes `g` the generator whose members register while it lives (the
 // Inputs and Outputs configure() adds).
@@ -64,7 +135,7 @@ private:
     GeneratorBase *previous_;
 };
 
-class GeneratorBase {
+class GeneratorBase : public NamesInterface {
 public:
     GeneratorBase();
     virtual ~GeneratorBase();
@@ -125,6 +196,26 @@ public:
     // at this phase", as upstream, naming `what`).
     void check_configure_phase(const std::string &what) const;
 
+    // A stub's use (upstream's AbstractGenerator): before the pipeline is
+    // built, Input `name` (every element of an array) reads the caller's
+    // buffers (Input<Buffer>s' or Buffers' Parameters), Funcs or Exprs
+    // instead of becoming arguments; once built, the Funcs of Output `name`.
+    void bind_input(const std::string &name, const std::vector<Parameter> &v);
+    void bind_input(const std::string &name, const std::vector<Func> &v);
+    void bind_input(const std::string &name, const std::vector<Expr> &v);
+    std::vector<Func> output_func(const std::string &name);
+    // The C++ stub's class name (HALIDE_REGISTER_GENERATOR's third argument,
+    // ns::Name; the registered name by default).
+    const std::string &stub_name() const { return stub_name_; }
+    void set_stub_name(const std::string &n) { stub_name_ = n; }
+    // The GeneratorParams declared as members, and the Inputs and Outputs
+    // (once configure() ran, those it added too), in declaration order.
+    const std::vector<GeneratorParamBase *> &generator_params() const { return params_; }
+    const std::vector<GeneratorIOBase *> &inputs() const { return inputs_; }
+    const std::vector<GeneratorIOBase *> &outputs() const { return outputs_; }
+    // Runs configure() if it has not run.
+    void ensure_configured() { configure(); }
+
     // Builds the pipeline: resolves Inputs/Outputs, runs generate() and
     // schedule(). Idempotent.
     Pipeline build_pipeline();
@@ -181,6 +272,7 @@ private:
     // Runs configure() once.
     void configure();
     void begin_add(const std::string &name, const char *kind, const char *what) const;
+    GeneratorIOBase *find_input_to_bind(const std::string &name);
 
     std::vector<GeneratorParamBase *> params_;
     std::vector<std::unique_ptr<GeneratorParamBase>> owned_params_;
@@ -190,7 +282,7 @@ private:
     AutoschedulerParams autoscheduler_params_;
     std::map<std::string, std::string> output_names_;
     Target target_;
-    std::string registered_name_;
+    std::string registered_name_, stub_name_;
     bool built_ = false;
     Pipeline pipeline_;
     std::vector<std::pair<Expr, std::vector<Expr>>> requirements_;
@@ -251,11 +343,12 @@ public:
         g->init_from_context(context);
         return g;
     }
-    // HALIDE_REGISTER_GENERATOR's factory (the stub name is not used).
+    // HALIDE_REGISTER_GENERATOR's factory.
     static std::unique_ptr<T> create(const GeneratorContext &context, const std::string &registered_name,
-                                     const std::string & /*stub_name*/) {
+                                     const std::string &stub_name) {
         auto g = create(context);
         g->set_registered_name(registered_name);
+        g->set_stub_name(stub_name);
         return g;
     }
 
@@ -299,26 +392,50 @@ Callable create_callable_from_generator(const Target &target, const std::string 
 
 } // namespace Halide
 
-#define HALIDE_GENERATOR_CONCAT_(a, b) a##b
-#define HALIDE_GENERATOR_CONCAT(a, b) HALIDE_GENERATOR_CONCAT_(a, b)
-
-// Registers GEN_CLASS under the name GEN_NAME (an identifier, as upstream;
-// a third argument, upstream's stub name, is accepted and ignored).
-#define HALIDE_REGISTER_GENERATOR(...) HALIDE_REGISTER_GENERATOR_IMPL(__VA_ARGS__, unused)
-#define HALIDE_REGISTER_GENERATOR_IMPL(GEN_CLASS, GEN_NAME, ...)                                                       \
+// Registers GEN_CLASS under the name GEN_NAME (an identifier), at global
+// scope, as upstream: the factory halide_register_generator::GEN_NAME_ns::factory
+// is what a C++ stub calls. A third argument names the stub's class
+// (ns::NameStub; by default GEN_NAME, in no namespace).
+#define HALIDE_REGISTER_GENERATOR(...)                                                                                 \
+    HALIDE_GENERATOR_PICK_(__VA_ARGS__, HALIDE_REGISTER_GENERATOR3_, HALIDE_REGISTER_GENERATOR2_, unused)(__VA_ARGS__)
+#define HALIDE_GENERATOR_PICK_(a, b, c, NAME, ...) NAME
+#define HALIDE_REGISTER_GENERATOR2_(GEN_CLASS, GEN_NAME) HALIDE_REGISTER_GENERATOR3_(GEN_CLASS, GEN_NAME, GEN_NAME)
+#define HALIDE_REGISTER_GENERATOR3_(GEN_CLASS, GEN_NAME, STUB_NAME)                                                    \
+    namespace halide_register_generator {                                                                              \
+    namespace GEN_NAME##_ns {                                                                                          \
+        std::unique_ptr<::Halide::Internal::GeneratorBase> factory(const ::Halide::GeneratorContext &context);         \
+        std::unique_ptr<::Halide::Internal::GeneratorBase> factory(const ::Halide::GeneratorContext &context) {        \
+            return GEN_CLASS::create(context, #GEN_NAME, #STUB_NAME);                                                  \
+        }                                                                                                              \
+    }                                                                                                                  \
     namespace {                                                                                                        \
-    const ::Halide::Internal::RegisterGenerator HALIDE_GENERATOR_CONCAT(halide_register_generator_, GEN_NAME)(         \
-        #GEN_NAME,                                                                                                     \
-        [](const ::Halide::GeneratorContext &context) -> std::unique_ptr<::Halide::Internal::GeneratorBase> {          \
-            return GEN_CLASS::create(context, #GEN_NAME, #GEN_NAME);                                                   \
-        });                                                                                                            \
+    const ::Halide::Internal::RegisterGenerator registered_##GEN_NAME(#GEN_NAME, GEN_NAME##_ns::factory);              \
+    }                                                                                                                  \
     }
 
-// Registers ALIAS: the generator GEN_NAME with some GeneratorParams set.
+// Registers ALIAS: the generator GEN_NAME with some GeneratorParams set
+// (its factory, for a stub of ALIAS, too).
 #define HALIDE_REGISTER_GENERATOR_ALIAS(ALIAS, GEN_NAME, ...)                                                          \
+    namespace halide_register_generator {                                                                              \
+    namespace GEN_NAME##_ns {                                                                                          \
+        std::unique_ptr<::Halide::Internal::GeneratorBase> factory(const ::Halide::GeneratorContext &context);         \
+    }                                                                                                                  \
+    namespace ALIAS##_ns {                                                                                             \
+        std::unique_ptr<::Halide::Internal::GeneratorBase> factory(const ::Halide::GeneratorContext &context);         \
+        std::unique_ptr<::Halide::Internal::GeneratorBase> factory(const ::Halide::GeneratorContext &context) {        \
+            auto g = GEN_NAME##_ns::factory(context);                                                                  \
+            const std::map<std::string, std::string> params = __VA_ARGS__;                                             \
+            if (g->stub_name() == #GEN_NAME) {                                                                         \
+                g->set_stub_name(#ALIAS);                                                                              \
+            }                                                                                                          \
+            g->set_registered_name(#ALIAS);                                                                            \
+            g->set_params(params);                                                                                     \
+            return g;                                                                                                  \
+        }                                                                                                              \
+    }                                                                                                                  \
     namespace {                                                                                                        \
-    const ::Halide::Internal::RegisterGeneratorAlias HALIDE_GENERATOR_CONCAT(halide_register_alias_,                   \
-                                                                             ALIAS)(#ALIAS, #GEN_NAME, __VA_ARGS__);   \
+    const ::Halide::Internal::RegisterGeneratorAlias registered_alias_##ALIAS(#ALIAS, #GEN_NAME, __VA_ARGS__);         \
+    }                                                                                                                  \
     }
 
 #endif

@@ -17,10 +17,16 @@
 // NAME.k (NAME_i.k in an array), as upstream names them. A type, dimension
 // count or array size left open in the declaration is set by the implicit
 // GeneratorParams NAME.type, NAME.dim and NAME.size.
+//
+// A generator's C++ stub (emit kind cpp_stub) builds it inside another
+// generator's generate(): its Inputs are then bound to the caller's Funcs,
+// Exprs, Input<Buffer>s or Buffers (bind_input) instead of becoming
+// arguments, and its Outputs are handed back as Funcs or StubOutputBuffers.
 #ifndef HALIDE_GENERATOR_IO_H
 #define HALIDE_GENERATOR_IO_H
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -30,6 +36,8 @@
 #include "Halide/Func.h"
 #include "Halide/GeneratorParam.h"
 #include "Halide/Param.h"
+#include "Halide/Realization.h"
+#include "Halide/Target.h"
 
 namespace Halide {
 
@@ -39,6 +47,49 @@ template <typename T> class Output;
 namespace Internal {
 
 class GeneratorBase;
+
+// What an Input or Output is to a caller, as upstream's: a scalar (Expr), a
+// Func, or a buffer (Input<Buffer<>>, Output<Buffer<>>).
+enum class ArgInfoKind { Scalar, Function, Buffer };
+
+// A Buffer for an Input<Buffer<T>> of a stub (see the file comment): an
+// Input<Buffer> of the calling generator (the caller's argument is read), or
+// a Buffer (compiled into the caller's code).
+template <typename T = void, int Dims = -1> class StubInputBuffer {
+public:
+    StubInputBuffer() = default;
+    template <typename T2, int D2> StubInputBuffer(const Buffer<T2, D2> &b) : parameter_(from_buffer(b)) {} // NOLINT
+    // From an Input<Buffer> (its conversion operator).
+    explicit StubInputBuffer(const Parameter &p) : parameter_(p) {}
+
+    template <typename T2, int D2> static std::vector<Parameter> to_parameter_vector(const StubInputBuffer<T2, D2> &t) {
+        return {t.parameter_};
+    }
+    template <typename T2, int D2>
+    static std::vector<Parameter> to_parameter_vector(const std::vector<StubInputBuffer<T2, D2>> &v) {
+        std::vector<Parameter> r;
+        for (const auto &t : v) {
+            r.push_back(t.parameter_);
+        }
+        return r;
+    }
+
+private:
+    template <typename T2, int D2> friend class StubInputBuffer;
+    template <typename T2, int D2> static Parameter from_buffer(const Buffer<T2, D2> &b) {
+        user_assert(b.defined()) << "A stub's buffer input was given an undefined Buffer";
+        if constexpr (!std::is_void<T>::value) {
+            user_assert(b.type() == type_of<T>()) << "A stub's buffer input of type " << type_name_of(type_of<T>())
+                                                  << " was given a Buffer of type " << type_name_of(b.type());
+        }
+        user_assert(Dims < 0 || b.dimensions() == Dims)
+            << "A stub's buffer input of " << Dims << " dimensions was given a Buffer of " << b.dimensions();
+        Parameter p(b.type(), true, b.dimensions());
+        p.set_buffer(Buffer<>(b));
+        return p;
+    }
+    Parameter parameter_;
+};
 
 // What every Input and Output shares: a name, declared types (empty: open),
 // a dimension count (-1: open) and, for arrays, a size (-1: open).
@@ -78,7 +129,27 @@ public:
     // Scalar Inputs only: the default, from the command line.
     virtual void set_default_from_string(const std::string &value);
 
+    bool is_input() const { return is_input_; }
+    ArgInfoKind kind() const { return kind_; }
+    // The element type the C++ declaration fixes (Buffer<T>'s T; empty for
+    // Buffer<>, Func and scalars), as the C++ stub names it.
+    const std::vector<Type> &static_types() const { return static_types_; }
+    // Inputs of a generator built by a stub: what the caller passes instead
+    // of an argument (checked against the declaration when it is built).
+    virtual void bind(const std::vector<Parameter> &buffers);
+    virtual void bind(const std::vector<Func> &funcs);
+    virtual void bind(const std::vector<Expr> &values);
+
 protected:
+    // Input<Buffer<T>>/Output<Buffer<T>> forms: kind Buffer, static type T.
+    void set_buffer_form(const std::vector<Type> &static_types) {
+        kind_ = ArgInfoKind::Buffer;
+        static_types_ = static_types;
+    }
+    // Sets an open array size from the number of values bound; checks a fixed one.
+    void bind_count(size_t n);
+    // Checks scalar values bound to an Input against its type.
+    void check_bound_types(const std::vector<Expr> &values) const;
     // Checks the open values were given; the element count.
     size_t checked_count(bool allow_open_size) const;
     // Checks one Func defined by generate() against the declaration.
@@ -92,6 +163,8 @@ protected:
     int array_size_; // 1 for a single value
     std::vector<Type> types_;
     int dims_;
+    ArgInfoKind kind_;
+    std::vector<Type> static_types_;
 };
 
 // Buffer inputs (Input<Buffer<>>, Input<Func> and arrays of them): an
@@ -101,21 +174,33 @@ public:
     InputBufferBase(const std::string &name, int array_size, const std::vector<Type> &types, int dims);
     void init() override;
     std::vector<Argument> arguments() const override;
+    using GeneratorIOBase::bind;
+    void bind(const std::vector<Parameter> &buffers) override;
+    void bind(const std::vector<Func> &funcs) override;
     const ImageParam &param(size_t i = 0) const;
     const Func &func(size_t i = 0) const;
     size_t elements() const;
+    // Element i at `pos`: the ImageParam's value, or the bound Func's.
+    Expr call(size_t i, const std::vector<Expr> &pos) const;
 
 protected:
+    // One per element; undefined for an element bound to a Func or Buffer.
     std::vector<ImageParam> params_;
-    mutable std::vector<Func> funcs_; // made on first use
+    mutable std::vector<Func> funcs_; // made on first use, or bound
+    std::vector<Parameter> bound_params_;
+    std::vector<Func> bound_funcs_;
+    bool bound_ = false;
+
+private:
+    void init_bound();
 };
 
 // Input<Buffer<T>> and Input<Func>: one buffer argument.
 class InputBufferOne : public InputBufferBase {
 public:
     using InputBufferBase::InputBufferBase;
-    template <typename... Args> Expr operator()(const Args &...pos) const { return param()(pos...); }
-    Expr operator()(const std::vector<Expr> &pos) const { return param()(pos); }
+    template <typename... Args> Expr operator()(const Args &...pos) const { return call(0, {Expr(pos)...}); }
+    Expr operator()(const std::vector<Expr> &pos) const { return call(0, pos); }
     Dimension dim(int i) const { return param().dim(i); }
     int dimensions() const { return param().dimensions(); }
     Expr width() const { return param().dim(0).extent(); }
@@ -164,6 +249,10 @@ public:
         max_ = scalar_constant(max);
     }
     void init() override {
+        if (bound_) {
+            check_bound_types(exprs_);
+            return;
+        }
         size_t n = checked_count(false);
         for (size_t i = params_.size(); i < n; i++) {
             params_.emplace_back(array_name(i));
@@ -180,6 +269,12 @@ public:
         apply_estimate();
     }
     std::vector<Argument> arguments() const override { return std::vector<Argument>(params_.begin(), params_.end()); }
+    using GeneratorIOBase::bind;
+    void bind(const std::vector<Expr> &values) override {
+        bind_count(values.size());
+        exprs_ = values;
+        bound_ = true;
+    }
     void set_default_from_string(const std::string &value) override {
         def_ = parse_scalar<T>(name(), value);
         has_def_ = true;
@@ -193,7 +288,7 @@ public:
 
 protected:
     const Expr &expr(size_t i) const {
-        check_initialized(!params_.empty());
+        check_initialized(!exprs_.empty());
         return exprs_.at(i);
     }
     void apply_estimate() {
@@ -206,7 +301,7 @@ protected:
     std::vector<Param<T>> params_;
     std::vector<Expr> exprs_;
     T def_{}, estimate_{};
-    bool has_def_ = false, has_estimate_ = false;
+    bool has_def_ = false, has_estimate_ = false, bound_ = false;
     Expr min_, max_;
 };
 
@@ -223,11 +318,11 @@ public:
     const Expr &operator[](size_t i) const { return this->expr(i); }
     const Expr &at(size_t i) const { return this->expr(i); }
     std::vector<Expr>::const_iterator begin() const {
-        this->check_initialized(!this->params_.empty());
+        this->check_initialized(!this->exprs_.empty());
         return this->exprs_.begin();
     }
     std::vector<Expr>::const_iterator end() const {
-        this->check_initialized(!this->params_.empty());
+        this->check_initialized(!this->exprs_.empty());
         return this->exprs_.end();
     }
 };
@@ -239,6 +334,8 @@ public:
     explicit InputExprBase(const std::string &name) : GeneratorIOBase(name, true, 0, {}, 0, true) {}
     void init() override;
     std::vector<Argument> arguments() const override;
+    using GeneratorIOBase::bind;
+    void bind(const std::vector<Expr> &values) override;
     void set_default_from_string(const std::string &value) override;
     operator Expr() const;
     // The value the metadata suggests for tuning.
@@ -246,7 +343,7 @@ public:
 
 private:
     std::vector<Param<void>> params_; // one, once init() ran
-    Expr estimate_;
+    Expr estimate_, bound_;
 };
 
 // Output<Buffer<T>> and Output<Func>: a Func (define and schedule it as
@@ -288,6 +385,47 @@ protected:
     std::vector<Func> funcs_;
 };
 
+// An Output<Buffer<T>> of a generator a stub built: it may be assigned to
+// an Output<Buffer> of the calling generator, or realized (JIT); it is not
+// a Func to call (as upstream's).
+class StubOutputBufferBase {
+public:
+    Realization realize(std::vector<int32_t> sizes);
+    template <typename... Args> Realization realize(Args &&...args) {
+        return f_.realize(std::forward<Args>(args)..., get_target());
+    }
+    template <typename Dst> void realize(Dst dst) { f_.realize(dst, get_target()); }
+
+protected:
+    StubOutputBufferBase() = default;
+    StubOutputBufferBase(const Func &f, const std::shared_ptr<GeneratorBase> &generator)
+        : f_(f), generator_(generator) {}
+    // The target of the generator that made it.
+    Target get_target() const;
+
+    template <typename U> friend class Halide::Output;
+    Func f_;
+    std::shared_ptr<GeneratorBase> generator_;
+};
+
+template <typename T = void> class StubOutputBuffer : public StubOutputBufferBase {
+public:
+    StubOutputBuffer() = default;
+    // One per Func of `funcs` (an Output's elements), made by `generator`.
+    static std::vector<StubOutputBuffer<T>> to_output_buffers(const std::vector<Func> &funcs,
+                                                              const std::shared_ptr<GeneratorBase> &generator) {
+        std::vector<StubOutputBuffer<T>> r;
+        for (const Func &f : funcs) {
+            r.push_back(StubOutputBuffer<T>(f, generator));
+        }
+        return r;
+    }
+
+private:
+    StubOutputBuffer(const Func &f, const std::shared_ptr<GeneratorBase> &generator)
+        : StubOutputBufferBase(f, generator) {}
+};
+
 // The element type a Buffer<T> declares; none (empty) for Buffer<>.
 template <typename T> std::vector<Type> declared_types() {
     if constexpr (std::is_void<T>::value) {
@@ -303,30 +441,62 @@ template <typename T> std::vector<Type> declared_types() {
 
 template <typename T, int D> class Input<Buffer<T, D>> : public Internal::InputBufferOne {
 public:
-    explicit Input(const std::string &name) : InputBufferOne(name, 0, Internal::declared_types<T>(), D) {}
-    Input(const std::string &name, int dims) : InputBufferOne(name, 0, Internal::declared_types<T>(), dims) {}
-    Input(const std::string &name, const Type &t, int dims) : InputBufferOne(name, 0, {t}, dims) {}
-    Input(const std::string &name, const Type &t) : InputBufferOne(name, 0, {t}, D) {}
+    explicit Input(const std::string &name) : InputBufferOne(name, 0, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, int dims) : InputBufferOne(name, 0, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, const Type &t, int dims) : InputBufferOne(name, 0, {t}, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, const Type &t) : InputBufferOne(name, 0, {t}, D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    // For a stub's Inputs: the caller's buffer argument, read by the stub's generator.
+    template <typename T2, int D2> operator Internal::StubInputBuffer<T2, D2>() const {
+        return Internal::StubInputBuffer<T2, D2>(param().parameter());
+    }
 };
 
 template <typename T, int D> class Input<Buffer<T, D>[]> : public Internal::InputBufferArray {
 public:
-    explicit Input(const std::string &name) : InputBufferArray(name, -1, Internal::declared_types<T>(), D) {}
-    Input(const std::string &name, int dims) : InputBufferArray(name, -1, Internal::declared_types<T>(), dims) {}
-    Input(const std::string &name, const Type &t, int dims) : InputBufferArray(name, -1, {t}, dims) {}
-    Input(const std::string &name, const Type &t) : InputBufferArray(name, -1, {t}, D) {}
-    Input(size_t size, const std::string &name) : InputBufferArray(name, (int)size, Internal::declared_types<T>(), D) {}
+    explicit Input(const std::string &name) : InputBufferArray(name, -1, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, int dims) : InputBufferArray(name, -1, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, const Type &t, int dims) : InputBufferArray(name, -1, {t}, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, const Type &t) : InputBufferArray(name, -1, {t}, D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(size_t size, const std::string &name) : InputBufferArray(name, (int)size, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
     Input(size_t size, const std::string &name, int dims)
-        : InputBufferArray(name, (int)size, Internal::declared_types<T>(), dims) {}
+        : InputBufferArray(name, (int)size, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
     Input(size_t size, const std::string &name, const Type &t, int dims)
-        : InputBufferArray(name, (int)size, {t}, dims) {}
+        : InputBufferArray(name, (int)size, {t}, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
 };
 
 template <typename T, int D, size_t N> class Input<Buffer<T, D>[N]> : public Internal::InputBufferArray {
 public:
-    explicit Input(const std::string &name) : InputBufferArray(name, (int)N, Internal::declared_types<T>(), D) {}
-    Input(const std::string &name, int dims) : InputBufferArray(name, (int)N, Internal::declared_types<T>(), dims) {}
-    Input(const std::string &name, const Type &t, int dims) : InputBufferArray(name, (int)N, {t}, dims) {}
+    explicit Input(const std::string &name) : InputBufferArray(name, (int)N, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, int dims) : InputBufferArray(name, (int)N, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Input(const std::string &name, const Type &t, int dims) : InputBufferArray(name, (int)N, {t}, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
 };
 
 template <> class Input<Func> : public Internal::InputBufferOne {
@@ -396,13 +566,28 @@ public:
 
 template <typename T, int D> class Output<Buffer<T, D>> : public Internal::OutputBufferBase {
 public:
-    explicit Output(const std::string &name) : OutputBufferBase(name, Internal::declared_types<T>(), D) {}
-    Output(const std::string &name, int dims) : OutputBufferBase(name, Internal::declared_types<T>(), dims) {}
-    Output(const std::string &name, const Type &t, int dims) : OutputBufferBase(name, {t}, dims) {}
-    Output(const std::string &name, const std::vector<Type> &types, int dims) : OutputBufferBase(name, types, dims) {}
-    Output(const std::string &name, const std::vector<Type> &types) : OutputBufferBase(name, types, D) {}
+    explicit Output(const std::string &name) : OutputBufferBase(name, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, int dims) : OutputBufferBase(name, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, const Type &t, int dims) : OutputBufferBase(name, {t}, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, const std::vector<Type> &types, int dims) : OutputBufferBase(name, types, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, const std::vector<Type> &types) : OutputBufferBase(name, types, D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
     Output &operator=(const Func &f) {
         assign(f);
+        return *this;
+    }
+    // The output of a generator built by a stub becomes this Output.
+    template <typename T2> Output &operator=(const Internal::StubOutputBuffer<T2> &stub_output) {
+        assign(stub_output.f_);
         return *this;
     }
 };
@@ -423,23 +608,40 @@ public:
 
 template <typename T, int D> class Output<Buffer<T, D>[]> : public Internal::OutputArrayBase {
 public:
-    explicit Output(const std::string &name) : OutputArrayBase(name, -1, Internal::declared_types<T>(), D) {}
-    Output(const std::string &name, int dims) : OutputArrayBase(name, -1, Internal::declared_types<T>(), dims) {}
-    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, -1, {t}, dims) {}
-    Output(const std::string &name, const std::vector<Type> &types, int dims)
-        : OutputArrayBase(name, -1, types, dims) {}
-    Output(size_t size, const std::string &name) : OutputArrayBase(name, (int)size, Internal::declared_types<T>(), D) {}
+    explicit Output(const std::string &name) : OutputArrayBase(name, -1, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, int dims) : OutputArrayBase(name, -1, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, -1, {t}, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, const std::vector<Type> &types, int dims) : OutputArrayBase(name, -1, types, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(size_t size, const std::string &name) : OutputArrayBase(name, (int)size, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
     Output(size_t size, const std::string &name, int dims)
-        : OutputArrayBase(name, (int)size, Internal::declared_types<T>(), dims) {}
+        : OutputArrayBase(name, (int)size, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
     // Sets the size in generate(), if NAME.size did not.
     void resize(size_t size) { resize_array(size); }
 };
 
 template <typename T, int D, size_t N> class Output<Buffer<T, D>[N]> : public Internal::OutputArrayBase {
 public:
-    explicit Output(const std::string &name) : OutputArrayBase(name, (int)N, Internal::declared_types<T>(), D) {}
-    Output(const std::string &name, int dims) : OutputArrayBase(name, (int)N, Internal::declared_types<T>(), dims) {}
-    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, (int)N, {t}, dims) {}
+    explicit Output(const std::string &name) : OutputArrayBase(name, (int)N, Internal::declared_types<T>(), D) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, int dims) : OutputArrayBase(name, (int)N, Internal::declared_types<T>(), dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
+    Output(const std::string &name, const Type &t, int dims) : OutputArrayBase(name, (int)N, {t}, dims) {
+        set_buffer_form(Internal::declared_types<T>());
+    }
 };
 
 template <> class Output<Func[]> : public Internal::OutputArrayBase {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "Halide/Error.h"
 #include "Halide/Schedule.h"
@@ -19,6 +20,15 @@ namespace Internal {
 // "uint8", "int32", "float32", "bool", ... (throws CompileError otherwise).
 Type parse_type_name(const std::string &name);
 std::string type_name_of(const Type &t);
+// Upstream's name for type_name_of (a GeneratorParam<Type>'s value as a string).
+inline std::string halide_type_to_enum_string(const Type &t) {
+    return type_name_of(t);
+}
+
+// What a GeneratorParam holds, as the C++ stub (emit kind cpp_stub)
+// declares it: a number (number_type()), bool, std::string, Type, an enum
+// (enum_names()), a LoopLevel, or something the stub can't pass.
+enum class GeneratorParamKind { Number, Bool, String, Type, Enum, LoopLevel, Other };
 
 class GeneratorParamBase {
 public:
@@ -36,6 +46,11 @@ public:
     // GeneratorParam<LoopLevel> only (set_generatorparam_value with a LoopLevel).
     virtual bool is_loop_level() const { return false; }
     virtual void set_loop_level(const LoopLevel &) {}
+    // For the C++ stub: the kind of value, the type of a Number, the names
+    // of an Enum's values (to_string() is the current one's).
+    virtual GeneratorParamKind kind() const { return GeneratorParamKind::Other; }
+    virtual Type number_type() const { return Type(); }
+    virtual std::vector<std::string> enum_names() const { return {}; }
 
 protected:
     std::string name_;
@@ -101,6 +116,35 @@ public:
         check_range();
     }
 
+    Internal::GeneratorParamKind kind() const override {
+        using K = Internal::GeneratorParamKind;
+        if (!names_.empty()) {
+            return K::Enum;
+        } else if constexpr (std::is_same<T, bool>::value) {
+            return K::Bool;
+        } else if constexpr (std::is_arithmetic<T>::value) {
+            return K::Number;
+        } else if constexpr (std::is_same<T, std::string>::value) {
+            return K::String;
+        } else if constexpr (std::is_same<T, Type>::value) {
+            return K::Type;
+        }
+        return K::Other;
+    }
+    Type number_type() const override {
+        if constexpr (std::is_arithmetic<T>::value) {
+            return type_of<T>();
+        }
+        return Type();
+    }
+    std::vector<std::string> enum_names() const override {
+        std::vector<std::string> names;
+        for (const auto &kv : names_) {
+            names.push_back(kv.first);
+        }
+        return names;
+    }
+
     std::string to_string() const override {
         for (const auto &kv : names_) {
             if (kv.second == value_) {
@@ -158,6 +202,7 @@ public:
     std::string to_string() const override;
     bool is_loop_level() const override { return true; }
     void set_loop_level(const LoopLevel &v) override { set(v); }
+    Internal::GeneratorParamKind kind() const override { return Internal::GeneratorParamKind::LoopLevel; }
 
 private:
     LoopLevel value_;

@@ -161,8 +161,12 @@ std::string base_name(const std::string &path) {
 // Output buffer arguments named after `renames` (Func name -> argument
 // name; value k of a Tuple is NAME.k). Lowering refers to an argument
 // buffer only through the Variable NAME.buffer, so the old name is bound to
-// the new argument at the top of the body.
+// the new argument at the top of the body. A new name may be the old name
+// of another output (a Func named "b" assigned to Output "a" while Output
+// "b" is another Func): every argument is first read into a name of its
+// own, then the old names are bound, so no binding reads another's.
 void rename_outputs(LoweredFunc &f, const std::map<std::string, std::string> &renames) {
+    std::vector<std::pair<std::string, std::string>> bound; // old name, new name
     for (LoweredArgument &a : f.args) {
         if (a.kind != LoweredArgument::OutputBuffer) {
             continue;
@@ -173,8 +177,14 @@ void rename_outputs(LoweredFunc &f, const std::map<std::string, std::string> &re
             continue;
         }
         std::string renamed = it->second + (dot == std::string::npos ? "" : a.name.substr(dot));
-        f.body = LetStmt::make(a.name + ".buffer", Variable::make(Handle(), renamed + ".buffer"), f.body);
+        bound.emplace_back(a.name, renamed);
         a.name = renamed;
+    }
+    for (const auto &[old_name, new_name] : bound) {
+        f.body = LetStmt::make(old_name + ".buffer", Variable::make(Handle(), new_name + ".buffer.argument"), f.body);
+    }
+    for (const auto &[old_name, new_name] : bound) {
+        f.body = LetStmt::make(new_name + ".buffer.argument", Variable::make(Handle(), new_name + ".buffer"), f.body);
     }
 }
 

@@ -14,6 +14,7 @@ namespace Internal {
 namespace {
 
 thread_local GeneratorBase *constructing = nullptr;
+thread_local int generating = 0; // generate()s running on this thread
 
 struct Registry {
     std::mutex mutex;
@@ -66,6 +67,10 @@ GeneratorParamBase::GeneratorParamBase(const std::string &name) : name_(name) {
 
 GeneratorBase *generator_under_construction() {
     return constructing;
+}
+
+bool inside_generate() {
+    return generating > 0;
 }
 
 GeneratorConstructionScope::GeneratorConstructionScope(GeneratorBase *g) : previous_(constructing) {
@@ -244,8 +249,15 @@ Pipeline GeneratorBase::build_pipeline() {
         io->init();
     }
     user_assert(!outputs_.empty()) << "Generator '" << registered_name_ << "' declares no Output";
-    call_generate();
-    call_schedule();
+    {
+        // A generator a stub builds here is nested in this one.
+        generating++;
+        struct Leave {
+            ~Leave() { generating--; }
+        } leave;
+        call_generate();
+        call_schedule();
+    }
     std::vector<Func> funcs;
     std::map<std::string, std::string> owner; // Func name -> the Output element it is
     for (GeneratorIOBase *io : outputs_) {
@@ -274,6 +286,56 @@ void GeneratorBase::add_requirement(const Expr &condition, const std::vector<Exp
     user_assert(!built_) << "Generator " << registered_name_
                          << ": add_requirement() must be called before the pipeline is built (in generate()).";
     requirements_.emplace_back(condition, error_args);
+}
+
+GeneratorIOBase *GeneratorBase::find_input_to_bind(const std::string &name) {
+    user_assert(!built_) << "Generator '" << registered_name_ << "': Input '" << name
+                         << "' can't be bound after the pipeline was built";
+    configure(); // Inputs added by configure() are bound too
+    for (GeneratorIOBase *in : inputs_) {
+        if (in->name() == name) {
+            return in;
+        }
+    }
+    std::string known;
+    for (const GeneratorIOBase *in : inputs_) {
+        known += (known.empty() ? "" : ", ") + in->name();
+    }
+    user_error << "Generator '" << registered_name_ << "' has no Input named '" << name << "'"
+               << (known.empty() ? std::string() : "; its Inputs are: " + known);
+    return nullptr;
+}
+
+void GeneratorBase::bind_input(const std::string &name, const std::vector<Parameter> &v) {
+    find_input_to_bind(name)->bind(v);
+}
+
+void GeneratorBase::bind_input(const std::string &name, const std::vector<Func> &v) {
+    find_input_to_bind(name)->bind(v);
+}
+
+void GeneratorBase::bind_input(const std::string &name, const std::vector<Expr> &v) {
+    find_input_to_bind(name)->bind(v);
+}
+
+std::vector<Func> GeneratorBase::output_func(const std::string &name) {
+    build_pipeline();
+    for (GeneratorIOBase *out : outputs_) {
+        if (out->name() == name) {
+            return out->output_funcs();
+        }
+    }
+    user_error << "Generator '" << registered_name_ << "' has no Output named '" << name << "'";
+    return {};
+}
+
+Realization StubOutputBufferBase::realize(std::vector<int32_t> sizes) {
+    return f_.realize(std::move(sizes), get_target());
+}
+
+Target StubOutputBufferBase::get_target() const {
+    user_assert(generator_) << "A StubOutputBuffer made by no generator has no target";
+    return generator_->get_target();
 }
 
 std::vector<Argument> GeneratorBase::arguments() {
@@ -378,6 +440,9 @@ AbstractGeneratorPtr create_generator(const std::string &name, const GeneratorCo
                    << (known.empty() ? std::string("; none is registered") : "; registered: " + known);
     }
     AbstractGeneratorPtr g = factory(context);
+    if (g->stub_name().empty() || g->stub_name() == g->registered_name()) {
+        g->set_stub_name(name); // an alias's stub is named after it
+    }
     g->set_registered_name(name);
     g->set_params(params);
     return g;

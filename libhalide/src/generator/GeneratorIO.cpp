@@ -60,7 +60,8 @@ std::string type_list_name(const std::vector<Type> &types) {
 GeneratorIOBase::GeneratorIOBase(const std::string &name, bool is_input, int array_size, const std::vector<Type> &types,
                                  int dims, bool is_scalar)
     : generator_(generator_under_construction()), name_(name), is_input_(is_input), is_array_(array_size != 0),
-      array_size_(array_size == 0 ? 1 : array_size), types_(types), dims_(dims) {
+      array_size_(array_size == 0 ? 1 : array_size), types_(types), dims_(dims),
+      kind_(is_scalar ? ArgInfoKind::Scalar : ArgInfoKind::Function) {
     user_assert(!name.empty()) << "Generator inputs and outputs need a name";
     GeneratorBase *g = generator_;
     user_assert(g) << (is_input ? "Input" : "Output") << " '" << name
@@ -125,6 +126,41 @@ Type GeneratorIOBase::type() const {
     return types_[0];
 }
 
+void GeneratorIOBase::bind(const std::vector<Parameter> &) {
+    user_error << (is_input_ ? "Input '" : "Output '") << name_ << "' can't be bound to a buffer"
+               << (is_input_ ? " (it is not an Input<Buffer<>>)" : "");
+}
+
+void GeneratorIOBase::bind(const std::vector<Func> &) {
+    user_error << (is_input_ ? "Input '" : "Output '") << name_ << "' can't be bound to a Func"
+               << (is_input_ ? " (it is not an Input<Func>)" : "");
+}
+
+void GeneratorIOBase::bind(const std::vector<Expr> &) {
+    user_error << (is_input_ ? "Input '" : "Output '") << name_ << "' can't be bound to an Expr"
+               << (is_input_ ? " (it is not a scalar Input)" : "");
+}
+
+void GeneratorIOBase::bind_count(size_t n) {
+    if (!is_array_) {
+        user_assert(n == 1) << "Input '" << name_ << "' is not an array: bind one value, not " << n;
+    } else if (array_size_defined()) {
+        user_assert(n == (size_t)array_size_)
+            << "Input '" << name_ << "' is an array of " << array_size_ << " elements, not " << n;
+    } else {
+        user_assert(n >= 1) << "Input '" << name_ << "' can't be bound to an empty array";
+        array_size_ = (int)n;
+    }
+}
+
+void GeneratorIOBase::check_bound_types(const std::vector<Expr> &values) const {
+    for (const Expr &e : values) {
+        user_assert(e.defined()) << "Input '" << name_ << "' was bound to an undefined Expr";
+        user_assert(e.type() == type()) << "Type mismatch for " << name_ << ": expected " << type_name_of(type())
+                                        << " saw " << type_name_of(e.type());
+    }
+}
+
 void GeneratorIOBase::set_default_from_string(const std::string &) {
     user_error << "'" << name_ << "' is a buffer; only GeneratorParams and scalar Inputs take values";
 }
@@ -162,6 +198,10 @@ InputBufferBase::InputBufferBase(const std::string &name, int array_size, const 
     : GeneratorIOBase(name, true, array_size, types, dims) {}
 
 void InputBufferBase::init() {
+    if (bound_) {
+        init_bound();
+        return;
+    }
     size_t n = checked_count(false);
     user_assert(types_.size() == 1) << "Input '" << name_ << "' takes one type";
     for (size_t i = params_.size(); i < n; i++) {
@@ -171,7 +211,116 @@ void InputBufferBase::init() {
 }
 
 std::vector<Argument> InputBufferBase::arguments() const {
-    return std::vector<Argument>(params_.begin(), params_.end());
+    std::vector<Argument> args;
+    for (const ImageParam &p : params_) {
+        if (p.defined()) {
+            args.emplace_back(p);
+        }
+    }
+    return args;
+}
+
+namespace {
+
+// The ImageParam of a calling generator's buffer argument (a Parameter).
+class ImageParamOf : public ImageParam {
+public:
+    explicit ImageParamOf(const Parameter &p) {
+        contents_ = p.buffer_contents();
+        kind_ = Argument::InputBuffer;
+    }
+};
+
+// A Func of `dims` pure Vars whose value is `value(vars)`.
+Func func_over(int dims, const std::function<Expr(const std::vector<Expr> &)> &value) {
+    std::vector<Var> vars;
+    std::vector<Expr> at;
+    for (int d = 0; d < dims; d++) {
+        vars.emplace_back();
+        at.push_back(vars.back());
+    }
+    Func f;
+    f(vars) = value(at);
+    return f;
+}
+
+} // namespace
+
+void InputBufferBase::bind(const std::vector<Parameter> &buffers) {
+    user_assert(kind() == ArgInfoKind::Buffer)
+        << "Input '" << name_ << "' is an Input<Func>: a stub passes it a Func, not a buffer";
+    for (const Parameter &p : buffers) {
+        user_assert(p.defined() && p.is_buffer()) << "Input '" << name_ << "' was bound to no buffer";
+    }
+    bind_count(buffers.size());
+    bound_params_ = buffers;
+    bound_funcs_.clear();
+    bound_ = true;
+}
+
+void InputBufferBase::bind(const std::vector<Func> &funcs) {
+    for (const Func &f : funcs) {
+        user_assert(f.defined()) << "Input '" << name_ << "' was bound to Func '" << f.name()
+                                 << "', which has no definition";
+    }
+    bind_count(funcs.size());
+    bound_funcs_ = funcs;
+    bound_params_.clear();
+    bound_ = true;
+}
+
+// A bound element becomes the caller's ImageParam, a Func reading the
+// bound Buffer (compiled in), or the bound Func; checked against the
+// declared type and dimensions (open ones are taken from what is bound).
+void InputBufferBase::init_bound() {
+    if (!params_.empty()) {
+        return;
+    }
+    size_t n = bound_params_.empty() ? bound_funcs_.size() : bound_params_.size();
+    for (size_t i = 0; i < n; i++) {
+        std::vector<Type> types;
+        int dims;
+        ImageParam param;
+        Func func;
+        if (!bound_params_.empty()) {
+            const Parameter &p = bound_params_[i];
+            types = {p.type()};
+            dims = p.dimensions();
+            Buffer<> b = p.buffer();
+            if (b.defined()) {
+                func = func_over(dims, [b](const std::vector<Expr> &at) { return b(at); });
+            } else {
+                param = ImageParamOf(p);
+            }
+        } else {
+            func = bound_funcs_[i];
+            types = func.output_types();
+            dims = func.dimensions();
+        }
+        const std::string n_i = array_name(i);
+        user_assert(!types_defined() || types == types_)
+            << "Input '" << n_i << "' is declared as " << type_list_name(types_) << " but was bound to "
+            << type_list_name(types);
+        user_assert(!dims_defined() || dims == dims_)
+            << "Input '" << n_i << "' is declared with " << dims_ << " dimensions but was bound to " << dims;
+        if (!types_defined()) {
+            types_ = types;
+        }
+        if (!dims_defined()) {
+            dims_ = dims;
+        }
+        params_.push_back(param);
+        funcs_.push_back(func);
+    }
+}
+
+Expr InputBufferBase::call(size_t i, const std::vector<Expr> &pos) const {
+    check_initialized(!params_.empty());
+    user_assert(i < params_.size()) << "Input '" << name_ << "' has " << params_.size() << " elements, not " << i + 1;
+    if (params_[i].defined()) {
+        return params_[i](pos);
+    }
+    return funcs_[i](pos);
 }
 
 size_t InputBufferBase::elements() const {
@@ -182,6 +331,9 @@ size_t InputBufferBase::elements() const {
 const ImageParam &InputBufferBase::param(size_t i) const {
     check_initialized(!params_.empty());
     user_assert(i < params_.size()) << "Input '" << name_ << "' has " << params_.size() << " elements, not " << i + 1;
+    user_assert(params_[i].defined()) << "Input '" << array_name(i)
+                                      << "' was bound by a stub to a Func or a Buffer: it has no buffer parameter "
+                                         "(call it, or use it as a Func)";
     return params_[i];
 }
 
@@ -189,6 +341,10 @@ const ImageParam &InputBufferBase::param(size_t i) const {
 // into whatever calls it), as upstream's Input<Func> is in a compiled
 // generator.
 const Func &InputBufferBase::func(size_t i) const {
+    elements();
+    if (i < funcs_.size() && funcs_[i].defined()) {
+        return funcs_[i];
+    }
     const ImageParam &p = param(i);
     if (!funcs_[i].defined()) {
         std::vector<Var> vars;
@@ -217,6 +373,13 @@ std::vector<Func>::const_iterator InputFuncArray::end() const {
 }
 
 void InputExprBase::init() {
+    if (bound_.defined()) {
+        if (!types_defined()) {
+            types_ = {bound_.type()};
+        }
+        check_bound_types({bound_});
+        return;
+    }
     user_assert(types_defined()) << "Type is not defined for Input '" << name_ << "'; you may need to specify '"
                                  << name_
                                  << ".type' as a GeneratorParam, or call set_type() from the configure() method.";
@@ -232,11 +395,20 @@ std::vector<Argument> InputExprBase::arguments() const {
     return std::vector<Argument>(params_.begin(), params_.end());
 }
 
+void InputExprBase::bind(const std::vector<Expr> &values) {
+    bind_count(values.size());
+    user_assert(values[0].defined()) << "Input '" << name_ << "' was bound to an undefined Expr";
+    bound_ = values[0];
+}
+
 void InputExprBase::set_default_from_string(const std::string &) {
     user_error << "Input<Expr> '" << name_ << "' has no default value to set";
 }
 
 InputExprBase::operator Expr() const {
+    if (bound_.defined()) {
+        return bound_;
+    }
     check_initialized(!params_.empty());
     return params_[0];
 }
@@ -259,7 +431,10 @@ void set_default_of_param(const Expr &param, const Expr &value) {
 
 OutputBufferBase::OutputBufferBase(const std::string &name, const std::vector<Type> &types, int dims)
     : GeneratorIOBase(name, false, 0, types, dims), Func(name) {
-    user_assert(Func::name() == name) << "Output '" << name << "' has the name of another live Func";
+    // A generator a stub builds inside another's generate() may share its
+    // Output names: its Funcs then get unique ones.
+    user_assert(Func::name() == name || inside_generate())
+        << "Output '" << name << "' has the name of another live Func";
 }
 
 void OutputBufferBase::assign(const Func &f) {

@@ -16,6 +16,7 @@
 #include "Halide/Generator.h"
 #include "aot/Compile.h"
 #include "aot/ExtraOutputs.h"
+#include "generator/GeneratorStub.h"
 
 namespace Halide {
 namespace Internal {
@@ -31,7 +32,7 @@ const char *const kUsage =
     "  -e  what to write (default c_header,static_library,registration): static_library, object (o),\n"
     "      c_header (h), assembly, bitcode, llvm_assembly, stmt, stmt_html (html), conceptual_stmt,\n"
     "      conceptual_stmt_html, function_info_header, schedule, featurization, c_source, python_extension (py.c),\n"
-    "      registration, shared_library (a .so linked by the compiler itself)\n"
+    "      registration, cpp_stub, shared_library (a .so linked by the compiler itself)\n"
     "  -f  the function name (default: the generator name); ns::name needs c_plus_plus_name_mangling\n"
     "  -n  the file base name (default: the function name)\n"
     "  -r  write a standalone runtime named RUNTIME_NAME instead\n"
@@ -74,7 +75,7 @@ const std::map<std::string, Emit> &emit_kinds() {
 // Upstream's emit names this compiler does not write (yet).
 const std::set<std::string> &unsupported_kinds() {
     static const std::set<std::string> kinds = {
-        "cpp", "cpp_stub", "pytorch_wrapper", "compiler_log", "hlpipe", "device_code",
+        "cpp", "pytorch_wrapper", "compiler_log", "hlpipe", "device_code",
     };
     return kinds;
 }
@@ -92,6 +93,13 @@ std::vector<std::string> split(const std::string &s, char sep) {
     }
     parts.push_back(cur);
     return parts;
+}
+
+void write_text_file(const std::string &path, const std::string &text) {
+    std::FILE *f = std::fopen(path.c_str(), "w");
+    user_assert(f) << "Can't write " << path;
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
 }
 
 std::string join(const std::vector<std::string> &v) {
@@ -136,7 +144,7 @@ int run(int argc, char **argv) {
 
     std::vector<std::string> emits =
         split(flags.count("-e") ? flags["-e"] : "c_header,static_library,registration", ',');
-    bool registration = false;
+    bool registration = false, stub = false;
     std::map<OutputFileType, std::string> files;
     auto want = [&](const std::string &base) {
         for (const std::string &e : emits) {
@@ -147,6 +155,10 @@ int run(int argc, char **argv) {
                 registration = true;
                 continue;
             }
+            if (e == "cpp_stub") {
+                stub = true;
+                continue;
+            }
             auto it = emit_kinds().find(e);
             if (it == emit_kinds().end()) {
                 std::vector<std::string> names;
@@ -154,6 +166,7 @@ int run(int argc, char **argv) {
                     names.push_back(kv.first);
                 }
                 names.push_back("registration");
+                names.push_back("cpp_stub");
                 user_assert(!unsupported_kinds().count(e))
                     << "emit kind '" << e << "' is not supported by this compiler; it writes: " << join(names);
                 user_error << "unknown emit kind '" << e << "'; known: " << join(names);
@@ -200,6 +213,11 @@ int run(int argc, char **argv) {
         if (!files.empty()) {
             g->compile_to(files, function, target);
         }
+    }
+    if (stub) {
+        // From a fresh instance: the stub's defaults are the declared values.
+        AbstractGeneratorPtr g = create_generator(generator, GeneratorContext(target));
+        write_text_file(dir + "/" + base + ".stub.h", generator_stub_source(*g));
     }
     if (registration) {
         std::FILE *f = std::fopen((dir + "/" + base + ".registration.cpp").c_str(), "w");
