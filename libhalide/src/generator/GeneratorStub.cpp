@@ -250,11 +250,22 @@ std::string generator_stub_source(GeneratorBase &g) {
         if (p->kind() != GeneratorParamKind::Enum) {
             continue;
         }
+        // Guarded by its values: stubs in one namespace with the same enum
+        // (an alias and its generator) share it; different ones clash.
         const std::string e = "Enum_" + p->name();
-        o << "enum class " << e << " {\n";
+        std::string enum_guard = "HALIDE_STUB_ENUM";
+        for (const std::string &n : qualified) {
+            enum_guard += "_" + n;
+        }
+        enum_guard += "_" + e + "_";
         for (const std::string &v : p->enum_names()) {
             user_assert(is_identifier(v)) << "The value '" << v << "' of the GeneratorParam '" << p->name()
                                           << "' is not a C++ name; a stub can't pass it";
+            enum_guard += "_" + v;
+        }
+        o << "#ifndef " << enum_guard << "\n#define " << enum_guard << "\n";
+        o << "enum class " << e << " {\n";
+        for (const std::string &v : p->enum_names()) {
             o << "    " << v << ",\n";
         }
         o << "};\n\ninline const std::map<" << e << ", std::string> &" << e << "_map() {\n"
@@ -262,7 +273,7 @@ std::string generator_stub_source(GeneratorBase &g) {
         for (const std::string &v : p->enum_names()) {
             o << "        {" << e << "::" << v << ", \"" << v << "\"},\n";
         }
-        o << "    };\n    return names;\n}\n\n";
+        o << "    };\n    return names;\n}\n#endif\n\n";
     }
 
     o << "class " << cls << " final : public Halide::NamesInterface {\npublic:\n";
@@ -325,6 +336,9 @@ std::string generator_stub_source(GeneratorBase &g) {
       << "            halide_register_generator::" << registered << "_ns::factory(context);\n";
     for (const ParamText &p : params) {
         o << "        generator->set_generatorparam_value(\"" << p.name << "\", " << p.to_string << ");\n";
+    }
+    if (params.empty()) {
+        o << "        (void)generator_params;\n";
     }
     for (const GeneratorIOBase *in : g.inputs()) {
         o << "        generator->bind_input(\"" << in->name() << "\", " << input_binding(*in) << ");\n";
