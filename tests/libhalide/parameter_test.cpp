@@ -93,8 +93,9 @@ TEST(Parameter, MadeDirectly) {
 TEST(Parameter, ScalarValuesGoThroughTheJIT) {
     Param<float> scale("scale");
     Parameter p = scale.parameter();
-    EXPECT_TRUE(p.has_scalar_value());
+    EXPECT_FALSE(p.has_scalar_value()); // never set: as upstream, no value
     p.set_scalar<float>(2.5f);
+    EXPECT_TRUE(p.has_scalar_value());
     EXPECT_EQ(p.scalar<float>(), 2.5f);
     EXPECT_EQ(scale.get(), 2.5f);
     Var x("x");
@@ -187,4 +188,47 @@ TEST(Parameter, ZeroDimensionalBufferHasNoConstraintsToList) {
     ImageParam im(Float(32), 0, "scalar_image");
     EXPECT_TRUE(im.parameter().buffer_constraints().empty());
     EXPECT_EQ(im.parameter().host_alignment(), 4);
+}
+
+// As upstream 21 (observed): a Param never given a value has no scalar
+// value, and realizing, reading or evaluating it is a CompileError
+// "Parameter p does not have a valid scalar value." (compiling is not).
+TEST(Parameter, AParamNeverSetIsAnErrorWhenRun) {
+    const std::string words = "Parameter unset_p does not have a valid scalar value.";
+    Param<int> p("unset_p");
+    EXPECT_FALSE(p.parameter().has_scalar_value());
+    EXPECT_EQ(message_of([&] { p.get(); }), words);
+    EXPECT_EQ(message_of([&] { p.parameter().scalar_expr(); }), words);
+    EXPECT_EQ(message_of([&] { p.parameter().scalar<int>(); }), words);
+    Var x("x");
+    Func f("unset_f");
+    f(x) = x + p;
+    EXPECT_EQ(message_of([&] { f.compile_jit(); }), "");
+    EXPECT_EQ(message_of([&] { f.realize({4}); }), words);
+    EXPECT_EQ(message_of([&] { Pipeline(f).realize({4}); }), words);
+    EXPECT_THROW(f.realize({4}), CompileError);
+    ImageParam im(Int(32), 1, "unset_im");
+    Func g("unset_g");
+    g(x) = im(x) + p;
+    EXPECT_EQ(message_of([&] { g.infer_input_bounds({4}); }), words);
+    // A Callable takes the value as an argument.
+    Callable c = f.compile_to_callable({p});
+    Buffer<int> out(4);
+    EXPECT_EQ(c(5, out), 0);
+    EXPECT_EQ(out(3), 8);
+    // Once set, and for a Param made with a value, it runs.
+    p.set(3);
+    EXPECT_TRUE(p.parameter().has_scalar_value());
+    Buffer<int> got = f.realize({4});
+    EXPECT_EQ(got(1), 4);
+    Param<float> q("valued_q", 1.5f);
+    EXPECT_TRUE(q.parameter().has_scalar_value());
+    Param<> r(Int(16), "unset_r");
+    EXPECT_FALSE(r.parameter().has_scalar_value());
+    Func h("unset_h");
+    h(x) = r;
+    EXPECT_EQ(message_of([&] { h.realize({2}); }), "Parameter unset_r does not have a valid scalar value.");
+    r.set(7);
+    Buffer<int16_t> hr = h.realize({2});
+    EXPECT_EQ(hr(1), 7);
 }

@@ -11,6 +11,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Serialization.h"
+#include "ParamValues.h"
 #include "ReductionDomainUse.h"
 #include "SerializationFields.h"
 #include "SerializationFormat.h"
@@ -363,9 +364,11 @@ Loaded load(const uint8_t *data, size_t size, const std::map<std::string, Parame
     // Bodies.
     for (auto &[p, fresh] : params) {
         ParamContents body;
-        io_param_body(in, body);
+        bool has_value = false;
+        io_param_body(in, body, has_value);
         if (fresh) {
             p->value = body.value;
+            set_param_has_value(*p, has_value);
             p->min_value = body.min_value;
             p->max_value = body.max_value;
             p->default_value = body.default_value;

@@ -1,12 +1,15 @@
 // Param, ImageParam and Buffer's hooks into the compiler's registries.
 #include <cmath>
 #include <cstring>
+#include <mutex>
+#include <set>
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Param.h"
 #include "ImplicitVars.h"
+#include "ParamValues.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -61,6 +64,7 @@ std::shared_ptr<ParamContents> make_param(const std::string &name, Type type) {
     p->name = name.empty() ? fresh_name('p') : unique_name(name);
     p->user_name = name.empty() ? p->name : name;
     p->type = type;
+    set_param_has_value(*p, false);
     register_param(p);
     return p;
 }
@@ -75,6 +79,7 @@ Type param_type(const ParamContents &p) {
 void set_param_value(ParamContents &p, const void *value, size_t bytes) {
     std::memset(&p.value, 0, sizeof(p.value));
     std::memcpy(&p.value, value, bytes);
+    set_param_has_value(p, true);
 }
 
 void set_param_range(ParamContents &p, const Expr &min, const Expr &max) {
@@ -103,7 +108,37 @@ Expr param_max_value(const ParamContents &p) {
 }
 
 const void *param_value_address(const ParamContents &p) {
+    check_param_has_value(p);
     return &p.value;
+}
+
+// The Params given a value, by their unique names (kept apart from
+// ParamContents). A name freed by a destroyed Param and taken again starts
+// without a value: make_param clears it.
+namespace {
+std::mutex param_values_mutex;
+std::set<std::string> &params_with_values() {
+    static auto *names = new std::set<std::string>; // used by static destructors: never destroyed
+    return *names;
+}
+} // namespace
+
+bool param_has_value(const ParamContents &p) {
+    std::lock_guard<std::mutex> lock(param_values_mutex);
+    return params_with_values().count(p.name) != 0;
+}
+
+void set_param_has_value(const ParamContents &p, bool has) {
+    std::lock_guard<std::mutex> lock(param_values_mutex);
+    if (has) {
+        params_with_values().insert(p.name);
+    } else {
+        params_with_values().erase(p.name);
+    }
+}
+
+void check_param_has_value(const ParamContents &p) {
+    user_assert(param_has_value(p)) << "Parameter " << p.user_name << " does not have a valid scalar value.";
 }
 
 // Cast to the Param's type, so the run-time check compares like with like.
@@ -226,6 +261,7 @@ halide_scalar_value_t scalar_bits(const ParamContents &p, const Expr &value, con
 
 void set_param_constant(ParamContents &p, const Expr &value, const std::string &text) {
     p.value = scalar_bits(p, value, text);
+    set_param_has_value(p, true);
 }
 
 void set_param_estimate_constant(ParamContents &p, const Expr &value, const std::string &text) {

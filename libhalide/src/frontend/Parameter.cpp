@@ -5,6 +5,7 @@
 #include "Halide/Error.h"
 #include "Halide/IROperator.h"
 #include "Halide/Param.h"
+#include "ParamValues.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -73,6 +74,7 @@ bool Parameter::operator<(const Parameter &other) const {
 
 Expr Parameter::scalar_expr() const {
     check_scalar("scalar_expr");
+    check_param_has_value(*scalar_);
     return param_value(*scalar_);
 }
 Expr Parameter::min_value() const {
@@ -142,13 +144,14 @@ void Parameter::set_host_alignment(int bytes) {
 }
 
 bool Parameter::has_scalar_value() const {
-    return defined() && !is_buffer();
+    return defined() && !is_buffer() && param_has_value(*scalar_);
 }
 
 halide_scalar_value_t Parameter::scalar_data(const Type &as) const {
     check_scalar("scalar");
     user_assert(as == scalar_->type) << "Parameter::scalar: '" << name() << "' has type "
                                      << type_to_string(scalar_->type) << ", not " << type_to_string(as);
+    check_param_has_value(*scalar_);
     return scalar_->value;
 }
 

@@ -15,6 +15,7 @@
 #include "call_context.h"
 #include "frontend/CustomPasses.h"
 #include "frontend/JITCall.h"
+#include "frontend/ParamValues.h"
 #include "jit/JITHandlers.h"
 #include "lower/Function.h"
 #include "lower/Lower.h"
@@ -374,6 +375,7 @@ void Pipeline::run(const std::vector<halide_buffer_t *> &outputs, JITUserContext
     std::vector<void *> args = {nullptr}; // the user context: run_jit's
     for (const ArgumentSource &s : lp.sources) {
         if (s.param) {
+            check_param_has_value(*s.param);
             args.push_back(&s.param->value);
         } else if (s.buffer) {
             user_assert(s.buffer->bound) << "Buffer argument " << s.buffer->name << " is nullptr: ImageParam '"
@@ -475,6 +477,7 @@ void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs,
     std::vector<void *> args = {nullptr};      // the user context: run_jit's
     for (const ArgumentSource &s : c.lowered.sources) {
         if (s.param) {
+            check_param_has_value(*s.param);
             args.push_back(&s.param->value);
         } else if (s.buffer && s.buffer->bound) {
             args.push_back(s.buffer->bound);

@@ -10,6 +10,7 @@
 #include "Halide/Func.h"
 #include "Halide/IR.h"
 #include "Halide/IRVisitor.h"
+#include "ParamValues.h"
 #include "SerializationFields.h"
 #include "SerializationFormat.h"
 
@@ -91,7 +92,8 @@ public:
                 }
             }
             for (; p < params.size(); p++) {
-                io_param_body(*this, *params[p]);
+                bool has_value = false;
+                io_param_body(*this, *params[p], has_value);
             }
             for (; r < rdoms.size(); r++) {
                 for (ReductionVariable &v : rdoms[r]->domain) {
@@ -294,7 +296,8 @@ std::vector<uint8_t> serialize(const Pipeline &pipeline, std::map<std::string, P
     }
     // Bodies.
     for (const ParamPtr &p : c.params) {
-        io_param_body(o, *p);
+        bool has_value = param_has_value(*p);
+        io_param_body(o, *p, has_value);
     }
     for (const InputBufferPtr &b : c.buffers) {
         io_buffer_body(o, *b);

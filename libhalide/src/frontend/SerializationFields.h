@@ -244,8 +244,10 @@ template <typename A> void io_buffer_body(A &a, InputBufferContents &b) {
     }
 }
 
-template <typename A> void io_param_body(A &a, ParamContents &p) {
+// has_value: whether the Param was given a value (ParamValues.h).
+template <typename A> void io_param_body(A &a, ParamContents &p, bool &has_value) {
     a.io(p.value.u.u64);
+    a.io(has_value);
     a.io(p.min_value);
     a.io(p.max_value);
     a.io(p.default_value);

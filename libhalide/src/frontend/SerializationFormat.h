@@ -19,7 +19,7 @@ namespace Serial {
 
 constexpr char kMagic[8] = {'H', 'C', 'P', 'I', 'P', 'E', '\n', '\0'};
 // Bumped on every change of the layout; other versions are refused.
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2; // 2: a Param's has_value
 
 // Expression node tags: kNoExpr for an undefined Expr, else 1 + IRNodeType.
 constexpr uint8_t kNoExpr = 0;
