@@ -813,7 +813,7 @@ def test_argmax_argmin_index_starts_at_zero_as_upstream():
 
 def test_unevaluated_reference_rules_and_names():
     # f[x] + e of a Func not defined yet is applied once, to f at the same
-    # coordinates; the errors name the Func being defined, as upstream's,
+    # coordinates; the errors name the Func of the reference, as upstream's,
     # and Python's own error names the class from halide.halide_ (upstream's
     # name of the compiler module, which ours is too).
     import halide.halide_
@@ -829,7 +829,7 @@ def test_unevaluated_reference_rules_and_names():
     with pytest.raises(hl.HalideError, match="'uref_f' to define an update when a pure definition already exists"):
         f[x] = ref
     other = hl.Func("uref_other")
-    with pytest.raises(hl.HalideError, match="'uref_other' to define an update at a different location"):
+    with pytest.raises(hl.HalideError, match="'uref_f' to define an update at a different location"):
         other[x] = ref
     # The placeholder: `_` is the implicit Vars the right side uses.
     g = hl.Func("uref_g")

@@ -156,12 +156,14 @@ void apply_unevaluated(const Func &f, const py::object &index, const Unevaluated
     for (size_t i = 0; same && i < args.size(); i++) {
         same = Halide::Internal::equal(args[i], u.args[i]);
     }
-    // As upstream: the message names the Func being defined; a reference
-    // applied once defined its Func, so applying it again (or after another
-    // pure definition) is refused rather than adding a second update.
+    // As upstream: the message names the Func the reference is of (not yet
+    // defined: g in f[x] = g[x] + 1); a reference applied once defined its
+    // Func, so applying it again (or after another pure definition) is
+    // refused rather than adding a second update.
     if (!same) {
-        throw Halide::CompileError(Halide::Internal::user_error_text(
-            "Cannot use an unevaluated reference to '" + f.name() + "' to define an update at a different location."));
+        throw Halide::CompileError(Halide::Internal::user_error_text("Cannot use an unevaluated reference to '" +
+                                                                     u.func.name() +
+                                                                     "' to define an update at a different location."));
     }
     if (f.defined()) {
         throw Halide::CompileError(
