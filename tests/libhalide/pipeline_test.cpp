@@ -527,7 +527,12 @@ TEST(Errors, StoreAtInsideTheComputeLevel) {
         FAIL() << "expected an error";
     } catch (const CompileError &e) {
         std::string msg = e.what();
-        EXPECT_NE(msg.find("not around the loop it is computed at"), std::string::npos) << msg;
+        // Upstream 21's words (observed): the placement and the legal locations.
+        EXPECT_EQ(msg.find("Error: Func \"f\" is computed at the following invalid location:\n"
+                           "  f.store_at(g, x).compute_at(g, y);\n"
+                           "Legal locations for this function are:\n"),
+                  0u)
+            << msg;
     }
 }
 

@@ -436,6 +436,159 @@ TEST(UpstreamParity, InvalidPlacementsUseUpstreamsWords) {
               std::string::npos);
 }
 
+// A Func computed where it can't be: upstream 21's message (observed with
+// the same programs) lists the levels it could be computed at, outermost
+// first, and where it is used.
+namespace {
+std::string placement_error(Func out) {
+    try {
+        out.realize({4, 4});
+    } catch (const CompileError &e) {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+TEST(UpstreamParity, InvalidPlacementsListTheLegalLocations) {
+    Var x("x"), y("y"), z("z"), xo("xo"), xi("xi");
+    {
+        Func g("la_g"), f("la_f");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y) + 1;
+        g.compute_at(f, z); // no loop of f
+        EXPECT_EQ(placement_error(f), "Error: Func \"la_g\" is computed at the following invalid location:\n"
+                                      "  la_g.compute_at(la_f, z);\n"
+                                      "Legal locations for this function are:\n"
+                                      "  la_g.compute_root();\n"
+                                      "  la_g.compute_at(la_f, Var::outermost());\n"
+                                      "  la_g.compute_at(la_f, y);\n"
+                                      "  la_g.compute_at(la_f, x);\n"
+                                      "\"la_g\" is used in the following places:\n"
+                                      " for la_f.s0.y:\n"
+                                      "  for la_f.s0.x:\n"
+                                      "   la_f uses la_g\n");
+    }
+    auto legal = [](const std::string &message) {
+        size_t from = message.find("Legal locations for this function are:\n");
+        size_t to = message.find("\" is used in the following places:\n");
+        if (from == std::string::npos || to == std::string::npos) {
+            return "not upstream's form: " + message;
+        }
+        return message.substr(from, message.rfind('\n', to) + 1 - from);
+    };
+    {
+        Func g("lb_g"), f("lb_f"), h("lb_h"), o("lb_o");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y);
+        h(x, y) = g(x, y) * 2;
+        o(x, y) = f(x, y) + h(x, y);
+        f.compute_root();
+        h.compute_root();
+        g.compute_at(f, x); // h uses it too
+        std::string m = placement_error(o);
+        EXPECT_EQ(m.find("Error: Func \"lb_g\" is computed at the following invalid location:\n"
+                         "  lb_g.compute_at(lb_f, x);\n"),
+                  0u)
+            << m;
+        EXPECT_EQ(legal(m), "Legal locations for this function are:\n"
+                            "  lb_g.compute_root();\n");
+        EXPECT_NE(m.find("lb_f uses lb_g\n"), std::string::npos) << m;
+        EXPECT_NE(m.find("lb_h uses lb_g\n"), std::string::npos) << m;
+    }
+    {
+        Func g("lc_g"), f("lc_f"), h("lc_h");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y);
+        h(x, y) = f(x, y) + 1;
+        f.compute_at(h, y);
+        g.compute_at(f, z);
+        EXPECT_EQ(legal(placement_error(h)), "Legal locations for this function are:\n"
+                                             "  lc_g.compute_root();\n"
+                                             "  lc_g.compute_at(lc_h, Var::outermost());\n"
+                                             "  lc_g.compute_at(lc_h, y);\n"
+                                             "  lc_g.compute_at(lc_f, Var::outermost());\n"
+                                             "  lc_g.compute_at(lc_f, y);\n"
+                                             "  lc_g.compute_at(lc_f, x);\n");
+    }
+    {
+        Func g("ld_g"), f("ld_f");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y);
+        f(x, y) += g(x, y);
+        g.compute_at(f, z);
+        std::string m = placement_error(f);
+        EXPECT_EQ(legal(m), "Legal locations for this function are:\n"
+                            "  ld_g.compute_root();\n"
+                            "  ld_g.compute_at(ld_f, Var::outermost());\n"
+                            "  ld_g.compute_at(ld_f, y);\n"
+                            "  ld_g.compute_at(ld_f, x);\n");
+        EXPECT_NE(m.find("\"ld_g\" is used in the following places:\n"
+                         " for ld_f.s0.y:\n"
+                         "  for ld_f.s0.x:\n"
+                         "   ld_f uses ld_g\n"
+                         " for ld_f.s1.y:\n"
+                         "  for ld_f.s1.x:\n"
+                         "   ld_f uses ld_g\n"),
+                  std::string::npos)
+            << m;
+    }
+    {
+        Func g("le_g"), f("le_f"), h("le_h");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y);
+        h(x, y) = f(x, y) + 1;
+        g.compute_at(f, x); // f is inlined
+        EXPECT_EQ(legal(placement_error(h)), "Legal locations for this function are:\n"
+                                             "  le_g.compute_root();\n"
+                                             "  le_g.compute_at(le_h, Var::outermost());\n"
+                                             "  le_g.compute_at(le_h, y);\n"
+                                             "  le_g.compute_at(le_h, x);\n");
+    }
+    {
+        Func g("lf_g"), f("lf_f");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y);
+        g.compute_at(f, y).store_at(f, x); // stored inside its computation
+        std::string m = placement_error(f);
+        EXPECT_EQ(m.find("Error: Func \"lf_g\" is computed at the following invalid location:\n"
+                         "  lf_g.store_at(lf_f, x).compute_at(lf_f, y);\n"
+                         "Legal locations for this function are:\n"
+                         "  lf_g.compute_root();\n"
+                         "  lf_g.compute_at(lf_f, Var::outermost());\n"
+                         "  lf_g.compute_at(lf_f, y);\n"
+                         "  lf_g.compute_at(lf_f, x);\n"),
+                  0u)
+            << m;
+    }
+    {
+        Func g("lg_g"), f("lg_f"), h("lg_h");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y);
+        h(x, y) = f(x, y) + 1;
+        f.compute_root();
+        g.compute_at(h, x); // h does not call g
+        EXPECT_EQ(legal(placement_error(h)), "Legal locations for this function are:\n"
+                                             "  lg_g.compute_root();\n"
+                                             "  lg_g.compute_at(lg_f, Var::outermost());\n"
+                                             "  lg_g.compute_at(lg_f, y);\n"
+                                             "  lg_g.compute_at(lg_f, x);\n");
+    }
+    {
+        Func g("lh_g"), f("lh_f");
+        g(x, y) = x + y;
+        f(x, y) = g(x, y);
+        f.split(x, xo, xi, 2);
+        g.compute_at(f, x); // split away
+        EXPECT_EQ(legal(placement_error(f)), "Legal locations for this function are:\n"
+                                             "  lh_g.compute_root();\n"
+                                             "  lh_g.compute_at(lh_f, Var::outermost());\n"
+                                             "  lh_g.compute_at(lh_f, y);\n"
+                                             "  lh_g.compute_at(lh_f, xo);\n"
+                                             "  lh_g.compute_at(lh_f, xi);\n");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Found by the differential test against upstream (tests/differential).
 

@@ -675,11 +675,13 @@ namespace {
 
 // Whether some stage of f has a loop the user calls `name` (a compute_at
 // or store_at level names that loop in every stage that has it, as
-// upstream's does).
+// upstream's does). As upstream, compute_at and store_at are checked when
+// the pipeline is lowered (f may get that loop later), with upstream's
+// message listing the legal locations (lower/LegalLocations.cpp).
 void check_level(const FunctionContents &f, const std::string &name, const char *what) {
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
-    if (name == Var::outermost().name() && std::string(what) != "hoist_storage") {
-        return; // outside all of its loops (inside its computation), as upstream's
+    if (std::string(what) != "hoist_storage") {
+        return;
     }
     std::vector<std::string> loops;
     std::vector<const std::vector<Dim> *> schedules; // every stage's, and their specializations'

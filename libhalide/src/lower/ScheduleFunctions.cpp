@@ -28,6 +28,7 @@
 #include "analysis/Interval.h"
 #include "ir/Substitute.h"
 #include "ir/UsesVars.h"
+#include "lower/LegalLocations.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -913,13 +914,16 @@ std::string invalid_location(const FunctionContents &g) {
 // store_at level), checked: as upstream's, a level names that loop in every
 // stage of the Func that has it, so g is computed (or stored) in each, for
 // the uses of g in that stage.
-std::vector<std::string> level_loops(const Environment &env, const FunctionContents &g, const std::string &func,
-                                     const std::string &dim, const char *what, int only_stage = -1) {
+// A level that is no loop (of a Func inlined or not in the pipeline, or a
+// name the Func has no loop of) is upstream's error, with the levels g could
+// be placed at in `s`.
+std::vector<std::string> level_loops(const Environment &env, const Stmt &s, const FunctionContents &g,
+                                     const std::string &func, const std::string &dim, const char *what,
+                                     int only_stage = -1) {
     auto consumer = env.find(func);
-    user_assert(consumer != env.end()) << invalid_location(g) << "Func '" << g.name << "' is " << what << " Func '"
-                                       << func
-                                       << "', which is not computed anywhere (it is inlined or not part of this "
-                                          "pipeline)";
+    if (consumer == env.end()) {
+        user_error << invalid_location(g) << legal_locations_text(g, s, env);
+    }
     const FunctionContents &c = *consumer->second;
     std::vector<std::string> loops;
     user_assert(only_stage <= (int)c.updates.size())
@@ -945,11 +949,10 @@ std::vector<std::string> level_loops(const Environment &env, const FunctionConte
         for_each_specialization(stage == 0 ? c.specializations : c.updates[stage - 1].specializations,
                                 [&](const Specialization &sp) { add(sp.dims); });
     }
-    if (!loops.empty()) {
-        return loops;
+    if (loops.empty()) {
+        user_error << invalid_location(g) << legal_locations_text(g, s, env);
     }
-    user_error << invalid_location(g) << "Func '" << g.name << "' is " << what << " loop '" << dim << "' of Func '"
-               << func << "', which has no such loop";
+    return loops;
 }
 
 // Every Provide to g must be inside g's Realize (store_at outside compute_at).
@@ -963,12 +966,10 @@ public:
         depth_ -= op->name == g_.name;
     }
     void visit(const Provide *op) override {
-        user_assert(op->name != g_.name || depth_ > 0)
-            << invalid_location(g_) << "Func '" << g_.name << "' is stored at loop '" << g_.store_at_var
-            << "' of Func '" << g_.store_at_func << "', which is not around the loop it is computed at ('"
-            << g_.compute_at_var << "' of Func '" << g_.compute_at_func << "'). Store it at that loop or further out.";
+        outside = outside || (op->name == g_.name && depth_ == 0);
         IRVisitor::visit(op);
     }
+    bool outside = false; // stored at a loop inside the one it is computed at
 
 private:
     const FunctionContents &g_;
@@ -1045,27 +1046,20 @@ public:
         IRVisitor::visit(op);
         live_.erase(live_.find(op->name));
     }
-    void visit(const Provide *op) override {
-        std::string outer = producing_;
-        producing_ = op->name;
-        IRVisitor::visit(op);
-        producing_ = outer;
-    }
     void visit(const Call *op) override {
         IRVisitor::visit(op);
         if (op->call_type != Call::Halide || live_.count(op->name)) {
             return;
         }
-        const FunctionContents &g = *env_.at(op->name);
-        user_error << "Func '" << g.name << "' is computed at loop '" << g.compute_at_var << "' of Func '"
-                   << g.compute_at_func << "', but Func '" << producing_
-                   << "' uses it outside that loop. Compute it at an outer loop, or compute_root.";
+        if (!misplaced) {
+            misplaced = env_.at(op->name).get(); // used outside the loop it is computed at
+        }
     }
+    const FunctionContents *misplaced = nullptr;
 
 private:
     const Environment &env_;
     std::multiset<std::string> live_;
-    std::string producing_;
 };
 
 // The innermost loop around every call to g, not entering vectorized loops
@@ -1207,7 +1201,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         if (!stored_apart(g)) {
             if (g.compute == ComputeLevel::At) {
                 InjectAt inject(
-                    level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at", g.compute_at_stage),
+                    level_loops(env, s, g, g.compute_at_func, g.compute_at_var, "computed at", g.compute_at_stage),
                     [&](const Stmt &body) { return realize_around(g, body); });
                 s = inject.mutate(s);
                 internal_assert(inject.found);
@@ -1228,22 +1222,30 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             continue;
         }
         // Computed at one loop, stored at an outer one (or at the root).
-        InjectAt compute(level_loops(env, g, g.compute_at_func, g.compute_at_var, "computed at", g.compute_at_stage),
+        InjectAt compute(level_loops(env, s, g, g.compute_at_func, g.compute_at_var, "computed at", g.compute_at_stage),
                          [&](const Stmt &body) { return compute_around(g, body); });
         s = compute.mutate(s);
         internal_assert(compute.found);
         if (g.store == ComputeLevel::Root) {
             s = store_around(g, s);
         } else {
-            InjectAt store(level_loops(env, g, g.store_at_func, g.store_at_var, "stored at", g.store_at_stage),
+            InjectAt store(level_loops(env, s, g, g.store_at_func, g.store_at_var, "stored at", g.store_at_stage),
                            [&](const Stmt &body) { return store_around(g, body); });
             s = store.mutate(s);
             internal_assert(store.found);
         }
-        CheckProvidesInsideRealization(g).include(s);
+        CheckProvidesInsideRealization inside(g);
+        inside.include(s);
+        if (inside.outside) {
+            user_error << invalid_location(g) << legal_locations_text(g, s, env);
+        }
         CheckNoRaceOnStorage(g).include(s);
     }
-    CheckCallsInsideRealizations(env, output_names).include(s);
+    CheckCallsInsideRealizations calls(env, output_names);
+    calls.include(s);
+    if (calls.misplaced) {
+        user_error << invalid_location(*calls.misplaced) << legal_locations_text(*calls.misplaced, s, env);
+    }
     return s;
 }
 
