@@ -3,6 +3,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <sstream>
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
@@ -43,9 +44,16 @@ Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args)
     auto b = find_input_buffer(name);
     internal_assert(b) << "unknown buffer " << name;
     expand_placeholder_in_call(b->user_name, b->dimensions, args);
-    user_assert((int)args.size() == b->dimensions)
-        << "Dimensionality mismatch accessing Buffer " << name << ". There were " << args.size()
-        << " arguments, but the Buffer has " << b->dimensions << " dimensions.";
+    if ((int)args.size() != b->dimensions) {
+        // Upstream's words, with the call as written.
+        std::ostringstream call;
+        for (size_t i = 0; i < args.size(); i++) {
+            call << (i ? ", " : "") << args[i];
+        }
+        user_error << "Dimensionality mismatch accessing Buffer " << name << ". There were " << args.size()
+                   << " arguments, but the Buffer has " << b->dimensions << " dimensions:\n  " << name << "("
+                   << call.str() << ")";
+    }
     for (Expr &a : args) {
         user_assert(a.defined() && (a.type().is_int() || a.type().is_uint()))
             << "Coordinates of buffer '" << name << "' must be integers";

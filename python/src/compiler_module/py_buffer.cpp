@@ -447,13 +447,9 @@ void bind_elements(py::class_<Buffer> &cls) {
                    }
                    return load(checked(b).address_of(pos, false), b.type());
                }
-               std::vector<Halide::Expr> args = expr_coordinates(index);
-               if ((int)args.size() != b.dimensions()) {
-                   throw py::index_error("a halide.Buffer of " + std::to_string(b.dimensions()) + " dimensions takes " +
-                                         std::to_string(b.dimensions()) + " coordinates, got " +
-                                         std::to_string(args.size()));
-               }
-               return py::cast(b(args));
+               // The wrong number of Expr coordinates: the compiler's error
+               // (upstream's HalideError "Dimensionality mismatch ...").
+               return py::cast(b(expr_coordinates(index)));
            },
            py::arg("index"))
         .def(
