@@ -402,6 +402,12 @@ s.compute_root()
 u = hl.Func("u"); u[x, y] = s[x, y] * 2
 u.reorder(y, x).parallel(x)
 show(u)
+
+r4a = hl.RDom([(0, 8)], "r4")
+r4 = hl.RDom([(0, 8)], "r4")  # a second RDom of that name (ours: r4$1.x; upstream's: r4$x)
+h4 = hl.Func("h4"); h4[x] = 0; h4[x] += r4.x
+h4.update(0).split(r4.x, r4.x, hl.RVar("r4i"), 2)
+show(h4)
 """
 
 
@@ -415,6 +421,24 @@ def test_print_loop_nest_as_upstream(tmp_path):
     ours = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert ours.returncode == 0, ours.stderr
     assert ours.stderr == theirs.stderr
+
+
+def test_print_loop_nest_names_with_a_dollar(capfd):
+    # A second RDom named ser_r is ser_r$1 here: its loops show as the first's
+    # (upstream: "ser_r.ser_r" for the loop keeping the RVar's name), and the
+    # inner loop of unroll(r.x, 2), ours ser_r$1.x_unroll, as ser_r.x_unroll
+    # (upstream names it with a process-wide counter, ser_r.r19).
+    first = hl.RDom([(0, 8)], "ser_r")
+    r = hl.RDom([(0, 8)], "ser_r")
+    assert r.x.name() != first.x.name()
+    h = hl.Func("pln_h")
+    h[x] = 0
+    h[x] += r.x
+    h.update(0).unroll(r.x, 2)
+    capfd.readouterr()
+    h.print_loop_nest()
+    err = capfd.readouterr().err
+    assert "    for ser_r.ser_r in [0, 3]:\n      unrolled ser_r.ser_r.x_unroll in [0, 1]:\n" in err, err
 
 
 NAMES = ["ArgumentEstimates", "Tuple"]

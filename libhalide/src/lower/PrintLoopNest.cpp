@@ -16,6 +16,7 @@
 // out (upstream's simplifier removes them); constant bounds show as
 // [min, max]. Lets, asserts and branches are not shown (the loops of both
 // sides of a specialization's branch are).
+#include <set>
 #include <sstream>
 
 #include "Halide/IROperator.h"
@@ -28,33 +29,53 @@ namespace Internal {
 
 namespace {
 
-// The user's name of a loop whose internal name is `var` ("x$o" -> "x"),
-// as upstream shows names: without what follows a '$' ("r$x" -> "r").
+// A name as upstream shows it: each '$' and what follows it up to the next
+// '.' left out ("x$o" -> "x", "r$1.x_unroll" -> "r.x_unroll").
 std::string user_part(const std::string &var) {
-    return var.substr(0, var.find('$'));
+    std::string out;
+    bool keep = true;
+    for (char c : var) {
+        keep = c == '$' ? false : c == '.' ? true : keep;
+        if (keep) {
+            out += c;
+        }
+    }
+    return out;
 }
 
+// How one stage's variable shows: an RDom's variable ("r.x", "r$1.x" for a
+// second RDom named r; upstream's "r$x"), or a loop keeping its name, as
+// the RDom's name; anything else by user_part.
+struct StageNames {
+    std::set<std::string> rvars; // user_part of each RDom variable
+    std::string rdom;            // user_part of the RDom's name
+    std::string of(const std::string &var) const {
+        std::string u = user_part(var);
+        return rvars.count(u) ? rdom : u;
+    }
+};
+
 // Internal loop name -> upstream's dotted name, for one stage's schedule.
-void add_dotted_names(const std::vector<SplitStep> &splits, const std::vector<Dim> &dims,
+void add_dotted_names(const std::vector<SplitStep> &splits, const std::vector<Dim> &dims, const StageNames &shown,
                       std::map<std::string, std::string> &names) {
     auto dotted = [&](const std::string &var) {
         auto it = names.find(var);
-        return it == names.end() ? user_part(var) : it->second;
+        return it == names.end() ? shown.of(var) : it->second;
     };
     for (const SplitStep &st : splits) {
         if (st.kind == SplitStep::Split) {
             std::string old = dotted(st.old_var);
-            names[st.outer] = old + "." + user_part(st.outer);
-            names[st.inner] = old + "." + user_part(st.inner);
+            names[st.outer] = old + "." + shown.of(st.outer);
+            names[st.inner] = old + "." + shown.of(st.inner);
         } else {
-            names[st.old_var] = dotted(st.inner) + "." + user_part(st.old_var);
+            names[st.old_var] = dotted(st.inner) + "." + shown.of(st.old_var);
         }
     }
     for (const Dim &d : dims) {
         std::string n = dotted(d.var);
         // rename(): the loop's current name differs from its incarnation's.
-        if (d.name != d.var && d.name != user_part(d.var) && d.name != n) {
-            n += "." + d.name;
+        if (d.name != d.var && shown.of(d.name) != shown.of(d.var) && d.name != n) {
+            n += "." + shown.of(d.name);
         }
         names[d.var] = n;
     }
@@ -63,14 +84,17 @@ void add_dotted_names(const std::vector<SplitStep> &splits, const std::vector<Di
 void add_stage_names(const std::vector<SplitStep> &splits, const std::vector<Dim> &dims,
                      const std::vector<Specialization> &specs, const ReductionDomainPtr &rdom,
                      std::map<std::string, std::string> &names) {
-    // An RDom's variables ("r.x", upstream's "r$x") show as the RDom's name.
+    StageNames shown;
     if (rdom) {
+        shown.rdom = user_part(rdom->name);
         for (const ReductionVariable &r : rdom->domain) {
-            names[r.var] = user_part(rdom->name);
+            shown.rvars.insert(user_part(r.var));
+            names[r.var] = shown.rdom;
         }
     }
-    add_dotted_names(splits, dims, names);
-    for_each_specialization(specs, [&](const Specialization &sp) { add_dotted_names(sp.splits, sp.dims, names); });
+    add_dotted_names(splits, dims, shown, names);
+    for_each_specialization(specs,
+                            [&](const Specialization &sp) { add_dotted_names(sp.splits, sp.dims, shown, names); });
 }
 
 class LoopNestPrinter {
