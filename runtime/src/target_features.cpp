@@ -33,7 +33,7 @@ struct CpuFeature {
 // CPU features from cpuid (not __builtin_cpu_supports: its data lives in
 // libgcc's static part, which kernels linked without gcc do not have).
 struct Cpuid {
-    unsigned leaf1_ecx = 0, leaf7_ebx = 0, leaf7_ecx = 0, leaf7_1_eax = 0, ext_ecx = 0;
+    unsigned leaf1_ecx = 0, leaf7_ebx = 0, leaf7_ecx = 0, leaf7_edx = 0, leaf7_1_eax = 0, ext_ecx = 0;
     unsigned long long xcr0 = 0;
     Cpuid() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -44,6 +44,7 @@ struct Cpuid {
         if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
             leaf7_ebx = b;
             leaf7_ecx = c;
+            leaf7_edx = d;
         }
         if (__get_cpuid_count(7, 1, &a, &b, &c, &d)) {
             leaf7_1_eax = a;
@@ -69,15 +70,28 @@ bool has(const Cpuid &cpu, const char *what) {
         bool state;
     };
     const Bit bits[] = {
-        {"sse4.1", cpu.leaf1_ecx, 19, true},     {"avx", cpu.leaf1_ecx, 28, ymm},
-        {"fma", cpu.leaf1_ecx, 12, ymm},         {"f16c", cpu.leaf1_ecx, 29, ymm},
-        {"fma4", cpu.ext_ecx, 16, ymm},          {"avx2", cpu.leaf7_ebx, 5, ymm},
-        {"avx512f", cpu.leaf7_ebx, 16, zmm},     {"avx512dq", cpu.leaf7_ebx, 17, zmm},
-        {"avx512ifma", cpu.leaf7_ebx, 21, zmm},  {"avx512pf", cpu.leaf7_ebx, 26, zmm},
-        {"avx512er", cpu.leaf7_ebx, 27, zmm},    {"avx512cd", cpu.leaf7_ebx, 28, zmm},
-        {"avx512bw", cpu.leaf7_ebx, 30, zmm},    {"avx512vl", cpu.leaf7_ebx, 31, zmm},
-        {"avx512vbmi", cpu.leaf7_ecx, 1, zmm},   {"avx512vnni", cpu.leaf7_ecx, 11, zmm},
+        {"sse4.1", cpu.leaf1_ecx, 19, true},
+        {"avx", cpu.leaf1_ecx, 28, ymm},
+        {"fma", cpu.leaf1_ecx, 12, ymm},
+        {"f16c", cpu.leaf1_ecx, 29, ymm},
+        {"fma4", cpu.ext_ecx, 16, ymm},
+        {"avx2", cpu.leaf7_ebx, 5, ymm},
+        {"avx512f", cpu.leaf7_ebx, 16, zmm},
+        {"avx512dq", cpu.leaf7_ebx, 17, zmm},
+        {"avx512ifma", cpu.leaf7_ebx, 21, zmm},
+        {"avx512pf", cpu.leaf7_ebx, 26, zmm},
+        {"avx512er", cpu.leaf7_ebx, 27, zmm},
+        {"avx512cd", cpu.leaf7_ebx, 28, zmm},
+        {"avx512bw", cpu.leaf7_ebx, 30, zmm},
+        {"avx512vl", cpu.leaf7_ebx, 31, zmm},
+        {"avx512vbmi", cpu.leaf7_ecx, 1, zmm},
+        {"avx512vnni", cpu.leaf7_ecx, 11, zmm},
         {"avx512bf16", cpu.leaf7_1_eax, 5, zmm},
+        {"avxvnni", cpu.leaf7_1_eax, 4, ymm},
+        {"avx512vbmi2", cpu.leaf7_ecx, 6, zmm},
+        {"avx512bitalg", cpu.leaf7_ecx, 12, zmm},
+        {"avx512vpopcntdq", cpu.leaf7_ecx, 14, zmm},
+        {"avx512vp2intersect", cpu.leaf7_edx, 8, zmm},
     };
     for (const Bit &b : bits) {
         if (!std::strcmp(b.name, what)) {
@@ -96,7 +110,9 @@ bool all(const Cpuid &cpu, std::initializer_list<const char *> what) {
     return true;
 }
 
-// The same requirements as the compiler's host detection (Target.cpp).
+// The same requirements as the compiler's host detection (Target.cpp), which
+// does not detect avxvnni, avx512_zen4 or avx512_zen5 (upstream 21 names
+// Zen 4 from AMD's family and model numbers; here the instructions count).
 const CpuFeature kFeatures[] = {
     {halide_target_feature_sse41, "sse41", [](const Cpuid &cpu) { return has(cpu, "sse4.1"); }},
     {halide_target_feature_avx, "avx", [](const Cpuid &cpu) { return has(cpu, "avx"); }},
@@ -123,6 +139,21 @@ const CpuFeature kFeatures[] = {
     {halide_target_feature_avx512_sapphirerapids, "avx512_sapphirerapids",
      [](const Cpuid &cpu) {
          return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512bf16", "avx512vnni"});
+     }},
+    {halide_target_feature_avxvnni, "avxvnni", [](const Cpuid &cpu) { return has(cpu, "avxvnni"); }},
+    // Zen 4's AVX-512: Cannon Lake's plus VNNI, BF16, VBMI2, BITALG and
+    // VPOPCNTDQ. Zen 5 adds AVX-VNNI and VP2INTERSECT. Checked by feature
+    // bits, so another vendor's CPU with those instructions runs the code.
+    {halide_target_feature_avx512_zen4, "avx512_zen4",
+     [](const Cpuid &cpu) {
+         return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma", "avx512vbmi",
+                          "avx512vnni", "avx512bf16", "avx512vbmi2", "avx512bitalg", "avx512vpopcntdq"});
+     }},
+    {halide_target_feature_avx512_zen5, "avx512_zen5",
+     [](const Cpuid &cpu) {
+         return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512ifma", "avx512vbmi",
+                          "avx512vnni", "avx512bf16", "avx512vbmi2", "avx512bitalg", "avx512vpopcntdq", "avxvnni",
+                          "avx512vp2intersect"});
      }},
 };
 

@@ -182,3 +182,33 @@ def test_feature_numbers_and_vector_bits_are_upstream_21s():
     assert t.natural_vector_size(hl.Float(32)) == 8
     assert hl.Target.validate_target_string("x86-64-linux-vector_bits_256")
     assert not hl.Target.validate_target_string("x86-64-linux-vector_bits_")
+
+
+# Upstream 21's natural_vector_size (observed) for float32, float64, float16,
+# bfloat16, uint8, int16, int32, int64, bool: floats take 64-byte vectors with
+# any AVX-512, integers only with AVX-512BW (skylake and later, Zen 4/5).
+UPSTREAM_21_VECTOR_SIZES = {
+    "": [4, 2, 8, 8, 16, 8, 4, 2, 16],
+    "sse41": [4, 2, 8, 8, 16, 8, 4, 2, 16],
+    "avx": [8, 4, 16, 16, 16, 8, 4, 2, 16],
+    "avx2": [8, 4, 16, 16, 32, 16, 8, 4, 32],
+    "avx512": [16, 8, 32, 32, 32, 16, 8, 4, 32],
+    "avx512_knl": [16, 8, 32, 32, 32, 16, 8, 4, 32],
+    "avx512_skylake": [16, 8, 32, 32, 64, 32, 16, 8, 64],
+    "avx512_cannonlake": [16, 8, 32, 32, 64, 32, 16, 8, 64],
+    "avx512_sapphirerapids": [16, 8, 32, 32, 64, 32, 16, 8, 64],
+    "avx512_zen4": [16, 8, 32, 32, 64, 32, 16, 8, 64],
+    "avx512_zen5": [16, 8, 32, 32, 64, 32, 16, 8, 64],
+    "avxvnni": [4, 2, 8, 8, 16, 8, 4, 2, 16],
+    "avx-avx512": [16, 8, 32, 32, 32, 16, 8, 4, 32],
+    "avx2-avx512_zen4": [16, 8, 32, 32, 64, 32, 16, 8, 64],
+    "f16c": [4, 2, 8, 8, 16, 8, 4, 2, 16],
+}
+
+
+@pytest.mark.parametrize("features", sorted(UPSTREAM_21_VECTOR_SIZES))
+def test_x86_natural_vector_sizes_are_upstream_21s(features):
+    t = hl.Target("x86-64-linux" + ("-" + features if features else ""))
+    types = [hl.Float(32), hl.Float(64), hl.Float(16), hl.BFloat(16), hl.UInt(8), hl.Int(16), hl.Int(32)]
+    types += [hl.Int(64), hl.Bool()]
+    assert [t.natural_vector_size(ty) for ty in types] == UPSTREAM_21_VECTOR_SIZES[features]

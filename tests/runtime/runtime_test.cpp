@@ -907,3 +907,38 @@ TEST(TargetFeatures, MaskedFeaturesAreAbsent) {
     EXPECT_EQ(halide_can_use_target_features(2, sse41), __builtin_cpu_supports("sse4.1") ? 1 : 0);
     unsetenv("HL_DISABLE_FEATURES");
 }
+
+// avxvnni, avx512_zen4 and avx512_zen5 are checked against the CPU: a
+// kernel built for one runs only where its instructions are, which gcc's
+// __builtin_cpu_supports (its own cpuid reading) tells independently.
+// Zen 4: Cannon Lake's AVX-512 plus VNNI, BF16, VBMI2, BITALG, VPOPCNTDQ;
+// Zen 5: those plus AVX-VNNI and VP2INTERSECT.
+TEST(TargetFeatures, NewerX86FeaturesFollowTheCpu) {
+    __builtin_cpu_init();
+    const bool avxvnni = __builtin_cpu_supports("avxvnni");
+    const bool zen4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512ifma") &&
+                      __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vnni") &&
+                      __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vbmi2") &&
+                      __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq");
+    const bool zen5 = zen4 && avxvnni && __builtin_cpu_supports("avx512vp2intersect");
+    auto bits = [](int feature) {
+        std::vector<uint64_t> b(2, 0);
+        b[(size_t)feature >> 6] |= uint64_t(1) << (feature & 63);
+        return b;
+    };
+    // upstream 21's numbers: avxvnni 8, avx512_zen4 44, avx512_zen5 45
+    EXPECT_EQ(halide_target_feature_avxvnni, 8);
+    EXPECT_EQ(halide_target_feature_avx512_zen4, 44);
+    EXPECT_EQ(halide_target_feature_avx512_zen5, 45);
+    EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avxvnni).data()), avxvnni ? 1 : 0);
+    EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avx512_zen4).data()), zen4 ? 1 : 0);
+    EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avx512_zen5).data()), zen5 ? 1 : 0);
+    // Masked, each is absent (the weaker CPU's answer, whatever this one has).
+    setenv("HL_DISABLE_FEATURES", "avxvnni,avx512_zen4,avx512_zen5", 1);
+    EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avxvnni).data()), 0);
+    EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avx512_zen4).data()), 0);
+    EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avx512_zen5).data()), 0);
+    unsetenv("HL_DISABLE_FEATURES");
+}

@@ -632,9 +632,15 @@ int Target::natural_vector_size(const Type &t) const {
     if (arch == ARM && features_any_of({SVE, SVE2}) && vector_bits != 0) {
         vector_bytes = vector_bits / 8; // as upstream 21; x86 ignores vector_bits
     } else if (arch == X86) {
-        if (features_any_of({AVX512, AVX512_KNL, AVX512_Skylake, AVX512_Cannonlake, AVX512_SapphireRapids})) {
+        // As upstream 21: floats use 64-byte vectors with any AVX-512,
+        // integers only where AVX-512BW is (skylake and later, Zen 4/5);
+        // AVX's 32-byte vectors are for floats, AVX2's for everything.
+        const bool avx512bw =
+            features_any_of({AVX512_Skylake, AVX512_Cannonlake, AVX512_SapphireRapids, AVX512_Zen4, AVX512_Zen5});
+        const bool avx512 = avx512bw || features_any_of({AVX512, AVX512_KNL});
+        if (t.is_float() ? avx512 : avx512bw) {
             vector_bytes = 64;
-        } else if (features_any_of({AVX, AVX2})) {
+        } else if (avx512 || has_feature(AVX2) || (t.is_float() && has_feature(AVX))) {
             vector_bytes = 32;
         }
     }
