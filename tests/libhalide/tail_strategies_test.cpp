@@ -124,6 +124,51 @@ TEST(TailStrategies, LikelyIfInnermostPartitionsOnlyTheInnermostLoop) {
     EXPECT_EQ(count(text, "for (y, "), 2) << text; // steady [0, 49] and epilogue (no prologue)
 }
 
+TEST(TailStrategies, ShiftInwardsTailIsPartitionedOffTheInnermostLoop) {
+    // out(x, y) = in(x, y) * 2 + 1, x split by 16 (ShiftInwards) and
+    // vectorized. The split's base, min(likely_if_innermost(xo * 16 + min),
+    // max - 15), as upstream marks it: before partitioning every vector
+    // stores through that min; after it, the steady state of the innermost
+    // loop xo stores at xo * 16 + min and only the epilogue (the shifted
+    // last vector) keeps the min. The y loop around it is not split.
+    ImageParam in(Int(32), 2, "in");
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    auto pipeline = [&](bool partition) {
+        Func out("out");
+        out(x, y) = in(x, y) * 2 + 1;
+        out.split(x, xo, xi, 16, TailStrategy::ShiftInwards).vectorize(xi);
+        if (!partition) {
+            out.partition(xo, Partition::Never);
+        }
+        return out;
+    };
+    std::string before = lowered(pipeline(false), {in}, "shift_inwards_before");
+    std::string after = lowered(pipeline(true), {in}, "shift_inwards_after");
+    EXPECT_EQ(count(before, "for (out.s0.xo, "), 1) << before;
+    EXPECT_EQ(count(before, "min(likely_if_innermost("), 2) << before; // the store's index and the load's
+    EXPECT_EQ(count(after, "for (out.s0.xo, "), 2) << after;           // steady and epilogue (no prologue)
+    EXPECT_EQ(count(after, "min(likely_if_innermost("), 2) << after;   // the epilogue's
+    EXPECT_EQ(count(after, "for (out.s0.y, "), 1) << after;
+    size_t steady = after.find("for (out.s0.xo, 0, (out.s0.xo.steady_max + 1))");
+    ASSERT_NE(steady, std::string::npos) << after;
+    size_t epilogue = after.find("for (out.s0.xo, ", steady + 1);
+    ASSERT_NE(epilogue, std::string::npos) << after;
+    EXPECT_EQ(after.substr(steady, epilogue - steady).find("min("), std::string::npos) << after;
+    EXPECT_EQ(count(after.substr(epilogue), "min(likely_if_innermost("), 2) << after;
+
+    // Values against C++ at widths from one vector to several with tails.
+    for (int width : {16, 17, 31, 32, 45, 64}) {
+        Buffer<int32_t> input = ramp_input(width, 3);
+        in.set(input);
+        Buffer<int32_t> result = pipeline(true).realize({width, 3});
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < width; i++) {
+                ASSERT_EQ(result(i, j), input(i, j) * 2 + 1) << "width " << width << " at " << i << ", " << j;
+            }
+        }
+    }
+}
+
 // --- Results against C++ -----------------------------------------------
 
 // out(x) = in(x) * 3 + 1 vectorized by 8 with each tail, widths 16 and 19.

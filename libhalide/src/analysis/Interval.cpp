@@ -366,8 +366,8 @@ public:
 
     void visit(const Call *op) override {
         if (op->call_type == Call::Intrinsic &&
-            (op->name == "likely" || op->name == "memoize_expr" || op->name == "print" || op->name == "trace_value" ||
-             op->name == "strict_float") &&
+            (op->name == "likely" || op->name == "likely_if_innermost" || op->name == "memoize_expr" ||
+             op->name == "print" || op->name == "trace_value" || op->name == "strict_float") &&
             !op->args.empty()) {
             result = of(op->args[0]); // these return their first argument
         } else if (op->call_type == Call::Intrinsic && op->name == "scatter_gather" && !op->args.empty()) {

@@ -508,9 +508,13 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
             // iteration starts at max - factor + 1: written with the max
             // (not min + extent - factor) so bounds inference, which sees
             // max as one variable, need not bound the extent from below.
+            // likely_if_innermost, as upstream: loop partitioning peels the
+            // shifted last iteration off an innermost loop (one around vector
+            // code), so its steady state stores at base + k * factor without
+            // a min per iteration (PartitionLoops.cpp).
             Expr base = Add::make(old.min, Mul::make(outer, factor));
             if (tail == TailKind::ShiftInwards) {
-                base = Min::make(base, Add::make(old.max, Sub::make(int32_const(1), factor)));
+                base = Min::make(likely_if_innermost(base), Add::make(old.max, Sub::make(int32_const(1), factor)));
             }
             if (tail == TailKind::ShiftInwards && checked_shift) {
                 checks.push_back(shift_inwards_check(f, update, step, old.min, old.max, old.extent));

@@ -68,6 +68,12 @@ struct Prover::Linear {
         } else if (const Sub *s = e.as<Sub>()) {
             add(s->a, scale);
             add(s->b, -scale);
+        } else if (const Call *c = e.as<Call>();
+                   c && c->call_type == Call::Intrinsic && c->args.size() == 1 && c->name == "likely_if_innermost") {
+            // A ShiftInwards split's base (ScheduleFunctions.cpp): its value
+            // is its argument's, so min(base, max - factor + 1) still folds
+            // where the split divides its range (a tile's row of vectors).
+            add(c->args[0], scale);
         } else if (const Mul *m = e.as<Mul>(); m && (m->a.as<IntImm>() || m->b.as<IntImm>())) {
             const IntImm *k = m->b.as<IntImm>() ? m->b.as<IntImm>() : m->a.as<IntImm>();
             std::optional<int64_t> s2 = mul_checked(scale, k->value);
