@@ -33,6 +33,14 @@ static inline halide_buffer_t make_buffer(void *host, int code, int bits, halide
     return b;
 }
 
+#ifdef __cplusplus
+#include <string>
+/* CHECK for C++ tests that build their messages as strings. */
+static inline void check(bool ok, const std::string &what) {
+    CHECK(ok, "%s", what.c_str());
+}
+#endif
+
 /* The exit code of main: 0 when every CHECK held. */
 static inline int finish(const char *success) {
     if (failures) {

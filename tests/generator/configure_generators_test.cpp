@@ -12,19 +12,11 @@
 #include "configure_sum_f.h"
 #include "dynamic_scale.h"
 #include "reduce.h"
+#include "test_check.h"
 
 using Halide::Runtime::Buffer;
 
 namespace {
-
-int failures = 0;
-
-void check(bool ok, const std::string &what) {
-    if (!ok) {
-        std::fprintf(stderr, "FAIL: %s\n", what.c_str());
-        failures++;
-    }
-}
 
 // configure_sum n=2 t=int32: out = in * k + extra_0 + extra_1.
 void test_configure_sum() {
@@ -122,10 +114,5 @@ int main() {
     test_reduce();
     test_at_level();
     test_autosched();
-    if (failures) {
-        std::fprintf(stderr, "%d failures\n", failures);
-        return 1;
-    }
-    std::printf("configure_generators_test: ok\n");
-    return 0;
+    return finish("configure_generators_test: ok");
 }

@@ -7,19 +7,11 @@
 
 #include "HalideBuffer.h"
 #include "stub_user.h"
+#include "test_check.h"
 
 using Halide::Runtime::Buffer;
 
 namespace {
-
-int failures = 0;
-
-void check(bool ok, const std::string &what) {
-    if (!ok) {
-        std::fprintf(stderr, "FAIL: %s\n", what.c_str());
-        failures++;
-    }
-}
 
 // Generator A's output at (x, y) for the value v read there.
 int32_t stub_scale(int32_t v, int32_t bias, bool mul, bool wrap_u8, int32_t offset_and_terms, int32_t label_size,
@@ -64,10 +56,5 @@ int main() {
                                                std::to_string(embedded(x, y)) + ", want " + std::to_string(a * 2));
         }
     }
-    if (failures) {
-        std::fprintf(stderr, "%d failures\n", failures);
-        return 1;
-    }
-    std::printf("Success!\n");
-    return 0;
+    return finish("Success!");
 }
