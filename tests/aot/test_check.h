@@ -20,7 +20,9 @@ static int failures = 0;
         }                                                                                                              \
     } while (0)
 
-/* A dense buffer of `n` dimensions over `host`, its shape in `dims`. */
+#ifndef __cplusplus
+/* A dense buffer of `n` dimensions over `host`, its shape in `dims` (C++
+ * tests use Halide::Runtime::Buffer). */
 static inline halide_buffer_t make_buffer(void *host, int code, int bits, halide_dimension_t *dims, int n) {
     halide_buffer_t b;
     memset(&b, 0, sizeof b);
@@ -32,6 +34,7 @@ static inline halide_buffer_t make_buffer(void *host, int code, int bits, halide
     b.dim = dims;
     return b;
 }
+#endif
 
 #ifdef __cplusplus
 #include <string>
