@@ -48,10 +48,11 @@ public:
     bool same_as(const Parameter &other) const;
     bool operator<(const Parameter &other) const;
 
-    // Scalars: the current value as a constant (as upstream; a Param never
-    // set is 0), and its range, estimate and default (undefined when not set).
+    // Scalars: the current value as a constant, and its range, estimate and
+    // default (undefined when not set). As upstream's, a Param never given a
+    // value has none: scalar_expr() and scalar<T>() are an error for it.
     Expr scalar_expr() const;
-    // True for every defined scalar: a Param always holds a value (0 until set).
+    // Whether the scalar was given a value (set, or made with one).
     bool has_scalar_value() const;
     // The current value as T, which must be the parameter's type.
     template <typename T> T scalar() const {
