@@ -15,7 +15,9 @@
 #include <cstring>
 
 #if defined(__linux__)
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 #include "HalideRuntime.h"
@@ -49,6 +51,29 @@ constexpr size_t kColors = 32;
 std::atomic<unsigned> next_color{0};
 size_t color() {
     return (next_color.fetch_add(1, std::memory_order_relaxed) % kColors) * kColorStep;
+}
+
+// Whether the kernel gives transparent huge pages to memory that asks
+// ("always" or "madvise"): where it does not, a mapping of its own would
+// only lose the C heap's reuse. Read once; a race reads it twice.
+std::atomic<int> huge_pages_state{-1};
+bool huge_pages_on() {
+    int state = huge_pages_state.load(std::memory_order_relaxed);
+    if (state < 0) {
+        state = 0;
+        int fd = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY);
+        if (fd >= 0) {
+            char text[128];
+            ssize_t n = read(fd, text, sizeof(text) - 1);
+            close(fd);
+            if (n > 0) {
+                text[n] = 0;
+                state = std::strstr(text, "[never]") ? 0 : 1;
+            }
+        }
+        huge_pages_state.store(state, std::memory_order_relaxed);
+    }
+    return state == 1;
 }
 
 // A mapping of `bytes` (a multiple of kHugePage) at a kHugePage boundary, or
@@ -142,7 +167,7 @@ void *halide_default_malloc(void * /*user_context*/, size_t size) {
     uint8_t *base = nullptr;
     BlockHeader header{0, 0};
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (padded >= kHugeBlockBytes) {
+    if (padded >= kHugeBlockBytes && huge_pages_on()) {
         size_t span = padded + kColors * kColorStep;
         size_t bytes = (span + kHugePage - 1) & ~(kHugePage - 1);
         uint8_t *mapping = nullptr;
