@@ -347,15 +347,7 @@ const Func &InputBufferBase::func(size_t i) const {
     }
     const ImageParam &p = param(i);
     if (!funcs_[i].defined()) {
-        std::vector<Var> vars;
-        std::vector<Expr> at;
-        for (int d = 0; d < dims_; d++) {
-            vars.emplace_back();
-            at.push_back(vars.back());
-        }
-        Func f;
-        f(vars) = p(at);
-        funcs_[i] = f;
+        funcs_[i] = func_over(dims_, [&](const std::vector<Expr> &at) { return p(at); });
     }
     return funcs_[i];
 }
