@@ -207,11 +207,11 @@ public:
     Stage &compute_with(const LoopLevel &loop_level, const std::vector<std::pair<VarOrRVar, LoopAlignStrategy>> &align);
     Stage &compute_with(const LoopLevel &loop_level, LoopAlignStrategy align = LoopAlignStrategy::Auto);
 
-    // A hint to prefetch, in each iteration of this stage's loop `at`, what
-    // the iteration `offset` steps later along loop `from` (`at` or a loop
-    // outside it) reads of `f` (or of an input buffer: ImageParam, Buffer or
-    // its Parameter). Recorded only: this compiler emits no prefetches, so
-    // neither results nor, today, speed change.
+    // Prefetches, at the top of each iteration of this stage's loop `at`, what the
+    // iteration `offset` steps later along loop `from` (`at` or a loop outside it)
+    // reads of `f` or of an input buffer (ImageParam, Buffer, Parameter): one
+    // prefetch (x86: prefetcht0) per cache line; PrefetchBoundStrategy says what
+    // happens at the edges. Results never change; `from` inside `at` is an error.
     Stage &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
                     PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
     Stage &prefetch(const Parameter &param, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,

@@ -122,6 +122,9 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         n == "memoize_expr") {
         return arg(0);
     }
+    if (n == "prefetch") {
+        return prefetch(op);
+    }
     if (n == "masked_load") {
         return masked_load(op);
     }

@@ -13,6 +13,7 @@
 //                             allocations
 //   CodeGen_LLVM_Loops.cpp    serial, vectorized and parallel loops
 //   CodeGen_LLVM_Atomics.cpp  atomic read-modify-writes (Atomic nodes)
+//   CodeGen_LLVM_Prefetch.cpp the prefetch intrinsic (Func::prefetch)
 //
 // Internal to src/codegen: nothing outside CodeGen_LLVM*.cpp includes it.
 #ifndef HALIDE_INTERNAL_CODEGEN_LLVM_INTERNAL_H
@@ -297,6 +298,15 @@ private:
     static bool is_async_fork(const Block *op);
     void async_fork(const Block *op);
     llvm::Value *make_semaphore(const Call *op);
+
+    // ------------------------------------------- prefetches (_Prefetch.cpp)
+
+    // prefetch(base, index, extent_0, stride_0, ...) (lower/Prefetch.h):
+    // llvm.prefetch of each cache line of the region; returns a zero of the
+    // call's type (an Evaluate drops it).
+    llvm::Value *prefetch(const Call *op);
+    // for (i = 0; i < n; i++) body(i), n an i64 (nothing when n < 1).
+    void counted_loop(llvm::Value *n, const std::string &name, const std::function<void(llvm::Value *)> &body);
 
     // ------------------------------------------- atomics (_Atomics.cpp)
 

@@ -440,6 +440,31 @@ struct h_free_at_exit {
     }
 };
 
+// prefetch (Func::prefetch): every 64-byte line of the region starting at p,
+// shape = {extent_0, stride_0, extent_1, stride_1, ...} in elements of
+// `elem` bytes, dimension d and those inside it. Only a hint: nothing is read.
+inline void h_prefetch_line(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 0, 3);
+#else
+    (void)p;
+#endif
+}
+inline void h_prefetch(const char *p, int64_t elem, int d, const int64_t *shape) {
+    const int64_t extent = shape[2 * d], stride = shape[2 * d + 1] * elem;
+    if (d > 0 || (extent > 0 && shape[1] != 1)) {
+        for (int64_t i = 0; i < extent; i++) {
+            d > 0 ? h_prefetch(p + i * stride, elem, d - 1, shape) : h_prefetch_line(p + i * stride);
+        }
+    } else if (extent > 0) {
+        const uintptr_t line = 64, first = (uintptr_t)p & ~(line - 1);
+        const uintptr_t last = ((uintptr_t)p + (uintptr_t)(extent * elem - 1)) & ~(line - 1);
+        for (uintptr_t a = first; a <= last; a += line) {
+            h_prefetch_line((const void *)a);
+        }
+    }
+}
+
 // Stores of atomic() updates: one at a time.
 inline std::recursive_mutex &h_atomic_mutex() {
     static std::recursive_mutex m;

@@ -256,6 +256,19 @@ std::string CodeGen_C::call_intrinsic(const Call *op) {
             << "compile_to_c: reinterpret between vectors of different lane counts";
         return temp(op->type, "h_reinterpret<" + rt + ">(" + arg(0) + ")");
     }
+    if (n == "prefetch") { // prefetch(base, index, extent_0, stride_0, ...): lower/Prefetch.h
+        internal_assert(op->args.size() >= 4 && op->args.size() % 2 == 0) << "prefetch(base, index, extents...)";
+        std::string base = arg(0), index = arg(1), shape;
+        for (size_t i = 2; i < op->args.size(); i++) {
+            shape += (i > 2 ? ", " : "") + std::string("(int64_t)") + arg(i);
+        }
+        std::string name = fresh("prefetch_shape");
+        line() << "const int64_t " << name << "[] = {" << shape << "};\n";
+        const int elem = op->type.bytes();
+        line() << "h_prefetch((const char *)" << base << " + (int64_t)" << index << " * " << elem << ", " << elem
+               << ", " << (op->args.size() - 2) / 2 - 1 << ", " << name << ");\n";
+        return "0";
+    }
     if (n == "masked_load") {
         const Load *l = op->args[0].as<Load>();
         internal_assert(l && op->args.size() == 2) << "masked_load(load, mask) expected";

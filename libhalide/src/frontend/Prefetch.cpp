@@ -1,6 +1,6 @@
-// Func::prefetch and Stage::prefetch: recorded as hints. No prefetch is
-// emitted, so results are those of the schedule without them. As
-// upstream, the loops named are not checked when the hint is given.
+// Func::prefetch and Stage::prefetch: recorded in the schedule; lowering
+// injects the prefetches (lower/Prefetch.cpp). As upstream, the loops named
+// are not checked when the hint is given.
 #include "Halide/Error.h"
 #include "Halide/Func.h"
 #include "lower/Function.h"

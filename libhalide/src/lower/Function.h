@@ -123,7 +123,7 @@ struct UpdateDefinition {
     bool scheduled = false;                      // given a schedule, or Stage::unscheduled()
 };
 
-// Stage::prefetch: recorded (no prefetch is emitted).
+// Stage::prefetch: injected by lower/Prefetch.cpp.
 struct PrefetchRecord {
     int stage = 0;
     std::string name; // the Func or buffer prefetched

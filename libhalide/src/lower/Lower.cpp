@@ -5,6 +5,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/Simplify.h"
 #include "lower/Passes.h"
+#include "lower/Prefetch.h"
 #include "simplify/StrictFloatScope.h"
 
 namespace Halide {
@@ -164,8 +165,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 6b. Extern stages showed bounds inference what they read and write; done now.
     s = strip_extern_markers(s);
 
-    // 7. Multi-dimensional storage to flat buffers.
-    s = storage_flattening(s, env);
+    // 7. Multi-dimensional storage to flat buffers (after Func::prefetch's
+    // prefetches of the regions later iterations read).
+    s = storage_flattening(inject_prefetches(s, env), env);
     s = inject_debug_to_file(s, env, outputs); // debug_to_file(): values written once computed
     s = inject_memoization(s, env, result);    // memoize(): storage from the cache, computed on a miss
     s = hoist_storage(s, env);                 // hoist_storage(): allocated once, outside its loops

@@ -3,6 +3,8 @@
 // Tuple (name.0, name.1, ...); Provide and calls become Store and Load at
 //   sum over d of (coordinate_d - name.min.d) * name.stride.d
 // For buffer arguments, name.min/stride were bound by add_image_checks.
+// A prefetch (Prefetch.h) starts at such an index, with each dimension's
+// stride beside its extent.
 #include <algorithm>
 #include <set>
 
@@ -10,6 +12,7 @@
 #include "Halide/IROperator.h"
 #include "ir/UsesVars.h"
 #include "lower/Passes.h"
+#include "lower/Prefetch.h"
 
 namespace Halide {
 namespace Internal {
@@ -120,6 +123,9 @@ public:
     }
 
     Expr visit(const Call *op) override {
+        if (op->call_type == Call::Intrinsic && op->name == kPrefetchIntrinsic) {
+            return flatten_prefetch(op);
+        }
         if (op->call_type != Call::Halide && op->call_type != Call::Image) {
             return IRMutator::visit(op);
         }
@@ -129,6 +135,24 @@ public:
     }
 
 private:
+    // prefetch(g(start...), extents...) (Prefetch.cpp) to prefetch(g.host,
+    // flat start, extent_0, stride_0, extent_1, stride_1, ...).
+    Expr flatten_prefetch(const Call *op) {
+        const Call *start = op->args[0].as<Call>();
+        internal_assert(start && (start->call_type == Call::Halide || start->call_type == Call::Image))
+            << "prefetch expects a call of the prefetched Func or buffer first";
+        std::string buffer =
+            start->call_type == Call::Halide ? buffer_name(start->name, start->value_index) : start->name;
+        std::string fields = index_fields(start->name, buffer);
+        std::vector<Expr> args = {Variable::make(Handle(), buffer + ".host"),
+                                  flat_index(fields, mutate_exprs(start->args))};
+        for (size_t d = 1; d < op->args.size(); d++) {
+            args.push_back(mutate(op->args[d]));
+            args.push_back(buffer_field(fields, "stride", (int)d - 1));
+        }
+        return Call::make(op->type, op->name, args, Call::Intrinsic);
+    }
+
     // The flat buffer of value i of Func `name`: name, or name.i for a Tuple.
     std::string buffer_name(const std::string &name, int i) const {
         auto f = env_.find(name);
