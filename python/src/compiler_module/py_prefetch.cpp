@@ -1,6 +1,6 @@
 // hl.PrefetchBoundStrategy and Func.prefetch / Stage.prefetch (of a Func or
-// of an ImageParam), as upstream's Python spells them. Hints only: see
-// Halide/PrefetchDirective.h.
+// of an ImageParam), as upstream's Python spells them. What is emitted:
+// Stage::prefetch in Halide/Func.h and libhalide's lower/Prefetch.h.
 #include "py_compiler.h"
 
 namespace halide_py {
