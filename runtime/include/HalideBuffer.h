@@ -76,6 +76,21 @@ struct AllocationHeader {
     explicit AllocationHeader(void (*fn)(void *)) : deallocate_fn(fn), ref_count(1) {}
 };
 
+/* Ours: the header of memory a Buffer borrowed from an owner (see
+ * Buffer::set_host_owner). The header comes first, so the header's address is
+ * the record's. */
+struct HostOwnerRecord {
+    AllocationHeader header;
+    void (*release)(void *context);
+    void *context;
+
+    static void release_and_free(void *record) {
+        HostOwnerRecord *r = reinterpret_cast<HostOwnerRecord *>(record);
+        r->release(r->context);
+        std::free(r);
+    }
+};
+
 /* Shared reference count of a device allocation. Only created when there is
  * a device allocation to track, so it starts at one. */
 struct DeviceRefCount {
@@ -1121,6 +1136,28 @@ public:
      * shape is kept. Borrowed memory is left alone. */
     void deallocate() {
         decref();
+    }
+
+    /* Ours, not upstream's: ties the borrowed host memory this Buffer views
+     * to its owner. `release(context)` runs once, when the last Buffer sharing
+     * the memory (this one, its copies, crops and slices) lets go of it: a
+     * binding uses it to keep a NumPy array alive for as long as any C++ copy
+     * of a Buffer over it lives. Returns false, changing nothing, if the
+     * Buffer already owns its memory or the record can't be allocated. */
+    bool set_host_owner(void (*release)(void *context), void *context) {
+        if (alloc || !release) {
+            return false;
+        }
+        void *storage = std::malloc(sizeof(HostOwnerRecord));
+        if (!storage) {
+            return false;
+        }
+        HostOwnerRecord *record = static_cast<HostOwnerRecord *>(storage);
+        new (&record->header) AllocationHeader(&HostOwnerRecord::release_and_free);
+        record->release = release;
+        record->context = context;
+        alloc = &record->header;
+        return true;
     }
 
     /* Drops only the reference to the device allocation. */

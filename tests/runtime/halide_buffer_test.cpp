@@ -97,6 +97,49 @@ TEST(HalideBuffer, SizedConstructorGivesDenseShape) {
     EXPECT_EQ(v.size_in_bytes(), size_t(12));
 }
 
+// set_host_owner (ours): borrowed memory released once, by the last Buffer
+// sharing it, whichever that is.
+TEST(HalideBuffer, HostOwnerIsReleasedByTheLastSharer) {
+    static int releases = 0;
+    static void *released_context = nullptr;
+    releases = 0;
+    int memory[4][6] = {};
+    int token = 0;
+    Buffer<int> crop, slice;
+    {
+        Buffer<int> b(memory);
+        EXPECT_FALSE(b.owns_host_memory());
+        ASSERT_TRUE(b.set_host_owner(
+            [](void *context) {
+                releases++;
+                released_context = context;
+            },
+            &token));
+        EXPECT_TRUE(b.owns_host_memory());
+        EXPECT_FALSE(b.set_host_owner([](void *) { releases += 100; }, nullptr));
+        Buffer<int> copy = b;
+        crop = copy.cropped(0, 1, 3);
+        slice = b.sliced(1, 2);
+        copy.fill(7);
+    }
+    EXPECT_EQ(releases, 0);
+    EXPECT_EQ(crop(2, 3), 7);
+    crop = Buffer<int>();
+    EXPECT_EQ(releases, 0);
+    EXPECT_EQ(slice(5), 7);
+    slice.deallocate();
+    EXPECT_EQ(releases, 1);
+    EXPECT_EQ(released_context, &token);
+    EXPECT_EQ(memory[3][5], 7); // the memory itself was never freed
+}
+
+TEST(HalideBuffer, HostOwnerIsRefusedWhenTheBufferOwnsItsMemory) {
+    Buffer<int> b(4, 4);
+    EXPECT_FALSE(b.set_host_owner([](void *) {}, nullptr));
+    Buffer<int> unset;
+    EXPECT_FALSE(unset.set_host_owner(nullptr, nullptr));
+}
+
 TEST(HalideBuffer, ZeroExtentAllocatesNothing) {
     Buffer<int> b(0, 5);
     EXPECT_EQ(b.data(), nullptr);

@@ -670,7 +670,7 @@ void bind_constructors(py::class_<Buffer> &cls) {
         .def(py::init([](const py::object &buffer, const std::string &name, bool reverse_axes) {
                  return buffer_from_object(buffer, name, reverse_axes);
              }),
-             py::arg("buffer"), py::arg("name") = "", py::arg("reverse_axes") = true, py::keep_alive<1, 2>());
+             py::arg("buffer"), py::arg("name") = "", py::arg("reverse_axes") = true);
 
     cls.def_static(
            "make_scalar",

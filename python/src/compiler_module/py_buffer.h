@@ -19,7 +19,8 @@ void define_buffer_interop(py::class_<Buffer> &cls);
 
 // A Buffer over another halide_buffer_t-bearing object: a halide.runtime
 // Buffer (or anything offering _get_halide_buffer_t_capsule()) or a
-// buffer-protocol object. The caller keeps `source` alive.
+// buffer-protocol object. Every C++ copy of the result (a Func reading it,
+// a Param set to it) keeps `source` alive, exported.
 Buffer buffer_from_object(const py::handle &source, const std::string &name, bool reverse_axes);
 
 } // namespace halide_py

@@ -103,17 +103,52 @@ py::object dlpack_capsule(const py::handle &self, const py::handle &stream, cons
     return py::reinterpret_steal<py::object>(capsule);
 }
 
+// What a Buffer over Python-owned memory holds on to: the exporter's view
+// (a NumPy array stays alive and can't be resized while exported) or a
+// reference to a capsule. Released by the last C++ copy of the Buffer, which
+// may be a Func's definition or a Param's value long after the Python
+// objects are gone, and on any thread.
+struct PythonLease {
+    Py_buffer view{};
+    bool has_view = false;
+    PyObject *object = nullptr;
+
+    static void end(void *context) {
+        auto *lease = static_cast<PythonLease *>(context);
+        // After the interpreter is gone (static destructors) there is nothing
+        // left to release.
+        if (Py_IsInitialized()) {
+            const PyGILState_STATE gil = PyGILState_Ensure();
+            if (lease->has_view) {
+                PyBuffer_Release(&lease->view);
+            }
+            Py_XDECREF(lease->object);
+            PyGILState_Release(gil);
+        }
+        delete lease;
+    }
+};
+
+// `lease` goes to `b`, or is ended now if `b` can't take it.
+RuntimeBuffer leased(RuntimeBuffer b, std::unique_ptr<PythonLease> lease) {
+    PythonLease *l = lease.release();
+    if (!b.set_host_owner(&PythonLease::end, l)) {
+        PythonLease::end(l);
+        throw std::bad_alloc();
+    }
+    return b;
+}
+
 py::object from_dlpack(const py::handle &producer, const std::string &name, bool reverse_axes) {
     halide_python::dlpack::Imported t;
     if (!halide_python::dlpack::import_tensor(producer.ptr(), reverse_axes, "halide.Buffer.from_dlpack", &t)) {
         throw py::error_already_set();
     }
-    py::object owner = py::reinterpret_steal<py::object>(t.owner);
-    py::object result =
-        py::cast(Buffer(RuntimeBuffer(t.buffer.type, t.buffer.host, t.buffer.dimensions, t.buffer.dim), name));
-    // The tensor is released when the new Buffer (and every view of it) is.
-    py::detail::keep_alive_impl(result, owner);
-    return result;
+    // The tensor is released when the last copy of the new Buffer is.
+    auto lease = std::make_unique<PythonLease>();
+    lease->object = t.owner;
+    RuntimeBuffer b(t.buffer.type, t.buffer.host, t.buffer.dimensions, t.buffer.dim);
+    return py::cast(Buffer(leased(std::move(b), std::move(lease)), name));
 }
 
 } // namespace
@@ -132,7 +167,9 @@ Buffer buffer_from_object(const py::handle &source, const std::string &name, boo
         if (raw->dimensions < 0 || (raw->dimensions > 0 && !raw->dim)) {
             throw py::value_error(what + ": the capsule's halide_buffer_t has an invalid shape");
         }
-        return Buffer(RuntimeBuffer(*raw), name);
+        auto lease = std::make_unique<PythonLease>();
+        lease->object = keep.release().ptr();
+        return Buffer(leased(RuntimeBuffer(*raw), std::move(lease)), name);
     }
     if (!PyObject_CheckBuffer(source.ptr())) {
         throw py::type_error(what +
@@ -144,7 +181,10 @@ Buffer buffer_from_object(const py::handle &source, const std::string &name, boo
     if (!view.acquire(source.ptr(), what.c_str(), false, reverse_axes)) {
         throw py::error_already_set();
     }
-    return Buffer(RuntimeBuffer(view.buffer), name);
+    RuntimeBuffer b(view.buffer);
+    auto lease = std::make_unique<PythonLease>();
+    lease->has_view = view.take_view(&lease->view);
+    return Buffer(leased(std::move(b), std::move(lease)), name);
 }
 
 void define_buffer_interop(py::class_<Buffer> &cls) {

@@ -466,6 +466,17 @@ public:
         }
     }
 
+    // Hands the exporter's view to the caller, who must PyBuffer_Release it;
+    // `buffer` stays valid only while its dims are copied elsewhere.
+    bool take_view(Py_buffer *out) {
+        if (!has_view_) {
+            return false;
+        }
+        *out = view_;
+        has_view_ = false;
+        return true;
+    }
+
     bool holds_view() const { return has_view_; }
     const Py_buffer &view() const { return view_; }
 
