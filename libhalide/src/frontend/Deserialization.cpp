@@ -364,11 +364,10 @@ Loaded load(const uint8_t *data, size_t size, const std::map<std::string, Parame
     // Bodies.
     for (auto &[p, fresh] : params) {
         ParamContents body;
-        bool has_value = false;
-        io_param_body(in, body, has_value);
+        io_param_body(in, body);
         if (fresh) {
             p->value = body.value;
-            set_param_has_value(*p, has_value);
+            p->has_value = body.has_value;
             p->min_value = body.min_value;
             p->max_value = body.max_value;
             p->default_value = body.default_value;

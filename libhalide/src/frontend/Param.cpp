@@ -1,8 +1,6 @@
 // Param, ImageParam and Buffer's hooks into the compiler's registries.
 #include <cmath>
 #include <cstring>
-#include <mutex>
-#include <set>
 #include <sstream>
 
 #include "Halide/Error.h"
@@ -72,7 +70,6 @@ std::shared_ptr<ParamContents> make_param(const std::string &name, Type type) {
     p->name = name.empty() ? fresh_name('p') : unique_name(name);
     p->user_name = name.empty() ? p->name : name;
     p->type = type;
-    set_param_has_value(*p, false);
     register_param(p);
     return p;
 }
@@ -87,7 +84,7 @@ Type param_type(const ParamContents &p) {
 void set_param_value(ParamContents &p, const void *value, size_t bytes) {
     std::memset(&p.value, 0, sizeof(p.value));
     std::memcpy(&p.value, value, bytes);
-    set_param_has_value(p, true);
+    p.has_value = true;
 }
 
 void set_param_range(ParamContents &p, const Expr &min, const Expr &max) {
@@ -120,29 +117,8 @@ const void *param_value_address(const ParamContents &p) {
     return &p.value;
 }
 
-// The Params given a value, by their unique names (kept apart from
-// ParamContents). A name freed by a destroyed Param and taken again starts
-// without a value: make_param clears it.
-namespace {
-std::mutex param_values_mutex;
-std::set<std::string> &params_with_values() {
-    static auto *names = new std::set<std::string>; // used by static destructors: never destroyed
-    return *names;
-}
-} // namespace
-
 bool param_has_value(const ParamContents &p) {
-    std::lock_guard<std::mutex> lock(param_values_mutex);
-    return params_with_values().count(p.name) != 0;
-}
-
-void set_param_has_value(const ParamContents &p, bool has) {
-    std::lock_guard<std::mutex> lock(param_values_mutex);
-    if (has) {
-        params_with_values().insert(p.name);
-    } else {
-        params_with_values().erase(p.name);
-    }
+    return p.has_value;
 }
 
 void check_param_has_value(const ParamContents &p) {
@@ -269,7 +245,7 @@ halide_scalar_value_t scalar_bits(const ParamContents &p, const Expr &value, con
 
 void set_param_constant(ParamContents &p, const Expr &value, const std::string &text) {
     p.value = scalar_bits(p, value, text);
-    set_param_has_value(p, true);
+    p.has_value = true;
 }
 
 void set_param_estimate_constant(ParamContents &p, const Expr &value, const std::string &text) {

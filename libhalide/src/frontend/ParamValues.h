@@ -11,7 +11,6 @@ namespace Halide {
 namespace Internal {
 
 bool param_has_value(const ParamContents &p);
-void set_param_has_value(const ParamContents &p, bool has);
 void check_param_has_value(const ParamContents &p);
 
 } // namespace Internal

@@ -92,8 +92,7 @@ public:
                 }
             }
             for (; p < params.size(); p++) {
-                bool has_value = false;
-                io_param_body(*this, *params[p], has_value);
+                io_param_body(*this, *params[p]);
             }
             for (; r < rdoms.size(); r++) {
                 for (ReductionVariable &v : rdoms[r]->domain) {
@@ -296,8 +295,7 @@ std::vector<uint8_t> serialize(const Pipeline &pipeline, std::map<std::string, P
     }
     // Bodies.
     for (const ParamPtr &p : c.params) {
-        bool has_value = param_has_value(*p);
-        io_param_body(o, *p, has_value);
+        io_param_body(o, *p);
     }
     for (const InputBufferPtr &b : c.buffers) {
         io_buffer_body(o, *b);

@@ -245,9 +245,9 @@ template <typename A> void io_buffer_body(A &a, InputBufferContents &b) {
 }
 
 // has_value: whether the Param was given a value (ParamValues.h).
-template <typename A> void io_param_body(A &a, ParamContents &p, bool &has_value) {
+template <typename A> void io_param_body(A &a, ParamContents &p) {
     a.io(p.value.u.u64);
-    a.io(has_value);
+    a.io(p.has_value);
     a.io(p.min_value);
     a.io(p.max_value);
     a.io(p.default_value);

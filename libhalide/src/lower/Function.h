@@ -271,6 +271,7 @@ struct ParamContents {
     std::string user_name; // as given (`name` is unique): name(), the argument's name
     Type type;
     halide_scalar_value_t value{};
+    bool has_value = false;       // given a value (set, a constant): else reading it is an error, as upstream
     Expr min_value, max_value;    // optional range checks
     Expr default_value, estimate; // optional, for ahead-of-time metadata
 };
