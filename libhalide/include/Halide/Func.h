@@ -103,6 +103,17 @@ public:
                 const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
     Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor,
                 const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    // Any number of loops: previous[i] splits into outers[i] and inners[i]
+    // by factors[i]; then the inner loops go innermost, in order. Without
+    // outers, the outer loops keep the previous names.
+    Stage &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                const std::vector<TailStrategy> &tails);
+    Stage &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                TailStrategy tail = TailStrategy::Auto);
+    Stage &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+                const std::vector<Expr> &factors, TailStrategy tail = TailStrategy::Auto);
     Stage &parallel(const VarOrRVar &v);
     Stage &parallel(const VarOrRVar &v, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
     Stage &vectorize(const VarOrRVar &v);
@@ -455,24 +466,42 @@ public:
         return reorder_storage(std::vector<Var>{v, rest...});
     }
 
-    Func &split(const Var &old, const Var &outer, const Var &inner, const Expr &factor,
+    // The pure definition's loops: as Stage's (upstream's signatures).
+    Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
                 TailStrategy tail = TailStrategy::Auto);
-    Func &fuse(const Var &inner, const Var &outer, const Var &fused);
+    Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
     // Innermost first.
-    Func &reorder(const std::vector<Var> &vars);
-    template <typename... Vars> Func &reorder(const Var &v, const Vars &...rest) {
-        return reorder(std::vector<Var>{v, rest...});
+    Func &reorder(const std::vector<VarOrRVar> &vars);
+    template <typename... Vars> Func &reorder(const VarOrRVar &v, const Vars &...rest) {
+        return reorder(std::vector<VarOrRVar>{v, rest...});
     }
-    Func &tile(const Var &x, const Var &y, const Var &xo, const Var &yo, const Var &xi, const Var &yi,
-               const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
-    Func &tile(const Var &x, const Var &y, const Var &xi, const Var &yi, const Expr &xfactor, const Expr &yfactor,
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo, const VarOrRVar &xi,
+               const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor,
+               const Expr &yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+               const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+               const std::vector<TailStrategy> &tails);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+               const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
                TailStrategy tail = TailStrategy::Auto);
-    Func &parallel(const Var &v);
-    Func &parallel(const Var &v, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
-    Func &vectorize(const Var &v);
-    Func &vectorize(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
-    Func &unroll(const Var &v);
-    Func &unroll(const Var &v, int factor, TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+               const std::vector<Expr> &factors, TailStrategy tail = TailStrategy::Auto);
+    Func &parallel(const VarOrRVar &v);
+    Func &parallel(const VarOrRVar &v, const Expr &task_size, TailStrategy tail = TailStrategy::Auto);
+    Func &vectorize(const VarOrRVar &v);
+    Func &vectorize(const VarOrRVar &v, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    Func &unroll(const VarOrRVar &v);
+    Func &unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail = TailStrategy::Auto);
+    // Ours: an int factor, so a GeneratorParam<int> (which converts to int,
+    // not to Expr, here) can be the factor.
+    Func &vectorize(const VarOrRVar &v, int factor, TailStrategy tail = TailStrategy::Auto) {
+        return vectorize(v, Expr(factor), tail);
+    }
+    Func &unroll(const VarOrRVar &v, int factor, TailStrategy tail = TailStrategy::Auto) {
+        return unroll(v, Expr(factor), tail);
+    }
+    Func &serial(const VarOrRVar &v);
     // See Stage::rename (of the pure definition).
     Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
     Func &partition(const VarOrRVar &v, Partition policy);

@@ -919,40 +919,85 @@ Func &Func::store_at(const Func &f, const Var &var) {
 }
 
 // The pure definition's schedule is Stage 0's (Stage.cpp).
-Func &Func::split(const Var &old, const Var &outer, const Var &inner, const Expr &factor, TailStrategy tail) {
+Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, const Expr &factor,
+                  TailStrategy tail) {
     Stage(f_, 0).split(old, outer, inner, factor, tail);
     return *this;
 }
 
-Func &Func::fuse(const Var &inner, const Var &outer, const Var &fused) {
+Func &Func::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
     Stage(f_, 0).fuse(inner, outer, fused);
     return *this;
 }
 
-Func &Func::reorder(const std::vector<Var> &vars) {
-    Stage(f_, 0).reorder(std::vector<VarOrRVar>(vars.begin(), vars.end()));
+Func &Func::reorder(const std::vector<VarOrRVar> &vars) {
+    Stage(f_, 0).reorder(vars);
     return *this;
 }
 
-Func &Func::tile(const Var &x, const Var &y, const Var &xo, const Var &yo, const Var &xi, const Var &yi,
-                 const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo, const VarOrRVar &xi,
+                 const VarOrRVar &yi, const Expr &xfactor, const Expr &yfactor, TailStrategy tail) {
     Stage(f_, 0).tile(x, y, xo, yo, xi, yi, xfactor, yfactor, tail);
     return *this;
 }
 
-Func &Func::tile(const Var &x, const Var &y, const Var &xi, const Var &yi, const Expr &xfactor, const Expr &yfactor,
-                 TailStrategy tail) {
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi, const Expr &xfactor,
+                 const Expr &yfactor, TailStrategy tail) {
     Stage(f_, 0).tile(x, y, xi, yi, xfactor, yfactor, tail);
     return *this;
 }
 
-Func &Func::parallel(const Var &v) {
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                 const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                 const std::vector<TailStrategy> &tails) {
+    Stage(f_, 0).tile(previous, outers, inners, factors, tails);
+    return *this;
+}
+
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                 const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors, TailStrategy tail) {
+    Stage(f_, 0).tile(previous, outers, inners, factors, tail);
+    return *this;
+}
+
+Func &Func::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+                 const std::vector<Expr> &factors, TailStrategy tail) {
+    Stage(f_, 0).tile(previous, inners, factors, tail);
+    return *this;
+}
+
+Func &Func::parallel(const VarOrRVar &v) {
     Stage(f_, 0).parallel(v);
     return *this;
 }
 
-Func &Func::vectorize(const Var &v) {
+Func &Func::parallel(const VarOrRVar &v, const Expr &task_size, TailStrategy tail) {
+    Stage(f_, 0).parallel(v, task_size, tail);
+    return *this;
+}
+
+Func &Func::vectorize(const VarOrRVar &v) {
     Stage(f_, 0).vectorize(v);
+    return *this;
+}
+
+Func &Func::vectorize(const VarOrRVar &v, const Expr &factor, TailStrategy tail) {
+    Stage(f_, 0).vectorize(v, factor, tail);
+    return *this;
+}
+
+Func &Func::unroll(const VarOrRVar &v) {
+    Stage(f_, 0).unroll(v);
+    return *this;
+}
+
+Func &Func::unroll(const VarOrRVar &v, const Expr &factor, TailStrategy tail) {
+    Stage(f_, 0).unroll(v, factor, tail);
+    return *this;
+}
+
+Func &Func::serial(const VarOrRVar &v) {
+    Stage(f_, 0).serial(v);
     return *this;
 }
 
@@ -978,26 +1023,6 @@ Func &Func::never_partition_all() {
 
 Func &Func::always_partition_all() {
     Stage(f_, 0).always_partition_all();
-    return *this;
-}
-
-Func &Func::unroll(const Var &v) {
-    Stage(f_, 0).unroll(v);
-    return *this;
-}
-
-Func &Func::parallel(const Var &v, const Expr &task_size, TailStrategy tail) {
-    Stage(f_, 0).parallel(v, task_size, tail);
-    return *this;
-}
-
-Func &Func::vectorize(const Var &v, int factor, TailStrategy tail) {
-    Stage(f_, 0).vectorize(v, factor, tail);
-    return *this;
-}
-
-Func &Func::unroll(const Var &v, int factor, TailStrategy tail) {
-    Stage(f_, 0).unroll(v, factor, tail);
     return *this;
 }
 

@@ -296,6 +296,31 @@ Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, 
     return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
 }
 
+Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                   const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                   const std::vector<TailStrategy> &tails) {
+    const size_t n = previous.size();
+    user_assert(outers.size() == n && inners.size() == n && factors.size() == n && tails.size() == n)
+        << "Vectors passed to Stage::tile must all be the same length.";
+    std::vector<VarOrRVar> order;
+    for (size_t i = 0; i < n; i++) {
+        split(previous[i], outers[i], inners[i], factors[i], tails[i]);
+        order.push_back(inners[i]);
+    }
+    order.insert(order.end(), outers.begin(), outers.end());
+    return reorder(order);
+}
+
+Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &outers,
+                   const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors, TailStrategy tail) {
+    return tile(previous, outers, inners, factors, std::vector<TailStrategy>(previous.size(), tail));
+}
+
+Stage &Stage::tile(const std::vector<VarOrRVar> &previous, const std::vector<VarOrRVar> &inners,
+                   const std::vector<Expr> &factors, TailStrategy tail) {
+    return tile(previous, previous, inners, factors, tail);
+}
+
 Stage &Stage::set_loop_type(const VarOrRVar &v, ForType type, const char *what) {
     StageParts s = parts_of(*f_, stage_, path_);
     // Parallel or vectorized RVars are checked for races when lowering

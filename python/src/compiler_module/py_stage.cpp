@@ -55,25 +55,15 @@ Stage stage_of(const Stage &s) {
     return s;
 }
 
-// Upstream's tile over any number of loops: each previous[i] is split into
-// outers[i] and inners[i], then the inner loops go innermost.
+// Upstream's tile over any number of loops (Stage::tile's vector forms).
 void tile_n(Stage s, const py::list &previous, const py::list &outers, const py::list &inners, const py::list &factors,
             TailStrategy tail) {
-    size_t n = previous.size();
-    if (outers.size() != n || inners.size() != n || factors.size() != n) {
-        throw py::value_error("tile: previous, outers, inners and factors must have the same length");
+    std::vector<Expr> factor_exprs;
+    for (const auto &f : factors) {
+        factor_exprs.push_back(to_expr(f, "factor"));
     }
-    std::vector<VarOrRVar> order;
-    for (size_t i = 0; i < n; i++) {
-        VarOrRVar inner = to_var_or_rvar(inners[i], "tile");
-        s.split(to_var_or_rvar(previous[i], "tile"), to_var_or_rvar(outers[i], "tile"), inner,
-                to_expr(factors[i], "factor"), tail);
-        order.push_back(inner);
-    }
-    for (size_t i = 0; i < n; i++) {
-        order.push_back(to_var_or_rvar(outers[i], "tile"));
-    }
-    s.reorder(order);
+    s.tile(var_or_rvar_list(py::make_tuple(previous), "tile"), var_or_rvar_list(py::make_tuple(outers), "tile"),
+           var_or_rvar_list(py::make_tuple(inners), "tile"), factor_exprs, tail);
 }
 
 // The methods return the object they were called on, so calls chain.
