@@ -4,6 +4,8 @@ errors; results against NumPy; names and signatures against upstream."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -90,6 +92,28 @@ def test_callable_from_pipeline_is_thread_safe(rng):
         for a, (o1, o2) in zip(arrays, pool.map(run, arrays), strict=True):
             np.testing.assert_allclose(o1, a * np.float32(2))
             np.testing.assert_array_equal(o2, a.astype(np.int32) - np.arange(8))
+
+
+def test_callable_argument_errors_use_upstreams_words():
+    # Each message as upstream 21's Callable words it (checked side by side).
+    x = hl.Var("x")
+    p = hl.Param(hl.Int(32), "cw_p")
+    h = hl.Func("cw_h")
+    h[x] = x + p
+    c = h.compile_to_callable([p])
+    out = hl.Buffer(hl.Int(32), [4])
+    cases = [
+        ((), {"cw_h": out}, "Argument cw_p was not specified by either positional or keyword argument."),
+        ((3,), {}, "Expected exactly 2 positional arguments, but saw 1."),
+        ((3, out, 5), {}, "Expected at most 2 positional arguments, but saw 3."),
+        ((3,), {"cw_h": out, "q": 2}, "Unknown argument 'q' specified via keyword."),
+        ((3,), {"cw_p": 4, "cw_h": out}, "Argument cw_p specified multiple times."),
+    ]
+    for args, kwargs, words in cases:
+        with pytest.raises(hl.HalideError, match=re.escape(words)):
+            c(*args, **kwargs)
+    c(cw_p=3, cw_h=out)
+    np.testing.assert_array_equal(np.asarray(out), [3, 4, 5, 6])
 
 
 def test_callable_errors_raise_and_never_crash():

@@ -176,8 +176,8 @@ void call(const Callable &c, PyObject *args, PyObject *kwargs) {
     size_t n = arguments.size();
     size_t positional = (size_t)PyTuple_GET_SIZE(args);
     if (positional > n) {
-        fail(c,
-             "expected at most " + std::to_string(n) + " positional arguments, but got " + std::to_string(positional));
+        fail(c, "Expected at most " + std::to_string(n) + " positional arguments, but saw " +
+                    std::to_string(positional) + ".");
     }
     CallFrame frame(n);
     for (size_t i = 0; i < positional; i++) {
@@ -192,24 +192,26 @@ void call(const Callable &c, PyObject *args, PyObject *kwargs) {
                 i++;
             }
             if (i == n) {
-                fail(c, "there is no argument named '" + name + "'");
+                fail(c, "Unknown argument '" + name + "' specified via keyword.");
             }
             if (i < positional || frame.argv()[i]) {
-                fail(c, "argument '" + name + "' was given twice");
+                fail(c, "Argument " + name + " specified multiple times.");
             }
             set_argument(c, i, item.second, frame, buffer_type);
             given++;
         }
     }
     if (given != n) {
-        std::string missing;
-        for (size_t i = 0; i < n; i++) {
-            if (!frame.argv()[i]) {
-                missing += (missing.empty() ? "'" : ", '") + arguments[i].name + "'";
-            }
+        // Upstream's words: a count when only positional arguments came.
+        if (given == positional) {
+            fail(c, "Expected exactly " + std::to_string(n) + " positional arguments, but saw " +
+                        std::to_string(positional) + ".");
         }
-        fail(c, "expected " + std::to_string(n) + " arguments, but " + missing + " " + (given + 1 == n ? "is" : "are") +
-                    " missing");
+        size_t i = 0;
+        while (frame.argv()[i]) {
+            i++;
+        }
+        fail(c, "Argument " + arguments[i].name + " was not specified by either positional or keyword argument.");
     }
     // call_argv_fast's argv[0]: a pointer to the (null) JITUserContext *.
     Halide::JITUserContext *context = nullptr;
