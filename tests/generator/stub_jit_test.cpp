@@ -90,7 +90,7 @@ TEST(Stub, BindingErrors) {
     Func bias3;
     bias3(x, y, Var()) = x;
     std::string m = message_of([&] { ScaleStub::generate(get_host_target(), {in, bias3, Expr(2.0f), {Expr(1)}}); });
-    EXPECT_NE(m.find("Input 'bias' is declared with 2 dimensions but was bound to 3"), std::string::npos) << m;
+    EXPECT_EQ(m, "Dimensions mismatch for bias: expected 2 saw 3"); // upstream's words
     Func unset;
     m = message_of([&] { ScaleStub::generate(get_host_target(), {in, unset, Expr(2.0f), {Expr(1)}}); });
     EXPECT_NE(m.find("Input 'bias' was bound to Func"), std::string::npos) << m;
@@ -104,7 +104,7 @@ TEST(Stub, BindingErrors) {
     g->bind_input("scale", std::vector<Expr>{Expr(1.0f)});
     g->bind_input("terms", std::vector<Expr>{Expr(1)});
     m = message_of([&] { g->build_pipeline(); });
-    EXPECT_NE(m.find("Input 'input' is declared as uint8 but was bound to uint16"), std::string::npos) << m;
+    EXPECT_EQ(m, "Type mismatch for input: expected uint8 saw uint16");
     g.reset(); // its Outputs' names are free again
     g = Internal::GeneratorRegistry::create("stub_scale", GeneratorContext(get_host_target()));
     m = message_of([&] { g->bind_input("nope", std::vector<Expr>{Expr(1)}); });

@@ -99,12 +99,6 @@ namespace Internal {
 
 class GeneratorBase;
 
-// True when no argument converts to a Realization (a stub's realize(sizes...)).
-template <typename... Args> struct NoRealizations : std::true_type {};
-template <typename T, typename... Args> struct NoRealizations<T, Args...> {
-    static const bool value = !std::is_convertible<T, Realization>::value && NoRealizations<Args...>::value;
-};
-
 // A GeneratorParam's value as its string (set_generatorparam_value), for
 // the C++ stub: numbers exactly (floats with all their digits).
 template <typename T> std::string generator_param_string(const T &v) {
@@ -135,7 +129,7 @@ private:
     GeneratorBase *previous_;
 };
 
-class GeneratorBase : public NamesInterface {
+class GeneratorBase : public NamesInterface, public RealizesForGeneratorTarget<GeneratorBase> {
 public:
     GeneratorBase();
     virtual ~GeneratorBase();
@@ -195,6 +189,28 @@ public:
     // Throws unless configure() is running ("You may not do this operation
     // at this phase", as upstream, naming `what`).
     void check_configure_phase(const std::string &what) const;
+
+    // Upstream's direct use of a generator (without a stub): its Inputs, in
+    // declaration order, read the given values instead of becoming
+    // arguments: a Buffer (compiled in; wrapped in a Func for an
+    // Input<Func>), a calling generator's Input<Buffer>, a Func, an Expr or
+    // a number, or a std::vector of Funcs, Exprs or numbers for an array.
+    // Checked as upstream: the count, the kind of each value, and (when the
+    // pipeline is built) types and dimensions; a number must have the
+    // Input's exact type. Before generate() runs; setting them again
+    // replaces them. Generator<T>::apply() sets them and builds the pipeline.
+    template <typename... Args> void set_inputs(const Args &...args) {
+        check_input_count("set_inputs()", sizeof...(args));
+        size_t i = 0;
+        std::vector<std::vector<StubInput>> values;
+        (values.push_back(build_input(i++, args)), ...);
+        set_inputs_vector(values);
+    }
+    // The pipeline generate() and schedule() built: from schedule() on
+    // (upstream's "You may not do this operation at this phase" before).
+    Pipeline get_pipeline();
+    // realize(sizes...), realize(dst) of RealizesForGeneratorTarget: the
+    // pipeline, for the generator's target, once built (apply()).
 
     // A stub's use (upstream's AbstractGenerator): before the pipeline is
     // built, Input `name` (every element of an array) reads the caller's
@@ -267,8 +283,39 @@ protected:
     virtual void call_generate() = 0;
     virtual void call_schedule() = 0;
 
+    // set_inputs(): upstream's error unless there are `n` Inputs (running
+    // configure() first) and generate() has not been called (`what` names
+    // the call in the error).
+    void check_input_count(const char *what, size_t n);
+    void set_inputs_vector(const std::vector<std::vector<StubInput>> &inputs);
+    // One value of set_inputs() for Input i, checked against its kind and
+    // whether it is an array (upstream's errors).
+    template <typename T, int D> std::vector<StubInput> build_input(size_t i, const Buffer<T, D> &arg) {
+        return build_buffer_input(i, Buffer<>(arg));
+    }
+    std::vector<StubInput> build_buffer_input(size_t i, const Buffer<> &arg);
+    std::vector<StubInput> build_input(size_t i, const InputBufferOne &arg); // an Input<Buffer> or Input<Func>
+    std::vector<StubInput> build_input(size_t i, const Func &arg);
+    std::vector<StubInput> build_input(size_t i, const std::vector<Func> &arg);
+    std::vector<StubInput> build_input(size_t i, const Expr &arg);
+    std::vector<StubInput> build_input(size_t i, const std::vector<Expr> &arg);
+    template <typename T, typename std::enable_if<std::is_arithmetic<T>::value>::type * = nullptr>
+    std::vector<StubInput> build_input(size_t i, const T &arg) {
+        return build_input(i, Expr(arg));
+    }
+    template <typename T, typename std::enable_if<std::is_arithmetic<T>::value>::type * = nullptr>
+    std::vector<StubInput> build_input(size_t i, const std::vector<T> &arg) {
+        return build_input(i, std::vector<Expr>(arg.begin(), arg.end()));
+    }
+
 private:
-    enum class Phase { Created, Configuring, Configured };
+    friend class RealizesForGeneratorTarget<GeneratorBase>;
+    friend class GeneratorParamBase;
+    Pipeline realizable();
+    bool generate_called() const { return phase_ >= Phase::Generating; }
+
+    // configure() runs once; build_pipeline() runs generate() then schedule().
+    enum class Phase { Created, Configuring, Configured, Generating, Scheduling, Scheduled };
     // Runs configure() once.
     void configure();
     void begin_add(const std::string &name, const char *kind, const char *what) const;
@@ -350,6 +397,21 @@ public:
         g->set_registered_name(registered_name);
         g->set_stub_name(stub_name);
         return g;
+    }
+
+    // Upstream's direct use: configure(), the Inputs set to `args`
+    // (set_inputs()), generate() and schedule(). Once only; the Outputs are
+    // then Funcs to call or realize, and realize() runs the pipeline.
+    template <typename... Args> void apply(const Args &...args) {
+        set_inputs(args...);
+        build_pipeline();
+    }
+    // A generator T2 made with this one's context, and applied to `args`.
+    template <typename T2> std::unique_ptr<T2> create() const { return T2::create(context()); }
+    template <typename T2, typename... Args> std::unique_ptr<T2> apply(const Args &...args) const {
+        auto t = this->create<T2>();
+        t->apply(args...);
+        return t;
     }
 
 protected:

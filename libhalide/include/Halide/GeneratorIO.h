@@ -33,6 +33,7 @@
 
 #include "Halide/Argument.h"
 #include "Halide/Buffer.h"
+#include "Halide/ExternFuncArgument.h"
 #include "Halide/Func.h"
 #include "Halide/GeneratorParam.h"
 #include "Halide/Param.h"
@@ -52,10 +53,37 @@ class GeneratorBase;
 // Func, or a buffer (Input<Buffer<>>, Output<Buffer<>>).
 enum class ArgInfoKind { Scalar, Function, Buffer };
 
+// True when no argument converts to a Realization (a stub's realize(sizes...)).
+template <typename... Args> struct NoRealizations : std::true_type {};
+template <typename T, typename... Args> struct NoRealizations<T, Args...> {
+    static const bool value = !std::is_convertible<T, Realization>::value && NoRealizations<Args...>::value;
+};
+
+// Upstream's realize() of what a generator made, for that generator's
+// target: a stub's output buffer (its Func) or the generator itself (its
+// pipeline). Self provides realizable() (a Func or Pipeline) and get_target().
+template <typename Self> class RealizesForGeneratorTarget {
+public:
+    Realization realize(std::vector<int32_t> sizes) {
+        return self().realizable().realize(std::move(sizes), self().get_target());
+    }
+    template <typename... Args, typename std::enable_if<NoRealizations<Args...>::value>::type * = nullptr>
+    Realization realize(Args &&...args) {
+        return self().realizable().realize(std::forward<Args>(args)..., self().get_target());
+    }
+    // Into `dst`: a Realization or a Buffer.
+    template <typename Dst> void realize(Dst dst) { self().realizable().realize(dst, self().get_target()); }
+
+private:
+    Self &self() { return static_cast<Self &>(*this); }
+};
+
 // A Buffer for an Input<Buffer<T>> of a stub (see the file comment): an
 // Input<Buffer> of the calling generator (the caller's argument is read), or
 // a Buffer (compiled into the caller's code).
 template <typename T = void, int Dims = -1> class StubInputBuffer {
+    friend class StubInput;
+
 public:
     StubInputBuffer() = default;
     template <typename T2, int D2> StubInputBuffer(const Buffer<T2, D2> &b) : parameter_(from_buffer(b)) {} // NOLINT
@@ -89,6 +117,30 @@ private:
         return p;
     }
     Parameter parameter_;
+};
+
+// One value for an Input of a generator used directly (set_inputs(),
+// apply()), as upstream's: a buffer (a Parameter: a calling generator's
+// Input<Buffer>, or a Buffer compiled in), a Func or an Expr.
+class StubInput {
+public:
+    template <typename T2, int D2>
+    StubInput(const StubInputBuffer<T2, D2> &b) : kind_(ArgInfoKind::Buffer), parameter_(b.parameter_) {} // NOLINT
+    StubInput(const Parameter &p) : kind_(ArgInfoKind::Buffer), parameter_(p) {}                          // NOLINT
+    StubInput(const Func &f) : kind_(ArgInfoKind::Function), func_(f) {}                                  // NOLINT
+    StubInput(const Expr &e) : kind_(ArgInfoKind::Scalar), expr_(e) {}                                    // NOLINT
+
+    ArgInfoKind kind() const { return kind_; }
+    // The value of its kind (an internal error for another kind).
+    Parameter parameter() const;
+    Func func() const;
+    Expr expr() const;
+
+private:
+    ArgInfoKind kind_;
+    Parameter parameter_;
+    Func func_;
+    Expr expr_;
 };
 
 // What every Input and Output shares: a name, declared types (empty: open),
@@ -195,21 +247,38 @@ private:
     void init_bound();
 };
 
-// Input<Buffer<T>> and Input<Func>: one buffer argument.
-class InputBufferOne : public InputBufferBase {
+// Input<Buffer<T>> and Input<Func>: one buffer argument, or (used by a
+// stub or directly) what it was bound to.
+class InputBufferOne : public InputBufferBase, public BufferShapeShorthands<InputBufferOne> {
 public:
     using InputBufferBase::InputBufferBase;
     template <typename... Args> Expr operator()(const Args &...pos) const { return call(0, {Expr(pos)...}); }
     Expr operator()(const std::vector<Expr> &pos) const { return call(0, pos); }
-    Dimension dim(int i) const { return param().dim(i); }
-    int dimensions() const { return param().dimensions(); }
-    Expr width() const { return param().dim(0).extent(); }
-    Expr height() const { return param().dim(1).extent(); }
-    Expr channels() const { return param().dim(2).extent(); }
+    // Upstream's ImageParam members (and BufferShapeShorthands' left(),
+    // width(), ...): those of the buffer argument, or of the Buffer bound to
+    // it (its fields are then constants). An Input bound to a Func has a
+    // type and dimensions but no buffer: the rest are errors for it.
+    Dimension dim(int i) const { return shape().dim(i); }
+    int dimensions() const;
+    int host_alignment() const { return shape().host_alignment(); }
+    OutputImageParam set_host_alignment(int bytes) { return shape().set_host_alignment(bytes); }
+    OutputImageParam store_in(MemoryType memory_type) { return shape().store_in(memory_type); }
+    void trace_loads();
+    InputBufferOne &add_trace_tag(const std::string &trace_tag);
     // The expected region, for the metadata (call it in generate()).
-    void set_estimates(const Region &estimates) { ImageParam(param()).set_estimates(estimates); }
+    void set_estimates(const Region &estimates) { shape().set_estimates(estimates); }
+    // The Input's Func wrapped for all consumers, for `consumer`, or for each of `consumers`.
+    Func in() { return Func(func()).in(); }
+    Func in(const Func &consumer) { return Func(func()).in(consumer); }
+    Func in(const std::vector<Func> &consumers) { return Func(func()).in(consumers); }
     operator ImageParam() const { return param(); }
     operator Func() const { return func(); }
+    // An extern stage's argument: the buffer argument, the bound Buffer or the bound Func.
+    operator ExternFuncArgument() const;
+
+private:
+    // The ImageParam of the buffer argument, or one over the bound Buffer.
+    ImageParam shape() const;
 };
 
 // Input<Buffer<T>[]>: element i is an ImageParam.
@@ -388,15 +457,11 @@ protected:
 // An Output<Buffer<T>> of a generator a stub built: it may be assigned to
 // an Output<Buffer> of the calling generator, or realized (JIT); it is not
 // a Func to call (as upstream's).
-class StubOutputBufferBase {
-public:
-    Realization realize(std::vector<int32_t> sizes);
-    template <typename... Args> Realization realize(Args &&...args) {
-        return f_.realize(std::forward<Args>(args)..., get_target());
-    }
-    template <typename Dst> void realize(Dst dst) { f_.realize(dst, get_target()); }
-
+class StubOutputBufferBase : public RealizesForGeneratorTarget<StubOutputBufferBase> {
 protected:
+    friend class RealizesForGeneratorTarget<StubOutputBufferBase>;
+    Func realizable() const { return f_; }
+
     StubOutputBufferBase() = default;
     StubOutputBufferBase(const Func &f, const std::shared_ptr<GeneratorBase> &generator)
         : f_(f), generator_(generator) {}

@@ -30,6 +30,8 @@ inline std::string halide_type_to_enum_string(const Type &t) {
 // (enum_names()), a LoopLevel, or something the stub can't pass.
 enum class GeneratorParamKind { Number, Bool, String, Type, Enum, LoopLevel, Other };
 
+class GeneratorBase;
+
 class GeneratorParamBase {
 public:
     explicit GeneratorParamBase(const std::string &name);
@@ -53,7 +55,12 @@ public:
     virtual std::vector<std::string> enum_names() const { return {}; }
 
 protected:
+    // Throws CompileError (upstream's words) once the generator's generate()
+    // has been called: a GeneratorParam is then read-only.
+    void check_writable() const;
+
     std::string name_;
+    GeneratorBase *generator_ = nullptr; // the generator it is a member of (none outside one)
 };
 
 template <typename T> T parse_scalar(const std::string &name, const std::string &value) {
@@ -88,13 +95,19 @@ public:
     const T &value() const { return value_; }
     // In expressions a numeric GeneratorParam is its value (a constant).
     operator T() const { return value_; }
-    GeneratorParam &operator=(const T &v) {
+    // Before generate() runs only, as upstream.
+    void set(const T &v) {
+        check_writable();
         value_ = v;
         check_range();
+    }
+    GeneratorParam &operator=(const T &v) {
+        set(v);
         return *this;
     }
 
     void set_from_string(const std::string &s) override {
+        check_writable();
         if (!names_.empty()) {
             auto it = names_.find(s);
             std::string known;

@@ -190,11 +190,30 @@ private:
 };
 } // namespace Internal
 
+namespace Internal {
+// Upstream's shorthands over a buffer's dim(i), for every class with one
+// (OutputImageParam, a generator's Input<Buffer>): left/right/width over
+// dim(0), top/bottom/height over dim(1), channels is dim(2).extent().
+template <typename Self> class BufferShapeShorthands {
+public:
+    Expr left() const { return self().dim(0).min(); }
+    Expr right() const { return self().dim(0).max(); }
+    Expr top() const { return self().dim(1).min(); }
+    Expr bottom() const { return self().dim(1).max(); }
+    Expr width() const { return self().dim(0).extent(); }
+    Expr height() const { return self().dim(1).extent(); }
+    Expr channels() const { return self().dim(2).extent(); }
+
+private:
+    const Self &self() const { return static_cast<const Self &>(*this); }
+};
+} // namespace Internal
+
 // A buffer argument of a pipeline: its name, type, dimensions and the
 // expressions for its shape. ImageParam (an input) is the one kind the
 // compiler makes today; a default-constructed one is undefined.
 class Func;
-class OutputImageParam {
+class OutputImageParam : public Internal::BufferShapeShorthands<OutputImageParam> {
 public:
     OutputImageParam() = default;
     bool defined() const { return contents_ != nullptr; }
@@ -214,15 +233,8 @@ public:
     // The kind of memory the buffer is in: recorded, as upstream's (on a
     // CPU target every kind is host memory).
     OutputImageParam &store_in(MemoryType memory_type);
-    // Shorthands: left/right/width over dim(0), top/bottom/height over
-    // dim(1), channels is dim(2).extent().
-    Expr left() const { return dim(0).min(); }
-    Expr right() const { return dim(0).max(); }
-    Expr top() const { return dim(1).min(); }
-    Expr bottom() const { return dim(1).max(); }
-    Expr width() const { return dim(0).extent(); }
-    Expr height() const { return dim(1).extent(); }
-    Expr channels() const { return dim(2).extent(); }
+    // left(), right(), top(), bottom(), width(), height(), channels():
+    // BufferShapeShorthands.
     // With the estimates of set_estimates() as argument_estimates.
     operator Argument() const;
     // The buffer argument behind it.

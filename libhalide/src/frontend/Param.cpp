@@ -378,8 +378,17 @@ std::vector<DimensionConstraint> default_constraints(int dimensions) {
 
 Dimension::Dimension(std::shared_ptr<InputBufferContents> buffer, int d) : buffer_(std::move(buffer)), d_(d) {}
 
-// The names add_image_checks binds from the buffer's fields.
+// The names add_image_checks binds from the buffer's fields; a Buffer's
+// (compiled in, not an argument) are its own, as constants.
 Expr Dimension::field(const char *name) const {
+    if (buffer_->concrete && buffer_->bound && d_ >= 0 && d_ < buffer_->bound->dimensions) {
+        const halide_dimension_t &dim = buffer_->bound->dim[d_];
+        const std::string n = name;
+        return IntImm::make(Int(32), n == "min"      ? dim.min
+                                     : n == "extent" ? dim.extent
+                                     : n == "max"    ? dim.min + dim.extent - 1
+                                                     : dim.stride);
+    }
     return Variable::make(Int(32), buffer_->name + "." + name + "." + std::to_string(d_));
 }
 Expr Dimension::min() const {

@@ -27,6 +27,11 @@ Registry &registry() {
     return *r;
 }
 
+// " (Generator NAME)" for a phase error, or nothing for a generator not registered.
+std::string of_generator(const std::string &registered_name) {
+    return registered_name.empty() ? std::string() : " (Generator " + registered_name + ")";
+}
+
 const std::map<std::string, Type> &type_names() {
     static const std::map<std::string, Type> names = {
         {"bool", Bool()},     {"int8", Int(8)},       {"int16", Int(16)},     {"int32", Int(32)},
@@ -59,10 +64,31 @@ std::string type_name_of(const Type &t) {
     return type_to_string(t);
 }
 
-GeneratorParamBase::GeneratorParamBase(const std::string &name) : name_(name) {
-    if (GeneratorBase *g = generator_under_construction()) {
-        g->add_param(this);
+GeneratorParamBase::GeneratorParamBase(const std::string &name)
+    : name_(name), generator_(generator_under_construction()) {
+    if (generator_) {
+        generator_->add_param(this);
     }
+}
+
+void GeneratorParamBase::check_writable() const {
+    user_assert(!generator_ || !generator_->generate_called())
+        << "The GeneratorParam \"" << name_ << "\" cannot be written after generate() is called.";
+}
+
+Parameter StubInput::parameter() const {
+    internal_assert(kind_ == ArgInfoKind::Buffer) << "StubInput::parameter() of a value that is not a buffer";
+    return parameter_;
+}
+
+Func StubInput::func() const {
+    internal_assert(kind_ == ArgInfoKind::Function) << "StubInput::func() of a value that is not a Func";
+    return func_;
+}
+
+Expr StubInput::expr() const {
+    internal_assert(kind_ == ArgInfoKind::Scalar) << "StubInput::expr() of a value that is not an Expr";
+    return expr_;
 }
 
 GeneratorBase *generator_under_construction() {
@@ -132,8 +158,12 @@ GeneratorParamBase *GeneratorBase::find_param(const std::string &name) const {
 }
 
 void GeneratorBase::set_param(const std::string &key, const std::string &value) {
-    user_assert(!built_) << "Generator '" << registered_name_ << "': '" << key
-                         << "' can't be set after the pipeline was built";
+    if (GeneratorParamBase *p = find_param(key)) {
+        p->set_from_string(value); // an error once generate() was called
+        return;
+    }
+    user_assert(!generate_called()) << "Generator '" << registered_name_ << "': '" << key
+                                    << "' can't be set after generate() was called";
     if (key == "target") {
         set_target(Target(value));
         return;
@@ -145,10 +175,6 @@ void GeneratorBase::set_param(const std::string &key, const std::string &value) 
     const std::string prefix = "autoscheduler.";
     if (key.compare(0, prefix.size(), prefix) == 0 && key.size() > prefix.size()) {
         autoscheduler_params_.extra[key.substr(prefix.size())] = value;
-        return;
-    }
-    if (GeneratorParamBase *p = find_param(key)) {
-        p->set_from_string(value);
         return;
     }
     for (GeneratorIOBase *in : inputs_) {
@@ -198,7 +224,7 @@ void GeneratorBase::set_generatorparam_values(const GeneratorParamsMap &params) 
 void GeneratorBase::check_configure_phase(const std::string &what) const {
     user_assert(phase_ == Phase::Configuring)
         << "You may not do this operation at this phase: " << what << " may only be called from configure()"
-        << (registered_name_.empty() ? std::string() : " (Generator " + registered_name_ + ")") << ".";
+        << of_generator(registered_name_) << ".";
 }
 
 void GeneratorBase::begin_add(const std::string &name, const char *kind, const char *what) const {
@@ -255,8 +281,11 @@ Pipeline GeneratorBase::build_pipeline() {
         struct Leave {
             ~Leave() { generating--; }
         } leave;
+        phase_ = Phase::Generating;
         call_generate();
+        phase_ = Phase::Scheduling;
         call_schedule();
+        phase_ = Phase::Scheduled;
     }
     std::vector<Func> funcs;
     std::map<std::string, std::string> owner; // Func name -> the Output element it is
@@ -318,6 +347,128 @@ void GeneratorBase::bind_input(const std::string &name, const std::vector<Expr> 
     find_input_to_bind(name)->bind(v);
 }
 
+// ---------------------------------------------------------------- set_inputs, apply
+
+void GeneratorBase::check_input_count(const char *what, size_t n) {
+    user_assert(!generate_called()) << "You may not do this operation at this phase: " << what
+                                    << " must come before generate() runs (apply() is called once)"
+                                    << of_generator(registered_name_) << ".";
+    configure(); // Inputs added by configure() are set too
+    user_assert(n == inputs_.size()) << "Expected exactly " << inputs_.size() << " inputs but got " << n;
+}
+
+namespace {
+
+GeneratorIOBase *checked_input(const std::vector<GeneratorIOBase *> &inputs, size_t i, bool is_vector) {
+    GeneratorIOBase *in = inputs.at(i);
+    if (is_vector) {
+        user_assert(in->is_array()) << "Input " << in->name()
+                                    << " is not an array, and must not be set with a vector type.";
+    } else {
+        user_assert(!in->is_array()) << "Input " << in->name() << " is an array, and must be set with a vector type.";
+    }
+    return in;
+}
+
+void check_input_kind(const GeneratorIOBase *in, ArgInfoKind kind) {
+    user_assert(in->kind() == kind) << "Input " << in->name() << " cannot be set with the type specified.";
+}
+
+// Funcs or Exprs for Input i, which must be of `kind` and an array if
+// `is_vector` (one value otherwise).
+template <typename T>
+std::vector<StubInput> checked_values(const std::vector<GeneratorIOBase *> &inputs, size_t i, ArgInfoKind kind,
+                                      const std::vector<T> &values, bool is_vector) {
+    check_input_kind(checked_input(inputs, i, is_vector), kind);
+    return std::vector<StubInput>(values.begin(), values.end());
+}
+
+} // namespace
+
+std::vector<StubInput> GeneratorBase::build_buffer_input(size_t i, const Buffer<> &arg) {
+    GeneratorIOBase *in = checked_input(inputs_, i, false);
+    user_assert(arg.defined()) << "Input " << in->name() << " was set to an undefined Buffer";
+    if (in->kind() == ArgInfoKind::Function) {
+        // As upstream: an Input<Func> reads the Buffer through a Func.
+        std::vector<Var> vars(arg.dimensions());
+        Func f(arg.name() + "_im");
+        f(vars) = arg(std::vector<Expr>(vars.begin(), vars.end()));
+        return {StubInput(f)};
+    }
+    check_input_kind(in, ArgInfoKind::Buffer);
+    return {StubInput(StubInputBuffer<>(arg))};
+}
+
+std::vector<StubInput> GeneratorBase::build_input(size_t i, const InputBufferOne &arg) {
+    if (arg.kind() == ArgInfoKind::Buffer && inputs_.at(i)->kind() == ArgInfoKind::Buffer) {
+        checked_input(inputs_, i, false);
+        return {StubInput(arg.param().parameter())};
+    }
+    return build_input(i, (Func)arg);
+}
+
+std::vector<StubInput> GeneratorBase::build_input(size_t i, const Func &arg) {
+    return checked_values(inputs_, i, ArgInfoKind::Function, std::vector<Func>{arg}, false);
+}
+
+std::vector<StubInput> GeneratorBase::build_input(size_t i, const std::vector<Func> &arg) {
+    return checked_values(inputs_, i, ArgInfoKind::Function, arg, true);
+}
+
+std::vector<StubInput> GeneratorBase::build_input(size_t i, const Expr &arg) {
+    return checked_values(inputs_, i, ArgInfoKind::Scalar, std::vector<Expr>{arg}, false);
+}
+
+std::vector<StubInput> GeneratorBase::build_input(size_t i, const std::vector<Expr> &arg) {
+    return checked_values(inputs_, i, ArgInfoKind::Scalar, arg, true);
+}
+
+void GeneratorBase::set_inputs_vector(const std::vector<std::vector<StubInput>> &inputs) {
+    check_input_count("set_inputs()", inputs.size());
+    for (size_t i = 0; i < inputs.size(); i++) {
+        GeneratorIOBase *in = inputs_[i];
+        std::vector<Parameter> buffers;
+        std::vector<Func> funcs;
+        std::vector<Expr> exprs;
+        for (const StubInput &v : inputs[i]) {
+            check_input_kind(in, v.kind());
+            switch (v.kind()) {
+            case ArgInfoKind::Buffer: buffers.push_back(v.parameter()); break;
+            case ArgInfoKind::Function: funcs.push_back(v.func()); break;
+            case ArgInfoKind::Scalar: exprs.push_back(v.expr()); break;
+            }
+        }
+        switch (in->kind()) {
+        case ArgInfoKind::Buffer: in->bind(buffers); break;
+        case ArgInfoKind::Function: in->bind(funcs); break;
+        case ArgInfoKind::Scalar: in->bind(exprs); break;
+        }
+    }
+}
+
+Pipeline GeneratorBase::get_pipeline() {
+    if (built_) {
+        return pipeline_;
+    }
+    user_assert(phase_ == Phase::Scheduling)
+        << "You may not do this operation at this phase: get_pipeline() may be called from schedule() or once the "
+           "pipeline is built (apply())"
+        << of_generator(registered_name_) << ".";
+    std::vector<Func> funcs;
+    for (GeneratorIOBase *io : outputs_) {
+        for (const Func &f : io->output_funcs()) {
+            funcs.push_back(f);
+        }
+    }
+    return Pipeline(funcs);
+}
+
+Pipeline GeneratorBase::realizable() {
+    user_assert(built_) << "You may not do this operation at this phase: realize() runs the pipeline apply() built"
+                        << of_generator(registered_name_) << ".";
+    return pipeline_;
+}
+
 std::vector<Func> GeneratorBase::output_func(const std::string &name) {
     build_pipeline();
     for (GeneratorIOBase *out : outputs_) {
@@ -327,10 +478,6 @@ std::vector<Func> GeneratorBase::output_func(const std::string &name) {
     }
     user_error << "Generator '" << registered_name_ << "' has no Output named '" << name << "'";
     return {};
-}
-
-Realization StubOutputBufferBase::realize(std::vector<int32_t> sizes) {
-    return f_.realize(std::move(sizes), get_target());
 }
 
 Target StubOutputBufferBase::get_target() const {

@@ -16,7 +16,7 @@ namespace {
 class SyntheticParam : public GeneratorParamBase {
 public:
     SyntheticParam(const std::string &name, bool fixed, std::function<void(const std::string &)> set)
-        : GeneratorParamBase(name), generator_(generator_under_construction()), fixed_(fixed), set_(std::move(set)) {}
+        : GeneratorParamBase(name), fixed_(fixed), set_(std::move(set)) {}
     void set_from_string(const std::string &v) override {
         user_assert(!fixed_) << "Cannot set the GeneratorParam " << name_ << " for " << generator_->registered_name()
                              << " because the value is explicitly specified in the C++ source.";
@@ -27,7 +27,6 @@ public:
     bool settable() const override { return !fixed_; }
 
 private:
-    GeneratorBase *generator_;
     bool fixed_;
     std::function<void(const std::string &)> set_;
     std::string value_;
@@ -213,7 +212,7 @@ void InputBufferBase::init() {
 std::vector<Argument> InputBufferBase::arguments() const {
     std::vector<Argument> args;
     for (const ImageParam &p : params_) {
-        if (p.defined()) {
+        if (p.defined() && !p.parameter().buffer_contents()->concrete) { // a bound Buffer is compiled in
             args.emplace_back(p);
         }
     }
@@ -230,6 +229,14 @@ public:
         kind_ = Argument::InputBuffer;
     }
 };
+
+// An ImageParam over Buffer `b` itself: reading it reads `b` (compiled
+// into ahead-of-time code, as a Buffer a Func calls is) and its dim(i)
+// fields are b's, as constants.
+ImageParam image_param_over(const Buffer<> &b, const std::string &name) {
+    auto owner = std::make_shared<Buffer<>>(b);
+    return ImageParamOf(Parameter(make_buffer_contents(name, b.type(), b.dimensions(), owner->raw_buffer(), owner)));
+}
 
 // A Func of `dims` pure Vars whose value is `value(vars)`.
 Func func_over(int dims, const std::function<Expr(const std::vector<Expr> &)> &value) {
@@ -287,22 +294,17 @@ void InputBufferBase::init_bound() {
             types = {p.type()};
             dims = p.dimensions();
             Buffer<> b = p.buffer();
-            if (b.defined()) {
-                func = func_over(dims, [b](const std::vector<Expr> &at) { return b(at); });
-            } else {
-                param = ImageParamOf(p);
-            }
+            param = b.defined() ? image_param_over(b, array_name(i)) : ImageParamOf(p);
         } else {
             func = bound_funcs_[i];
             types = func.output_types();
             dims = func.dimensions();
         }
         const std::string n_i = array_name(i);
-        user_assert(!types_defined() || types == types_)
-            << "Input '" << n_i << "' is declared as " << type_list_name(types_) << " but was bound to "
-            << type_list_name(types);
+        user_assert(!types_defined() || types == types_) << "Type mismatch for " << n_i << ": expected "
+                                                         << type_list_name(types_) << " saw " << type_list_name(types);
         user_assert(!dims_defined() || dims == dims_)
-            << "Input '" << n_i << "' is declared with " << dims_ << " dimensions but was bound to " << dims;
+            << "Dimensions mismatch for " << n_i << ": expected " << dims_ << " saw " << dims;
         if (!types_defined()) {
             types_ = types;
         }
@@ -328,11 +330,41 @@ size_t InputBufferBase::elements() const {
     return params_.size();
 }
 
+int InputBufferOne::dimensions() const {
+    elements();
+    return dims_;
+}
+
+ImageParam InputBufferOne::shape() const {
+    elements();
+    user_assert(params_[0].defined()) << "Input '" << name_
+                                      << "' is bound to a Func: it has no buffer whose shape, alignment or "
+                                         "loads to ask about (it has a type() and dimensions())";
+    return params_[0];
+}
+
+void InputBufferOne::trace_loads() {
+    shape().trace_loads();
+}
+
+InputBufferOne &InputBufferOne::add_trace_tag(const std::string &trace_tag) {
+    shape().add_trace_tag(trace_tag);
+    return *this;
+}
+
+InputBufferOne::operator ExternFuncArgument() const {
+    elements();
+    if (params_[0].defined()) {
+        return ExternFuncArgument(params_[0]);
+    }
+    return ExternFuncArgument(func());
+}
+
 const ImageParam &InputBufferBase::param(size_t i) const {
     check_initialized(!params_.empty());
     user_assert(i < params_.size()) << "Input '" << name_ << "' has " << params_.size() << " elements, not " << i + 1;
     user_assert(params_[i].defined()) << "Input '" << array_name(i)
-                                      << "' was bound by a stub to a Func or a Buffer: it has no buffer parameter "
+                                      << "' was bound to a Func: it has no buffer parameter "
                                          "(call it, or use it as a Func)";
     return params_[i];
 }
