@@ -623,6 +623,96 @@ TEST(CodeGen, IRAndAssembly) {
     EXPECT_EQ(m.assembly(), assembly);
 }
 
+// The loops of an assembly listing with no loop (label) inside them: the
+// lines from a label to the backward branch to it.
+std::vector<std::string> innermost_loops(const std::string &assembly) {
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < assembly.size()) {
+        size_t end = assembly.find('\n', at);
+        end = end == std::string::npos ? assembly.size() : end;
+        lines.push_back(assembly.substr(at, end - at));
+        at = end + 1;
+    }
+    std::vector<std::string> loops;
+    for (size_t j = 0; j < lines.size(); j++) {
+        size_t target = lines[j].find("\tj");
+        size_t dot = lines[j].find(".LBB");
+        if (target == std::string::npos || dot == std::string::npos) {
+            continue;
+        }
+        std::string label = lines[j].substr(dot) + ":";
+        for (size_t i = j; i-- > 0;) {
+            if (lines[i].rfind(".LBB", 0) != 0) {
+                continue;
+            }
+            if (lines[i].rfind(label, 0) == 0) {
+                std::string body;
+                for (size_t k = i; k <= j; k++) {
+                    body += lines[k] + "\n";
+                }
+                loops.push_back(body);
+            }
+            break; // another label first: not a loop without labels inside
+        }
+    }
+    return loops;
+}
+
+TEST(CodeGen, VectorLoopAddressesAre64BitWithoutSignExtensions) {
+    // for y, for x in [0, n): out[ramp(b + x * 16 - out.min.0 + row, 1,
+    // 16)] = in[... b - 1 ...] + in[... b + 1 ...] with b inside
+    // likely_if_innermost (a ShiftInwards split's steady state, as in the
+    // line-buffered blur). The loop counter steps with nsw and the
+    // addresses are 64-bit sums term by term, so LLVM widens the counter
+    // and steps pointers: no sign extension (movslq/cltq) per vector in the
+    // innermost loop. Before, the 32-bit index was sign-extended per vector.
+    // Values against the formula.
+    const int lanes = 16;
+    auto ramp_at = [&](const std::string &buf, int dx) {
+        Expr x = intrinsic(Int(32), "likely_if_innermost", {add(var("out.min.0"), mul(var("x"), i32(lanes)))});
+        Expr index = add(sub(add(x, i32(dx)), var(buf + ".min.0")),
+                         mul(sub(var("y"), var(buf + ".min.1")), var(buf + ".stride.1")));
+        return Ramp::make(index, i32(1), lanes);
+    };
+    Expr sum =
+        add(Load::make(Int(32, lanes), "in", ramp_at("in", -1)), Load::make(Int(32, lanes), "in", ramp_at("in", 1)));
+    Stmt store = Store::make("out", sum, ramp_at("out", 0));
+    Stmt inner = For::make("x", i32(0), Div::make(var("out.extent.0"), i32(lanes)), ForType::Serial, store);
+    Stmt loops = For::make("y", var("out.min.1"), var("out.extent.1"), ForType::Serial, inner);
+    LoweredFunc f;
+    f.name = "blur_row";
+    f.args = {buffer_arg("in", Int(32), 2, false), buffer_arg("out", Int(32), 2, true)};
+    f.body = bind_buffer("in", 2, bind_buffer("out", 2, loops));
+    JITModule m = JITModule::compile(f);
+
+    std::vector<std::string> loops_found = innermost_loops(m.assembly());
+    int vector_loops = 0;
+    for (const std::string &loop : loops_found) {
+        if (loop.find("mm") == std::string::npos) {
+            continue;
+        }
+        vector_loops++;
+        EXPECT_EQ(loop.find("movslq"), std::string::npos) << loop;
+        EXPECT_EQ(loop.find("cltq"), std::string::npos) << loop;
+    }
+    EXPECT_GE(vector_loops, 1) << m.assembly();
+
+    const int w = 80, h = 3;
+    Runtime::Buffer<int32_t> in(w + 2, h), out(w, h);
+    in.set_min(-1, 5);
+    out.set_min(0, 5);
+    in.for_each_element([&](int x, int y) { in(x, y) = x * 7 + y * 1000; });
+    out.fill(-1);
+    void *args[] = {in.raw_buffer(), out.raw_buffer()};
+    ASSERT_EQ(m.argv_function()(args), 0);
+    for (int y = 5; y < 5 + h; y++) {
+        for (int x = 0; x < w; x++) {
+            EXPECT_EQ(out(x, y), in(x - 1, y) + in(x + 1, y)) << x << ", " << y;
+        }
+    }
+}
+
 TEST(CodeGen, ProvideIsAnInternalError) {
     LoweredFunc f;
     f.name = "bad";

@@ -59,7 +59,7 @@ void CodeGen_LLVM::for_loop(const For *op) {
     push(op->name, i);
     codegen(op->body);
     pop(op->name);
-    llvm::Value *next = b_.CreateAdd(i, int_const(ty, 1));
+    llvm::Value *next = b_.CreateNSWAdd(i, int_const(ty, 1));
     i->addIncoming(next, b_.GetInsertBlock());
     llvm::BranchInst *back_edge = b_.CreateCondBr(b_.CreateICmpNE(next, end), loop, after);
     if (op->for_type == ForType::Vectorized) {

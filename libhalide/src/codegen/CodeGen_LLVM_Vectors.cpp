@@ -158,7 +158,8 @@ llvm::Value *CodeGen_LLVM::index_i64(const Expr &e) {
             return b_.CreateNSWMul(index_i64(op->a), index_i64(op->b));
         }
         const Call *c = e.as<Call>();
-        if (c && c->call_type == Call::Intrinsic && (c->name == "promise_clamped" || c->name == "likely")) {
+        if (c && c->call_type == Call::Intrinsic &&
+            (c->name == "promise_clamped" || c->name == "likely" || c->name == "likely_if_innermost")) {
             return index_i64(c->args[0]);
         }
     }
