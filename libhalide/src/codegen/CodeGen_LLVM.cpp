@@ -20,6 +20,24 @@ namespace Internal {
 
 namespace {
 
+// LLVM's loop strength reduction picks, for each loop, how its addresses
+// step: by default it gives up searching past 65,535 combinations of
+// candidate formulae and narrows them by heuristics. A vector loop of a
+// stencil (Sobel: nine loads and a store from three rows) behind a
+// partitioned boundary condition exceeds that, and the narrowed choice
+// steps each of four pointers and a separate counter (four more
+// instructions per vector than the same loop on a pre-padded input, whose
+// search stays under the limit). Past 4M combinations the heuristics still
+// apply, so the search stays bounded. Left alone where the host program
+// set the option itself.
+void widen_loop_strength_reduction_search() {
+    llvm::StringMap<llvm::cl::Option *> &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("lsr-complexity-limit");
+    if (it != options.end() && it->second->getNumOccurrences() == 0) {
+        it->second->addOccurrence(0, "lsr-complexity-limit", "4194304");
+    }
+}
+
 void init_llvm_targets_once() {
     static std::once_flag flag;
     std::call_once(flag, [] {
@@ -39,6 +57,7 @@ void init_llvm_targets_once() {
         LLVMInitializeARMTarget();
         LLVMInitializeARMTargetMC();
         LLVMInitializeARMAsmPrinter();
+        widen_loop_strength_reduction_search();
     });
 }
 
