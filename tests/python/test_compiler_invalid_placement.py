@@ -35,7 +35,27 @@ def test_var_that_is_no_loop_of_the_consumer():
         " for pl_f.s0.y:\n"
         "  for pl_f.s0.x:\n"
         "   pl_f uses pl_g\n"
+        " ...\n"
     )
+
+
+def test_each_distinct_call_is_a_use():
+    # As upstream 21 lists them: g(x, y) and g(x + 1, y) are two uses.
+    g, f, h = hl.Func("pl_g4"), hl.Func("pl_f4"), hl.Func("pl_h4")
+    g[x, y] = x + y
+    f[x, y] = g[x, y] + g[x + 1, y]
+    h[x, y] = f[x, y] * 2
+    g.compute_at(h, x)
+    f.compute_root()
+    m = _error(h)
+    assert m.endswith(
+        '"pl_g4" is used in the following places:\n'
+        " for pl_f4.s0.y:\n"
+        "  for pl_f4.s0.x:\n"
+        "   pl_f4 uses pl_g4\n"
+        "   pl_f4 uses pl_g4\n"
+        " ...\n"
+    ), m
 
 
 def test_rvar_loop_of_an_update_is_listed():

@@ -10,6 +10,7 @@
 //    for f.s0.y:
 //     for f.s0.x:
 //      f uses g
+//    ...
 //
 // The legal levels are the loops around every use of g (calls from g's own
 // update definitions do not count), outermost first, each Func's
@@ -18,6 +19,7 @@
 // the same name in two stages of a Func is one level.
 #include <sstream>
 
+#include "Halide/IREquality.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/Var.h"
 #include "lower/LegalLocations.h"
@@ -35,6 +37,7 @@ struct Level {
 struct Use {
     std::string consumer;
     std::vector<std::string> loops; // outermost first
+    std::vector<Expr> args;         // of the call: each distinct call is a use, as upstream lists them
 };
 
 class FindUses : public IRVisitor {
@@ -61,16 +64,29 @@ public:
         if (op->call_type != Call::Halide || op->name != g_ || producing_.empty() || producing_ == g_) {
             return;
         }
-        // A Tuple-valued Func's Provide is named after it ("f"), as are its calls.
+        // The same call seen again (a Tuple-valued Func's call of each value
+        // element) is one use.
         for (const Use &u : uses) {
-            if (u.consumer == producing_ && u.loops == loops_) {
+            if (u.consumer == producing_ && u.loops == loops_ && same_args(u.args, op->args)) {
                 return;
             }
         }
-        uses.push_back({producing_, loops_});
+        uses.push_back({producing_, loops_, op->args});
     }
 
 private:
+    static bool same_args(const std::vector<Expr> &a, const std::vector<Expr> &b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (size_t i = 0; i < a.size(); i++) {
+            if (!equal(a[i], b[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     std::string g_, producing_;
     std::vector<std::string> loops_;
 };
@@ -168,6 +184,8 @@ std::string legal_locations_text(const FunctionContents &g, const Stmt &s, const
         out << std::string(u.loops.size() + 1, ' ') << u.consumer << " uses " << g.name << "\n";
         previous = &u.loops;
     }
+    // Upstream's mark for the rest of the pipeline, left out.
+    out << " ...\n";
     return out.str();
 }
 
