@@ -115,3 +115,21 @@ TEST(UserContext, HandlersReceiveTheContextThePipelineSees) {
     EXPECT_EQ(printed_with, static_cast<void *>(&ctx));
     EXPECT_EQ(seen.load(), static_cast<void *>(&ctx));
 }
+
+TEST(UserContext, EvaluateRunsWithTheContextGiven) {
+    // Upstream's evaluate(JITUserContext *, ...): the pipeline's handlers
+    // are the context's.
+    static std::string printed;
+    JITUserContext ctx;
+    ctx.handlers.custom_print = [](JITUserContext *, const char *msg) { printed += msg; };
+    printed.clear();
+    EXPECT_EQ(evaluate<int>(&ctx, print(Expr(20) + 22)), 42);
+    EXPECT_EQ(printed, "42\n");
+    int a = 0;
+    float b = 0;
+    printed.clear();
+    evaluate(&ctx, Tuple(print(Expr(7)), Expr(1.5f)), &a, &b);
+    EXPECT_EQ(a, 7);
+    EXPECT_EQ(b, 1.5f);
+    EXPECT_EQ(printed, "7\n");
+}

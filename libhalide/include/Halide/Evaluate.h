@@ -14,22 +14,29 @@ namespace Internal {
 void check_evaluate_type(const Expr &e, Type t, Type wanted);
 } // namespace Internal
 
-template <typename T> T evaluate(const Expr &e) {
+// With a JITUserContext, the pipeline runs with it (its handlers, as
+// Func::realize(context, ...)); without, with none.
+template <typename T> T evaluate(JITUserContext *ctx, const Expr &e) {
     Internal::check_evaluate_type(e, e.defined() ? e.type() : Type(), type_of<T>());
     Func f;
     f() = e;
-    Buffer<T, 0> im = f.realize(std::vector<int32_t>{});
+    Buffer<T, 0> im = f.realize(ctx, std::vector<int32_t>{});
     return im();
 }
 
-template <typename First, typename... Rest> void evaluate(const Tuple &t, First first, Rest... rest) {
+template <typename T> T evaluate(const Expr &e) {
+    return evaluate<T>(nullptr, e);
+}
+
+template <typename First, typename... Rest>
+void evaluate(JITUserContext *ctx, const Tuple &t, First first, Rest... rest) {
     static_assert((std::is_pointer<First>::value && ... && std::is_pointer<Rest>::value),
                   "evaluate(Tuple, ...) writes its results through pointers");
     user_assert(t.size() == 1 + sizeof...(Rest))
         << "evaluate: a Tuple of " << t.size() << " values given " << 1 + sizeof...(Rest) << " results to write";
     Func f;
     f() = t;
-    Realization r = f.realize(std::vector<int32_t>{});
+    Realization r = f.realize(ctx, std::vector<int32_t>{});
     size_t i = 0;
     auto assign = [&](auto *out) {
         using U = std::remove_pointer_t<decltype(out)>;
@@ -39,6 +46,10 @@ template <typename First, typename... Rest> void evaluate(const Tuple &t, First 
     };
     assign(first);
     (assign(rest), ...);
+}
+
+template <typename First, typename... Rest> void evaluate(const Tuple &t, First first, Rest... rest) {
+    evaluate(static_cast<JITUserContext *>(nullptr), t, first, rest...);
 }
 
 // A call of a Tuple-valued Func: evaluate(f(), &a, &b) (upstream converts
