@@ -70,3 +70,48 @@ TEST(BufferSharing, ABoundTypedBufferIsTheParamsBuffer) {
     Buffer<> got = in.get();
     EXPECT_EQ(got.raw_buffer(), b.raw_buffer());
 }
+
+TEST(BufferSharing, InPlaceReshapesAsUpstreamsForwardedMembers) {
+    // slice, embed, add_dimension and transpose in place change the shape
+    // every copy of the handle sees, and a Func reads the new shape.
+    Buffer<int> b(6, 4, 3);
+    b.for_each_element([&](int x, int y, int c) { b(x, y, c) = x + 10 * y + 100 * c; });
+    Buffer<int> same = b;
+    b.slice(2, 1);
+    ASSERT_EQ(same.dimensions(), 2);
+    EXPECT_EQ(same(5, 3), 135);
+    b.add_dimension();
+    EXPECT_EQ(b.dimensions(), 3);
+    EXPECT_EQ(b.dim(2).extent(), 1);
+    b.slice(2);
+    b.embed(0, 7); // a new innermost dimension at 7: b(7, x, y)
+    ASSERT_EQ(b.dimensions(), 3);
+    EXPECT_EQ(b(7, 2, 3), 132);
+    b.slice(0, 7);
+    b.transpose(0, 1);
+    EXPECT_EQ(b(3, 5), 135); // b(y, x)
+
+    Var x("x"), y("y");
+    Func f("reshaped_reader");
+    f(x, y) = b(x, y) * 2;
+    Buffer<int> out = f.realize({4, 6});
+    for (int j = 0; j < 6; j++) {
+        for (int i = 0; i < 4; i++) {
+            ASSERT_EQ(out(i, j), 2 * (j + 10 * i + 100)) << i << ", " << j;
+        }
+    }
+}
+
+TEST(BufferSharing, AllocateDeallocateAndTheElementRange) {
+    Buffer<uint8_t> b(16, 4);
+    b.fill(3);
+    EXPECT_EQ(b.end() - b.begin(), 64);
+    EXPECT_EQ(*b.begin(), 3);
+    b.deallocate();
+    EXPECT_EQ(b.data(), nullptr);
+    b.allocate();
+    ASSERT_NE(b.data(), nullptr);
+    EXPECT_EQ(b.end() - b.begin(), 64);
+    b.device_deallocate(); // no device memory: nothing to do
+    EXPECT_FALSE(b.has_device_allocation());
+}

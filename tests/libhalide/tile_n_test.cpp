@@ -86,6 +86,7 @@ TEST(FuncLoops, TakeExprFactorsAndVarOrRVars) {
     f(x, y, z) = x + 10 * y + 100 * z;
     Expr eight = 8;
     f.split(VarOrRVar(y), yo, yi, Expr(2)).vectorize(x, eight).unroll(yi, Expr(2)).serial(z);
-    EXPECT_EQ(Stage(f).dump_argument_list(), "Vars: x yi yo z __outermost\n");
+    // vectorize and unroll by a factor split off the inner loops they run.
+    EXPECT_EQ(Stage(f).dump_argument_list(), "Vars: x_vec x yi_unroll yi yo z __outermost\n");
     expect_values(f.realize({16, 6, 3}));
 }

@@ -22,6 +22,9 @@ struct InputBufferContents;
 std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &name, Type type, int dims,
                                                           halide_buffer_t *raw, std::shared_ptr<void> owner);
 const std::string &buffer_contents_name(const InputBufferContents &c);
+// After an in-place change of the shape (slice, embed, add_dimension,
+// transpose): the compiler reads the buffer's dimensions again.
+void buffer_contents_reshaped(InputBufferContents &c);
 // Argument packs of sizes with an optional name last, as upstream's
 // Buffer(w, h, "name") constructors take.
 template <typename... Args> struct all_ints_and_optional_name : std::true_type {};
@@ -206,7 +209,40 @@ public:
     Buffer translated(int d, int dx) const { return Buffer(get()->translated(d, dx)); }
     Buffer translated(const std::vector<int> &delta) const { return Buffer(get()->translated(delta)); }
     Buffer transposed(int d1, int d2) const { return Buffer(get()->transposed(d1, d2)); }
-    void transpose(int d1, int d2) { get()->transpose(d1, d2); }
+    // In place, as upstream's: the shape changes for every copy of this handle.
+    void transpose(int d1, int d2) {
+        get()->transpose(d1, d2);
+        reshaped();
+    }
+    void transpose(const std::vector<int> &order) {
+        get()->transpose(order);
+        reshaped();
+    }
+    void slice(int d, int pos) {
+        get()->slice(d, pos);
+        reshaped();
+    }
+    void slice(int d) {
+        get()->slice(d);
+        reshaped();
+    }
+    void embed(int d, int pos = 0) {
+        get()->embed(d, pos);
+        reshaped();
+    }
+    void add_dimension() {
+        get()->add_dimension();
+        reshaped();
+    }
+    // Host memory: allocate() gives the buffer its own for the current shape,
+    // deallocate() drops this handle's share; begin()/end() are the lowest
+    // and one-past-highest element addresses.
+    void allocate(void *(*allocate_fn)(size_t) = nullptr, void (*deallocate_fn)(void *) = nullptr) {
+        get()->allocate(allocate_fn, deallocate_fn);
+    }
+    void deallocate() { get()->deallocate(); }
+    auto begin() const { return get()->begin(); }
+    auto end() const { return get()->end(); }
     template <typename V> Buffer &fill(V value) {
         get()->fill(value);
         return *this;
@@ -245,6 +281,11 @@ public:
     int copy_to_host(void *ctx = nullptr) { return get()->copy_to_host(ctx); }
     int device_sync(void *ctx = nullptr) { return get()->device_sync(ctx); }
     int device_free(void *ctx = nullptr) { return get()->device_free(ctx); }
+    void device_deallocate() { get()->device_deallocate(); }
+    int device_wrap_native(const halide_device_interface_t *device_interface, uint64_t handle, void *ctx = nullptr) {
+        return get()->device_wrap_native(device_interface, handle, ctx);
+    }
+    int device_detach_native(void *ctx = nullptr) { return get()->device_detach_native(ctx); }
     int copy_to_device(const Target &t = get_jit_target_from_environment(), JITUserContext * = nullptr) {
         Internal::no_device_for_buffer(name_, "copy_to_device", DeviceAPI::Default_GPU, t);
     }
@@ -283,6 +324,11 @@ private:
         s.sizes.push_back(first);
         Internal::split_sizes_and_name(s.sizes, s.name, rest...);
         return s;
+    }
+    void reshaped() {
+        if (contents_) {
+            Internal::buffer_contents_reshaped(*contents_);
+        }
     }
     void adopt(std::shared_ptr<SharedRuntimeBuffer> b, const std::string &name) {
         buf_ = std::move(b);

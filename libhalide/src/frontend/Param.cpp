@@ -38,6 +38,17 @@ const std::string &buffer_contents_name(const InputBufferContents &c) {
     return c.name;
 }
 
+void buffer_contents_reshaped(InputBufferContents &c) {
+    if (!c.bound) {
+        return;
+    }
+    c.dimensions = c.bound->dimensions;
+    c.constraints.assign((size_t)c.dimensions, DimensionConstraint{});
+    if (c.dimensions > 0) {
+        c.constraints[0].stride = c.bound->dim[0].stride;
+    }
+}
+
 Expr make_image_call(Type type, const std::string &name, std::vector<Expr> args) {
     auto b = find_input_buffer(name);
     internal_assert(b) << "unknown buffer " << name;
