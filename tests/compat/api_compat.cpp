@@ -351,6 +351,39 @@ void target_queries() {
     std::printf("runtime_compatible %d %s\n", (int)ok, shared.to_string().c_str());
 }
 
+// A Generator used directly, as upstream's tests do: created with a
+// context, a GeneratorParam set, apply() to a Buffer and a number, and the
+// Output used as a Func; its Input<Buffer> has its Buffer's shape.
+class ApplyBlend : public Generator<ApplyBlend> {
+public:
+    GeneratorParam<int> bias{"bias", 0};
+    Input<Buffer<uint8_t>> input{"input", 2};
+    Input<float> weight{"weight"};
+    Output<Buffer<int32_t>> output{"output", 2};
+    void generate() {
+        output(x, y) = cast<int32_t>(input(x, y) * weight) + bias + input.width() * 1000 + input.height();
+    }
+
+private:
+    Var x, y;
+};
+
+void generator_apply() {
+    Buffer<uint8_t> in(7, 5);
+    for (int y = 0; y < 5; y++) {
+        for (int x = 0; x < 7; x++) {
+            in(x, y) = (uint8_t)(x * 9 + y * 4);
+        }
+    }
+    auto gen = ApplyBlend::create(GeneratorContext(get_host_target()));
+    gen->bias.set(3);
+    gen->apply(in, 0.75f);
+    Func twice;
+    Var x, y;
+    twice(x, y) = Func(gen->output)(x, y) * 2;
+    report("generator_apply", Buffer<int32_t>(twice.realize({7, 5})));
+}
+
 int main() {
     gradient();
     brighten();
@@ -364,5 +397,6 @@ int main() {
     frontend_signatures();
     boundary_region();
     target_queries();
+    generator_apply();
     return 0;
 }
