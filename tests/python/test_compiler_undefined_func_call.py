@@ -31,6 +31,10 @@ x = hl.Var("x")
             r'Can\'t call Func "ud_g(\$\d+)?" because it has not yet been defined',
         ),
         (
+            lambda f, g: f.__setitem__(x, g[x]),
+            r'Can\'t call Func "ud_g(\$\d+)?" because it has not yet been defined',
+        ),
+        (
             lambda f, g: f.__setitem__(x, hl.Expr(g[x])),
             r'Can\'t call Func "ud_g(\$\d+)?" because it has not yet been defined',
         ),
