@@ -24,12 +24,8 @@ std::shared_ptr<InputBufferContents> make_buffer_contents(const std::string &nam
     c->bound = raw;
     c->keep_alive = std::move(owner);
     c->concrete = true;
-    // A Buffer's shape is known: its own innermost stride is required (and
-    // assumed), so a dense one gets dense loads and a strided view works.
     c->constraints.resize((size_t)dims);
-    if (raw && dims > 0) {
-        c->constraints[0].stride = raw->dim[0].stride;
-    }
+    buffer_contents_reshaped(*c);
     register_input_buffer(c);
     return c;
 }
@@ -38,6 +34,8 @@ const std::string &buffer_contents_name(const InputBufferContents &c) {
     return c.name;
 }
 
+// A Buffer's shape is known: its own innermost stride is required (and
+// assumed), so a dense one gets dense loads and a strided view works.
 void buffer_contents_reshaped(InputBufferContents &c) {
     if (!c.bound) {
         return;

@@ -151,6 +151,10 @@ private:
                                << "' (Are the 'at' and 'from' variables swapped?)";
         }
 
+        auto dropped = [&](const std::string &why) {
+            user_warning << "Removing prefetch of " << g << " at loop " << loop->name << ": " << why << "\n";
+            return Stmt();
+        };
         FindReads reads(g);
         loop->body.accept(&reads);
         auto boxes = boxes_required(loop->body);
@@ -167,9 +171,7 @@ private:
         if (sample->call_type == Call::Halide) {
             auto r = realized_.find(g);
             if (r == realized_.end() || r->second.empty()) {
-                user_warning << "Removing prefetch of " << g << " at loop " << loop->name << ": " << g
-                             << " is not stored around that loop (it is computed inside it, or is an output).\n";
-                return Stmt();
+                return dropped(g + " is not stored around that loop (it is computed inside it, or is an output).");
             }
             for (const Range &b : r->second.back()->bounds) {
                 edges.push_back({b.min, simplify(b.min + b.extent - 1)});
@@ -197,10 +199,9 @@ private:
         std::vector<Expr> mins, extents;
         Expr inside = const_true();
         for (size_t d = 0; d < box.size(); d++) {
+            const std::string unbounded = "the region read is not bounded in dimension " + std::to_string(d) + ".";
             if (!box[d].is_bounded()) {
-                user_warning << "Removing prefetch of " << g << " at loop " << loop->name
-                             << ": the region read is not bounded in dimension " << d << ".\n";
-                return Stmt();
+                return dropped(unbounded);
             }
             Expr mn = shifted(box[d].min), mx = shifted(box[d].max);
             if (loop->for_type == ForType::Vectorized) {
@@ -209,9 +210,7 @@ private:
                 mn = simplify(bounds_of_expr(mn, lanes).min);
                 mx = simplify(bounds_of_expr(mx, lanes).max);
                 if (!mn.defined() || !mx.defined()) {
-                    user_warning << "Removing prefetch of " << g << " at loop " << loop->name
-                                 << ": the region read is not bounded in dimension " << d << ".\n";
-                    return Stmt();
+                    return dropped(unbounded);
                 }
             }
             switch (w.record.strategy) {
