@@ -4,6 +4,7 @@
 #include "Halide/Error.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
+#include "ir/IntrinsicNames.h"
 #include "ir/UsesVars.h"
 
 #include <algorithm>
@@ -370,7 +371,7 @@ public:
              op->name == "print" || op->name == "trace_value" || op->name == "strict_float") &&
             !op->args.empty()) {
             result = of(op->args[0]); // these return their first argument
-        } else if (op->call_type == Call::Intrinsic && op->name == "scatter_gather" && !op->args.empty()) {
+        } else if (op->call_type == Call::Intrinsic && op->name == kScatterGatherIntrinsic && !op->args.empty()) {
             // scatter()/gather(): any of its values (one store per value).
             result = of(op->args[0]);
             for (size_t i = 1; i < op->args.size(); i++) {

@@ -11,6 +11,7 @@
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IROperator.h"
+#include "ir/IntrinsicNames.h"
 
 namespace Halide {
 namespace Internal {
@@ -122,7 +123,7 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         n == "memoize_expr") {
         return arg(0);
     }
-    if (n == "prefetch") {
+    if (n == kPrefetchIntrinsic) {
         return prefetch(op);
     }
     if (n == "masked_load") {

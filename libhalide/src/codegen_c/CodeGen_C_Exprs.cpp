@@ -10,6 +10,7 @@
 #include "Halide/IROperator.h"
 #include "codegen/BackendCommon.h"
 #include "codegen_c/CodeGen_C_Internal.h"
+#include "ir/IntrinsicNames.h"
 
 namespace Halide {
 namespace Internal {
@@ -256,7 +257,7 @@ std::string CodeGen_C::call_intrinsic(const Call *op) {
             << "compile_to_c: reinterpret between vectors of different lane counts";
         return temp(op->type, "h_reinterpret<" + rt + ">(" + arg(0) + ")");
     }
-    if (n == "prefetch") { // prefetch(base, index, extent_0, stride_0, ...): lower/Prefetch.h
+    if (n == kPrefetchIntrinsic) { // (base, index, extent_0, stride_0, ...): lower/Prefetch.h
         internal_assert(op->args.size() >= 4 && op->args.size() % 2 == 0) << "prefetch(base, index, extents...)";
         std::string base = arg(0), index = arg(1), shape;
         for (size_t i = 2; i < op->args.size(); i++) {

@@ -5,11 +5,10 @@
 #include "Halide/IR.h"
 #include "Halide/IRVisitor.h"
 #include "Halide/ScatterGather.h"
+#include "ir/IntrinsicNames.h"
 
 namespace Halide {
 namespace Internal {
-
-const char *const scatter_gather_name = "scatter_gather";
 
 namespace {
 
@@ -21,7 +20,7 @@ Expr make_scatter_gather(const char *what, const std::vector<Expr> &args) {
             << what << "() of values of different types (" << type_to_string(args[0].type()) << " and "
             << type_to_string(a.type()) << "): cast them to one type";
     }
-    return Call::make(args[0].type(), scatter_gather_name, args, Call::Intrinsic);
+    return Call::make(args[0].type(), kScatterGatherIntrinsic, args, Call::Intrinsic);
 }
 
 class PacketSizes : public IRVisitor {
@@ -31,7 +30,7 @@ public:
 
     using IRVisitor::visit;
     void visit(const Call *op) override {
-        if (op->call_type != Call::Intrinsic || op->name != scatter_gather_name) {
+        if (op->call_type != Call::Intrinsic || op->name != kScatterGatherIntrinsic) {
             IRVisitor::visit(op);
             return;
         }

@@ -11,9 +11,6 @@
 namespace Halide {
 namespace Internal {
 
-// The "scatter_gather" intrinsic both make.
-extern const char *const scatter_gather_name;
-
 // Every scatter and gather of a definition has the same number of values,
 // and none holds another (upstream's errors).
 void check_scatter_gather(const std::string &func, const std::vector<Expr> &args, const std::vector<Expr> &values);

@@ -37,13 +37,11 @@
 #ifndef HALIDE_LOWER_PREFETCH_H
 #define HALIDE_LOWER_PREFETCH_H
 
+#include "ir/IntrinsicNames.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
-
-// The intrinsic's name (an Evaluate of it, of the element type).
-constexpr const char *kPrefetchIntrinsic = "prefetch";
 
 Stmt inject_prefetches(const Stmt &s, const Environment &env);
 

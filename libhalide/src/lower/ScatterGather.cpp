@@ -8,7 +8,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
-#include "frontend/ScatterGather.h"
+#include "ir/IntrinsicNames.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -16,7 +16,7 @@ namespace Internal {
 namespace {
 
 bool is_scatter_gather(const Call *op) {
-    return op->call_type == Call::Intrinsic && op->name == scatter_gather_name;
+    return op->call_type == Call::Intrinsic && op->name == kScatterGatherIntrinsic;
 }
 
 // The number of values of the scatter_gather calls in e (checked equal
