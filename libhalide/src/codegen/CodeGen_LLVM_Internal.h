@@ -8,6 +8,8 @@
 //   CodeGen_LLVM_Arith.cpp    scalar arithmetic, comparisons and casts
 //   CodeGen_LLVM_Vectors.cpp  loads, stores, ramps, gathers and scatters
 //   CodeGen_LLVM_Lookup.cpp   byte table lookups through pshufb
+//   CodeGen_LLVM_Permute.cpp  loads of a short run of elements in any order
+//                             (dense loads and a variable permute)
 //   CodeGen_LLVM_Calls.cpp    extern calls, math functions, intrinsics, print
 //   CodeGen_LLVM_Buffers.cpp  halide_buffer_t fields, bounds queries, heap
 //                             allocations
@@ -184,7 +186,21 @@ private:
     // A scalar load, a dense vector load, a broadcast of one load, a
     // clamped-ramp load or a gather, by the shape of the index.
     llvm::Value *load(const Load *op);
-    llvm::Value *gather(const Load *op);
+    // One scalar load per lane; `idx`: the index vector if already generated.
+    llvm::Value *gather(const Load *op, llvm::Value *idx = nullptr);
+    // A load whose lanes read a run of at most n elements (n lanes; a
+    // coordinate mirrored at an image's edge): two dense loads of n / 2 lanes
+    // inside the run and a variable permute, checked at run time with the
+    // gather kept for other runs (CodeGen_LLVM_Permute.cpp). NULL where the
+    // target has no permute for the type or the index reads memory.
+    llvm::Value *span_load(const Load *op);
+    // Lane i of the result is lane at[i] of `table` (an integer vector; `at`
+    // an int32 vector of as many lanes, each in [0, lanes)), as x86 permutes.
+    llvm::Value *permute(llvm::Value *table, llvm::Value *at);
+    // Whether permute() can look up `lanes` lanes of `bits` bits on the target;
+    // native_permute: in one instruction.
+    bool permute_supported(int lanes, int bits) const;
+    bool native_permute(int lanes, int bits) const;
     // A uint8 or int8 vector load at int32(a uint8 vector), as pshufb table
     // lookups (CodeGen_LLVM_Lookup.cpp); NULL where the target has no pshufb
     // or the load has another shape.
@@ -339,6 +355,10 @@ private:
     int task_counter_ = 0;
     // Lanes of one pshufb on the target: 32 (AVX2), 16 (SSSE3) or 0 (none).
     int pshufb_lanes_ = 0;
+    // The target's x86 vector extensions that permute() uses.
+    struct {
+        bool ssse3 = false, avx2 = false, avx512f = false, avx512bw = false, avx512vl = false, avx512vbmi = false;
+    } x86_;
     llvm::MDNode *tbaa_root_ = nullptr;
     std::map<std::string, llvm::MDNode *> tbaa_tags_;
     // The Funcs of the Atomic nodes around the code being generated.

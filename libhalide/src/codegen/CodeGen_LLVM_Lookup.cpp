@@ -19,12 +19,16 @@ namespace Internal {
 void CodeGen_LLVM::set_target_features(const std::string &llvm_features) {
     std::stringstream items(llvm_features);
     std::string item;
-    bool ssse3 = false, avx2 = false;
+    x86_ = {};
     while (std::getline(items, item, ',')) {
-        ssse3 = ssse3 || item == "+ssse3";
-        avx2 = avx2 || item == "+avx2";
+        x86_.ssse3 = x86_.ssse3 || item == "+ssse3";
+        x86_.avx2 = x86_.avx2 || item == "+avx2";
+        x86_.avx512f = x86_.avx512f || item == "+avx512f";
+        x86_.avx512bw = x86_.avx512bw || item == "+avx512bw";
+        x86_.avx512vl = x86_.avx512vl || item == "+avx512vl";
+        x86_.avx512vbmi = x86_.avx512vbmi || item == "+avx512vbmi";
     }
-    pshufb_lanes_ = avx2 ? 32 : ssse3 ? 16 : 0;
+    pshufb_lanes_ = x86_.avx2 ? 32 : x86_.ssse3 ? 16 : 0;
 }
 
 llvm::Value *CodeGen_LLVM::byte_table_lookup(const Load *op) {

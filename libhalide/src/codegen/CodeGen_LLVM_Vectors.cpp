@@ -220,6 +220,9 @@ llvm::Value *CodeGen_LLVM::load(const Load *op) {
         if (llvm::Value *looked_up = byte_table_lookup(op)) {
             return looked_up;
         }
+        if (llvm::Value *permuted = span_load(op)) {
+            return from_memory(permuted, t);
+        }
         return from_memory(gather(op), t);
     }
     v->setMetadata(llvm::LLVMContext::MD_tbaa, buffer_tbaa(op->name));
@@ -230,10 +233,10 @@ llvm::Value *CodeGen_LLVM::load(const Load *op) {
 // index vector (x86 has no fast gather before AVX-512, and LLVM's own
 // scalarization of a gather first widens every index to a 64-bit
 // address in vector registers, then takes those out).
-llvm::Value *CodeGen_LLVM::gather(const Load *op) {
+llvm::Value *CodeGen_LLVM::gather(const Load *op, llvm::Value *idx) {
     Type t = op->type;
     llvm::Type *et = mem_type(t.element_of());
-    llvm::Value *idx = codegen(op->index);
+    idx = idx ? idx : codegen(op->index);
     llvm::Value *result = llvm::PoisonValue::get(mem_type(t));
     for (int i = 0; i < t.lanes(); i++) {
         llvm::Value *lane = b_.CreateExtractElement(idx, (uint64_t)i);
