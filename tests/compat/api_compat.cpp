@@ -384,6 +384,41 @@ void generator_apply() {
     report("generator_apply", Buffer<int32_t>(twice.realize({7, 5})));
 }
 
+// Stage::get_schedule: a stage's splits and loops (innermost first), with
+// an RVar's own name (upstream's unique one) printed as "R".
+void schedule_view() {
+    Var x("x"), y("y"), xo("xo"), xi("xi"), yo("yo"), yi("yi"), t("t"), z("z");
+    Func g("g"), f("f");
+    g(x, y) = x + y;
+    g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 4).fuse(xo, yo, t).rename(yi, z).parallel(t).vectorize(xi);
+    RDom r(0, 10, 0, 3, "r");
+    f(x) = 0;
+    f(x) += g(r.x, r.y) + x;
+    RVar ro("ro"), ri("ri");
+    f.update(0).split(r.x, ro, ri, 2).reorder(x, ri, ro, r.y).parallel(x);
+    auto plain = [&](std::string n) {
+        for (const std::string &v : {r.x.name(), r.y.name()}) {
+            for (size_t at = n.find(v); at != std::string::npos; at = n.find(v)) {
+                n.replace(at, v.size(), v == r.x.name() ? "RX" : "RY");
+            }
+        }
+        return n;
+    };
+    for (const Stage &stage : {Stage(g), f.update(0)}) {
+        const Internal::StageSchedule &s = stage.get_schedule();
+        for (const Internal::Split &sp : s.splits()) {
+            std::printf("split %d %s %s %s\n", (int)sp.split_type, plain(sp.old_var).c_str(), plain(sp.outer).c_str(),
+                        plain(sp.inner).c_str());
+        }
+        for (const Internal::Dim &d : s.dims()) {
+            std::printf("dim %s %d rvar=%d pure=%d\n", plain(d.var).c_str(), (int)d.for_type, (int)d.is_rvar(),
+                        (int)d.is_pure());
+        }
+        std::printf("rvars %d race %d\n", (int)s.rvars().size(), (int)s.allow_race_conditions());
+    }
+    report("schedule_view", Buffer<int32_t>(f.realize({6})));
+}
+
 int main() {
     gradient();
     brighten();
@@ -398,5 +433,6 @@ int main() {
     boundary_region();
     target_queries();
     generator_apply();
+    schedule_view();
     return 0;
 }

@@ -389,7 +389,7 @@ FunctionPtr func_1d(const std::string &name) {
     f->args = {"x"};
     f->values = {i32(0)};
     f->compute = ComputeLevel::Root;
-    Dim d;
+    LoopDim d;
     d.name = "x";
     d.var = "x";
     f->dims = {d};

@@ -38,36 +38,6 @@ class Pipeline;
 struct CustomLoweringPass;
 struct JITHandlers;
 
-// What a split does when the extent is not a multiple of the factor (in
-// upstream's order, so the values match):
-// - RoundUp: the last iteration runs past the end (outputs and inputs must
-//   then be a multiple of the factor wide).
-// - GuardWithIf: an if around the body skips the points past the end; a
-//   vectorized tail masks its loads and stores.
-// - Predicate: the same, said of the loads and stores (masked in a
-//   vectorized tail).
-// - PredicateLoads / PredicateStores: only the loads (the stores run past
-//   the end, as RoundUp) or only the stores (the loads run past the end).
-//   Innermost splits of Vars only.
-// - ShiftInwards: the last iteration is moved back so it ends at the edge
-//   (the extent must be at least one factor).
-// - ShiftInwardsAndBlend / RoundUpAndBlend: as ShiftInwards / RoundUp, but
-//   points the stage should not write keep their old values (legal on
-//   update definitions; not with a parallel loop split from the same Var).
-// - Auto: ShiftInwards for the pipeline's outputs, GuardWithIf for every
-//   other Func and for update definitions.
-enum class TailStrategy {
-    RoundUp,
-    GuardWithIf,
-    Predicate,
-    PredicateLoads,
-    PredicateStores,
-    ShiftInwards,
-    ShiftInwardsAndBlend,
-    RoundUpAndBlend,
-    Auto
-};
-
 // A loop name in a schedule: a Var, or an RVar of an update definition.
 class VarOrRVar {
 public:
@@ -240,6 +210,10 @@ public:
     // The stage's loops after its splits and fuses, innermost first, as
     // "Vars: x y __outermost\n".
     std::string dump_argument_list() const;
+    // The stage's schedule as it is now, for reading (its loops, splits,
+    // RVars, prefetches, compute_with). The object belongs to the Func and
+    // lives as long as it; each call brings it up to date.
+    const Internal::StageSchedule &get_schedule() const;
 
 private:
     Stage &set_loop_type(const VarOrRVar &v, Internal::ForType type, const char *what);
@@ -753,6 +727,8 @@ public:
     const std::string &extern_function_name() const;
 
     std::shared_ptr<Internal::FunctionContents> function() const { return f_; }
+    // The pure definition's schedule (Stage::get_schedule).
+    const Internal::StageSchedule &get_schedule() const;
 
 private:
     Pipeline &pipeline();

@@ -684,14 +684,14 @@ void check_level(const FunctionContents &f, const std::string &name, const char 
         return;
     }
     std::vector<std::string> loops;
-    std::vector<const std::vector<Dim> *> schedules; // every stage's, and their specializations'
+    std::vector<const std::vector<LoopDim> *> schedules; // every stage's, and their specializations'
     for (size_t stage = 0; stage <= f.updates.size(); stage++) {
         schedules.push_back(stage == 0 ? &f.dims : &f.updates[stage - 1].dims);
         for_each_specialization(stage == 0 ? f.specializations : f.updates[stage - 1].specializations,
                                 [&](const Specialization &sp) { schedules.push_back(&sp.dims); });
     }
-    for (const std::vector<Dim> *dims : schedules) {
-        for (const Dim &d : *dims) {
+    for (const std::vector<LoopDim> *dims : schedules) {
+        for (const LoopDim &d : *dims) {
             if (d.name == name) {
                 return;
             }

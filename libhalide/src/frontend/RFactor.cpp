@@ -32,7 +32,7 @@ using namespace Internal;
 namespace {
 
 // An RVar of the stage's loops after its splits and fuses: its range and
-// the Dim that loops over it.
+// the LoopDim that loops over it.
 struct Leaf {
     std::string var; // the stage's internal name
     Expr min, extent;
@@ -104,12 +104,12 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     // Which loops are preserved, and as which Vars.
     std::map<std::string, std::string> preserved_as; // loop var -> pure Var name
     std::set<std::string> taken(f.args.begin(), f.args.end());
-    for (const Dim &d : u.dims) {
+    for (const LoopDim &d : u.dims) {
         taken.insert(d.name);
     }
     for (const auto &[rv, v] : preserved) {
-        const Dim *dim = nullptr;
-        for (const Dim &d : u.dims) {
+        const LoopDim *dim = nullptr;
+        for (const LoopDim &d : u.dims) {
             if (d.is_rvar && d.name == rv.name()) {
                 dim = &d;
             }
@@ -124,7 +124,7 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
         taken.insert(v.name());
         preserved_as[dim->var] = v.name();
     }
-    for (const Dim &d : u.dims) {
+    for (const LoopDim &d : u.dims) {
         user_assert(d.for_type == ForType::Serial)
             << label << "can't perform rfactor() after marking loop " << d.name
             << " parallel, vectorized or unrolled: schedule the Funcs rfactor() returns and updates instead";
@@ -132,8 +132,8 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
 
     // A domain over the loops that stay RVars in the intermediate (in loop
     // order), and the replacement of every loop variable.
-    std::vector<const Dim *> kept, merged; // RVar loops, innermost first
-    for (const Dim &d : u.dims) {
+    std::vector<const LoopDim *> kept, merged; // RVar loops, innermost first
+    for (const LoopDim &d : u.dims) {
         if (d.is_rvar) {
             (preserved_as.count(d.var) ? merged : kept).push_back(&d);
         }
@@ -142,7 +142,7 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     RDom inner_domain;
     if (!kept.empty()) {
         Region region;
-        for (const Dim *d : kept) {
+        for (const LoopDim *d : kept) {
             region.push_back({ranges.at(d->var).min, ranges.at(d->var).extent});
         }
         inner_domain = RDom(region, u.rdom->name + "_intm");
@@ -151,7 +151,7 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
         }
     }
     std::vector<Var> preserved_vars;
-    for (const Dim *d : merged) {
+    for (const LoopDim *d : merged) {
         const Leaf &l = ranges.at(d->var);
         loops[d->var] = clamped(Variable::make(Int(32), preserved_as.at(d->var)), l.min, l.extent);
         preserved_vars.emplace_back(preserved_as.at(d->var));
@@ -204,8 +204,8 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     intm(lhs) = Tuple(values);
     // Its loops in the order the stage had them, preserved RVars now pure Vars.
     UpdateDefinition &iu = intm.function()->updates.at(0);
-    std::vector<Dim> dims;
-    for (const Dim &d : u.dims) {
+    std::vector<LoopDim> dims;
+    for (const LoopDim &d : u.dims) {
         if (!d.is_rvar) {
             dims.push_back(d);
         } else if (preserved_as.count(d.var)) {
@@ -216,7 +216,7 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
         }
     }
     for (const Var &v : preserved_vars) {
-        if (std::none_of(dims.begin(), dims.end(), [&](const Dim &d) { return d.var == v.name(); })) {
+        if (std::none_of(dims.begin(), dims.end(), [&](const LoopDim &d) { return d.var == v.name(); })) {
             dims.push_back({v.name(), v.name(), ForType::Serial, false});
         }
     }
@@ -234,7 +234,7 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     if (!merged.empty()) {
         auto domain = std::make_shared<ReductionDomainContents>();
         domain->name = u.rdom->name;
-        for (const Dim *d : merged) {
+        for (const LoopDim *d : merged) {
             const Leaf &l = ranges.at(d->var);
             domain->domain.push_back({d->var, l.min, l.extent});
             intm_args.push_back(Variable::make(Int(32), d->var));

@@ -34,7 +34,7 @@ template <typename A> void io(A &a, Expr &e);
 template <typename A> void io(A &a, std::string &s);
 template <typename A> void io(A &a, Range &r);
 template <typename A> void io(A &a, SplitStep &s);
-template <typename A> void io(A &a, Dim &d);
+template <typename A> void io(A &a, LoopDim &d);
 template <typename A> void io(A &a, Specialization &s);
 template <typename A> void io(A &a, std::pair<std::string, LoopAlignStrategy> &p);
 template <typename A> void io(A &a, FuseLevel &f);
@@ -73,7 +73,7 @@ template <typename A> void io(A &a, SplitStep &s) {
     io_enum(a, s.tail);
 }
 
-template <typename A> void io(A &a, Dim &d) {
+template <typename A> void io(A &a, LoopDim &d) {
     a.local_name(d.name);
     a.local_name(d.var);
     io_enum(a, d.for_type);

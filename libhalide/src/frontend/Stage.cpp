@@ -25,7 +25,8 @@ namespace {
 struct StageParts {
     FunctionContents &f;
     std::vector<SplitStep> &splits;
-    std::vector<Dim> &dims;
+    std::vector<LoopDim> &dims;
+    std::vector<RenameStep> &renames;
     std::vector<std::string> base_vars; // the loops before any split: pure Vars, RVars
     std::vector<std::string> rvars;
     std::string label; // "f" or "f.update(0)"
@@ -34,16 +35,18 @@ struct StageParts {
 
 StageParts specialized(StageParts s, const std::vector<size_t> &path) {
     std::vector<SplitStep> *splits = &s.splits;
-    std::vector<Dim> *dims = &s.dims;
+    std::vector<LoopDim> *dims = &s.dims;
+    std::vector<RenameStep> *renames = &s.renames;
     std::vector<Specialization> *specs = &s.specializations;
     for (size_t i : path) {
         internal_assert(i < specs->size());
         Specialization &sp = (*specs)[i];
         splits = &sp.splits;
         dims = &sp.dims;
+        renames = &sp.renames;
         specs = &sp.specializations;
     }
-    return {s.f, *splits, *dims, s.base_vars, s.rvars, s.label, *specs};
+    return {s.f, *splits, *dims, *renames, s.base_vars, s.rvars, s.label, *specs};
 }
 
 // Every caller schedules the stage: it counts as scheduled from then on.
@@ -51,7 +54,7 @@ StageParts parts_of(FunctionContents &f, int stage, const std::vector<size_t> &p
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' before it has been defined";
     if (stage == 0) {
         f.scheduled = true;
-        return specialized({f, f.splits, f.dims, f.args, {}, f.name, f.specializations}, path);
+        return specialized({f, f.splits, f.dims, f.renames, f.args, {}, f.name, f.specializations}, path);
     }
     user_assert(stage >= 1 && (size_t)stage <= f.updates.size())
         << "Func '" << f.name << "' has " << f.updates.size() << " update definition(s); there is no update("
@@ -70,9 +73,9 @@ StageParts parts_of(FunctionContents &f, int stage, const std::vector<size_t> &p
             rvars.push_back(r.var);
         }
     }
-    return specialized(
-        {f, u.splits, u.dims, base, rvars, f.name + ".update(" + std::to_string(stage - 1) + ")", u.specializations},
-        path);
+    return specialized({f, u.splits, u.dims, u.renames, base, rvars,
+                        f.name + ".update(" + std::to_string(stage - 1) + ")", u.specializations},
+                       path);
 }
 
 // Whether the order of stage `stage`'s RVar loops can't change its result:
@@ -108,7 +111,7 @@ bool rvar_order_free(const FunctionContents &f, int stage) {
     return true;
 }
 
-// The index in the stage's loops of the Dim the user calls `name`.
+// The index in the stage's loops of the LoopDim the user calls `name`.
 size_t dim_index(const StageParts &s, const std::string &name, const char *what) {
     for (size_t i = 0; i < s.dims.size(); i++) {
         if (s.dims[i].name == name) {
@@ -116,7 +119,7 @@ size_t dim_index(const StageParts &s, const std::string &name, const char *what)
         }
     }
     std::string known;
-    for (const Dim &d : s.dims) {
+    for (const LoopDim &d : s.dims) {
         known += (known.empty() ? "" : ", ") + d.name;
     }
     user_error << "In schedule for " << s.label << ", could not find " << what << " dimension: " << name << " (in "
@@ -163,7 +166,7 @@ TailKind tail_kind(TailStrategy t) {
 // the same Var twice splits it twice).
 std::string fresh_loop_name(const StageParts &s, const std::string &base) {
     auto used = [&](const std::string &n) {
-        return std::any_of(s.dims.begin(), s.dims.end(), [&](const Dim &d) { return d.name == n; });
+        return std::any_of(s.dims.begin(), s.dims.end(), [&](const LoopDim &d) { return d.name == n; });
     };
     std::string name = base;
     for (int k = 1; used(name); k++) {
@@ -188,7 +191,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
         user_assert(c->value > 0) << "The split factor of '" << old.name() << "' in Func '" << f_->name
                                   << "' must be positive, not " << c->value;
     }
-    for (const Dim &d : s.dims) {
+    for (const LoopDim &d : s.dims) {
         user_assert(d.name == old.name() || (d.name != outer.name() && d.name != inner.name()))
             << "In schedule for " << f_->name << ", can't create var "
             << (d.name == outer.name() ? outer.name() : inner.name())
@@ -209,6 +212,8 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     step.factor = factor.type() == Int(32) ? factor : cast(Int(32), factor);
     step.tail = tail_kind(tail);
     // Reserve the names one at a time so outer and inner never collide.
+    step.given_outer = outer.name();
+    step.given_inner = inner.name();
     step.outer = internal_var(s, outer.name() + (outer.name() == old.name() ? "$o" : ""));
     s.splits.push_back(step);
     s.splits.back().inner = internal_var(s, inner.name() + (inner.name() == old.name() ? "$i" : ""));
@@ -217,7 +222,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     ForType type = s.dims[i].for_type;
     bool rvar = s.dims[i].is_rvar;
     s.dims[i] = {inner.name(), s.splits.back().inner, type, rvar};
-    s.dims.insert(s.dims.begin() + i + 1, Dim{outer.name(), s.splits.back().outer, type, rvar});
+    s.dims.insert(s.dims.begin() + i + 1, LoopDim{outer.name(), s.splits.back().outer, type, rvar});
     mark_changed(*f_);
     return *this;
 }
@@ -241,6 +246,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     step.inner = s.dims[i].var;
     step.outer = s.dims[o].var;
     step.old_var = internal_var(s, fused.name());
+    step.given_old = fused.name();
     s.splits.push_back(step);
     s.dims[i] = {fused.name(), step.old_var, s.dims[o].for_type, s.dims[i].is_rvar && s.dims[o].is_rvar};
     s.dims.erase(s.dims.begin() + o);
@@ -259,7 +265,7 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
         }
         positions.push_back(p);
     }
-    std::vector<Dim> picked;
+    std::vector<LoopDim> picked;
     for (size_t p : positions) {
         picked.push_back(s.dims[p]);
     }
@@ -352,7 +358,7 @@ Stage &Stage::always_partition(const std::vector<VarOrRVar> &vars) {
 }
 
 Stage &Stage::never_partition_all() {
-    for (Dim &d : parts_of(*f_, stage_, path_).dims) {
+    for (LoopDim &d : parts_of(*f_, stage_, path_).dims) {
         d.partition = Partition::Never;
     }
     mark_changed(*f_);
@@ -360,7 +366,7 @@ Stage &Stage::never_partition_all() {
 }
 
 Stage &Stage::always_partition_all() {
-    for (Dim &d : parts_of(*f_, stage_, path_).dims) {
+    for (LoopDim &d : parts_of(*f_, stage_, path_).dims) {
         d.partition = Partition::Always;
     }
     mark_changed(*f_);
@@ -378,7 +384,7 @@ void Stage::unscheduled() {
 std::string Stage::dump_argument_list() const {
     user_assert(f_->defined()) << "Func '" << f_->name << "' has no stages: it has not been defined";
     user_assert(stage_ >= 0 && (size_t)stage_ <= f_->updates.size()) << "There is no stage " << name();
-    const std::vector<Dim> *dims = stage_ == 0 ? &f_->dims : &f_->updates[(size_t)stage_ - 1].dims;
+    const std::vector<LoopDim> *dims = stage_ == 0 ? &f_->dims : &f_->updates[(size_t)stage_ - 1].dims;
     const std::vector<Specialization> *specs =
         stage_ == 0 ? &f_->specializations : &f_->updates[(size_t)stage_ - 1].specializations;
     for (size_t i : path_) {
@@ -386,7 +392,7 @@ std::string Stage::dump_argument_list() const {
         specs = &(*specs)[i].specializations;
     }
     std::string out = "Vars:";
-    for (const Dim &d : *dims) {
+    for (const LoopDim &d : *dims) {
         out += " " + d.name;
     }
     return out + " " + Var::outermost().name() + "\n";
@@ -423,6 +429,7 @@ Stage &Stage::atomic(bool override_associativity_test) {
         << "Failed to call atomic() on " << name()
         << " since it can't prove associativity or commutativity of the operator.";
     u.atomic = true;
+    u.atomic_override = override_associativity_test;
     mark_changed(*f_);
     return *this;
 }
@@ -449,13 +456,14 @@ Stage &Stage::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
     if (new_name.name() == old_name.name()) {
         return *this;
     }
-    for (const Dim &d : s.dims) {
+    for (const LoopDim &d : s.dims) {
         user_assert(d.name != new_name.name())
             << "In schedule for " << s.label << ", can't rename " << old_name.name() << " to " << new_name.name()
             << ": a loop named '" << new_name.name() << "' already exists";
     }
     // Loops are found by the user's name; the internal one stays.
     s.dims[i].name = new_name.name();
+    s.renames.push_back({s.splits.size(), s.dims[i].var, new_name.name()});
     mark_changed(*f_);
     return *this;
 }
@@ -524,6 +532,7 @@ Stage Stage::specialize(const Expr &condition) {
     sp.condition = condition;
     sp.splits = s.splits;
     sp.dims = s.dims;
+    sp.renames = s.renames;
     s.specializations.push_back(std::move(sp));
     path.push_back(s.specializations.size() - 1);
     mark_changed(*f_);

@@ -111,7 +111,7 @@ void check_update_races(const FunctionContents &f) {
                 loop_vars.insert(v);
             }
         }
-        for (const Dim &d : u.dims) {
+        for (const LoopDim &d : u.dims) {
             if (!d.is_rvar || (d.for_type != ForType::Parallel && d.for_type != ForType::Vectorized)) {
                 continue;
             }

@@ -40,7 +40,7 @@ constexpr const char *kMarker = "compute_with_stage";
 const FuseLevel &fuse_of(const FunctionContents &f, int stage) {
     return stage == 0 ? f.fuse : f.updates[(size_t)stage - 1].fuse;
 }
-const std::vector<Dim> &dims_of(const FunctionContents &f, int stage) {
+const std::vector<LoopDim> &dims_of(const FunctionContents &f, int stage) {
     return stage == 0 ? f.dims : f.updates[(size_t)stage - 1].dims;
 }
 const std::vector<SplitStep> &stage_splits(const FunctionContents &f, int stage) {
@@ -139,7 +139,7 @@ std::string level_text(const FunctionContents &f, bool is_output) {
 // `var` (0: none, and for Var::outermost(), which fuses no loop: the stages
 // are only placed together, as upstream's).
 size_t fused_depth(const FunctionContents &f, int stage, const std::string &var) {
-    const std::vector<Dim> &dims = dims_of(f, stage);
+    const std::vector<LoopDim> &dims = dims_of(f, stage);
     for (size_t i = 0; i < dims.size(); i++) {
         if (dims[i].name == var) {
             return dims.size() - i;
@@ -339,7 +339,7 @@ Stmt fuse_nests(const FunctionContents &cf, int cs, const Stmt &child, const Fun
         return Block::make(parent, child);
     }
     Peeled p = peel(parent, pf.name, ps, depth), c = peel(child, cf.name, cs, depth);
-    const std::vector<Dim> &pdims = dims_of(pf, ps), &cdims = dims_of(cf, cs);
+    const std::vector<LoopDim> &pdims = dims_of(pf, ps), &cdims = dims_of(cf, cs);
     const FuseLevel &fuse = fuse_of(cf, cs);
     std::map<std::string, Expr> child_vars;
     std::vector<Expr> fused_min(depth), fused_extent(depth);
@@ -489,9 +489,9 @@ std::vector<std::string> check_compute_with(const Environment &env, const std::v
         user_assert(cd > 0 || outermost) << "Invalid compute_with: cannot find " << var << " in " << child;
         user_assert(pd == cd) << "Invalid compute_with: # of fused dims of " << parent << " and " << child
                               << " do not match.";
-        const std::vector<Dim> &pdims = dims_of(pf, p.parent_stage), &cdims = dims_of(cf, p.child_stage);
+        const std::vector<LoopDim> &pdims = dims_of(pf, p.parent_stage), &cdims = dims_of(cf, p.child_stage);
         for (size_t i = pd; i-- > 0;) { // innermost fused loop first, as upstream checks
-            const Dim &a = pdims[pdims.size() - 1 - i], &b = cdims[cdims.size() - 1 - i];
+            const LoopDim &a = pdims[pdims.size() - 1 - i], &b = cdims[cdims.size() - 1 - i];
             user_assert(a.name == b.name)
                 << "Invalid compute_with: names of dim " << pdims.size() - 1 - i << " of " << parent << "("
                 << dim_path(stage_splits(pf, p.parent_stage), a.var) << ") and " << child << "("

@@ -42,18 +42,28 @@ enum class TailKind {
 };
 
 // One step of a Func's loop structure, in the order the schedule made them.
-// Names are internal and unique within the Func (see Dim).
+// Names are internal and unique within the Func (see LoopDim).
 struct SplitStep {
     enum Kind { Split, Fuse };
     Kind kind = Split;
     std::string old_var, outer, inner; // Fuse: `old_var` is the fused result
     Expr factor;
     TailKind tail = TailKind::Auto;
+    // The names the user gave the new loops (Split: given_outer and
+    // given_inner; Fuse: given_old), for Stage::get_schedule's view.
+    std::string given_old, given_outer, given_inner;
+};
+
+// Stage::rename, for Stage::get_schedule's view: after the stage's first
+// `after_splits` splits, the loop `var` (an internal name) is called `name`.
+struct RenameStep {
+    size_t after_splits = 0;
+    std::string var, name;
 };
 
 // A loop, innermost first. `name` is what the user calls it, `var` the
 // unique internal name of this incarnation (a split may reuse a user name).
-struct Dim {
+struct LoopDim {
     std::string name, var;
     ForType for_type = ForType::Serial;
     bool is_rvar = false; // a loop of a reduction domain (or a split or fuse of them)
@@ -79,7 +89,8 @@ using ReductionDomainPtr = std::shared_ptr<ReductionDomainContents>;
 struct Specialization {
     Expr condition;
     std::vector<SplitStep> splits;
-    std::vector<Dim> dims;
+    std::vector<LoopDim> dims;
+    std::vector<RenameStep> renames;
     std::vector<Specialization> specializations;
     bool fails = false;
     std::string failure_message;
@@ -115,9 +126,11 @@ struct UpdateDefinition {
     ReductionDomainPtr rdom;                     // null when the update uses no RVars
     std::vector<std::string> pure_vars;          // by dimension; empty where that argument is not a pure Var
     std::vector<SplitStep> splits;               // its schedule, as the pure definition's below
-    std::vector<Dim> dims;                       // RVars innermost by default, then the pure Vars
+    std::vector<LoopDim> dims;                   // RVars innermost by default, then the pure Vars
+    std::vector<RenameStep> renames;             // as the pure definition's below
     bool allow_race_conditions = false;          // Stage::allow_race_conditions()
     bool atomic = false;                         // Stage::atomic()
+    bool atomic_override = false;                // Stage::atomic(true)
     std::vector<Specialization> specializations; // Stage::specialize()
     FuseLevel fuse;                              // Stage::compute_with()
     bool scheduled = false;                      // given a schedule, or Stage::unscheduled()
@@ -183,7 +196,7 @@ struct FunctionContents {
     std::vector<std::string> args; // pure definition's Var names, innermost first
     std::vector<Expr> values;      // empty until defined
     ComputeLevel compute = ComputeLevel::Inlined;
-    std::string compute_at_func, compute_at_var; // with ComputeLevel::At: a Func and its Dim name
+    std::string compute_at_func, compute_at_var; // with ComputeLevel::At: a Func and its LoopDim name
     // With ComputeLevel::At, store and hoist: the stage of that Func whose
     // loop it is (-1: every stage that has a loop of that name).
     int compute_at_stage = -1, store_at_stage = -1, hoist_at_stage = -1;
@@ -195,7 +208,8 @@ struct FunctionContents {
     ComputeLevel store = ComputeLevel::Inlined;
     std::string store_at_func, store_at_var;
     std::vector<SplitStep> splits; // the pure definition's schedule
-    std::vector<Dim> dims;
+    std::vector<LoopDim> dims;
+    std::vector<RenameStep> renames;             // the pure definition's
     std::vector<Specialization> specializations; // the pure definition's
     FuseLevel fuse;                              // the pure definition's compute_with()
     std::vector<UpdateDefinition> updates;
@@ -261,6 +275,15 @@ struct FunctionContents {
     std::vector<std::shared_ptr<void>> referenced;
     // The change stamp of its last definition or schedule change (see mark_changed).
     uint64_t stamp = 0;
+    // What Stage::get_schedule returned, by stage and specialization path:
+    // each call refreshes the object in place, so references stay valid.
+    // A copy of the record (a clone, lowering's copy) starts without them.
+    struct ScheduleViews {
+        std::map<std::pair<int, std::vector<size_t>>, std::shared_ptr<StageSchedule>> by_stage;
+        ScheduleViews() = default;
+        ScheduleViews(const ScheduleViews &) {}
+        ScheduleViews &operator=(const ScheduleViews &) { return *this; }
+    } schedule_views;
 
     bool defined() const { return !values.empty(); }
 };

@@ -124,8 +124,8 @@ private:
             if (f.hoist_at_stage >= 0 && stage != f.hoist_at_stage) {
                 continue;
             }
-            const std::vector<Dim> &dims = stage == 0 ? c->second->dims : c->second->updates[stage - 1].dims;
-            for (const Dim &d : dims) {
+            const std::vector<LoopDim> &dims = stage == 0 ? c->second->dims : c->second->updates[stage - 1].dims;
+            for (const LoopDim &d : dims) {
                 if (d.name == f.hoist_at_var && loop == loop_var_name(f.hoist_at_func, d.var, stage)) {
                     return true;
                 }

@@ -98,8 +98,8 @@ std::map<std::string, Level> loop_levels(const Environment &env) {
     for (const auto &[name, f] : env) {
         for (int stage = 0; stage <= (int)f->updates.size(); stage++) {
             levels[loop_var_name(name, outermost, stage)] = {name, outermost};
-            auto add = [&, name = name](const std::vector<Dim> &dims) {
-                for (const Dim &d : dims) {
+            auto add = [&, name = name](const std::vector<LoopDim> &dims) {
+                for (const LoopDim &d : dims) {
                     levels[loop_var_name(name, d.var, stage)] = {name, d.name};
                 }
             };

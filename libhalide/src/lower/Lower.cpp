@@ -52,8 +52,8 @@ std::map<std::string, Partition> partition_policies(const Environment &env) {
     std::map<std::string, Partition> policies;
     for (const auto &[name, f] : env) {
         for (int k = 0; k <= (int)f->updates.size(); k++) {
-            auto add = [&](const std::vector<Dim> &dims) {
-                for (const Dim &d : dims) {
+            auto add = [&](const std::vector<LoopDim> &dims) {
+                for (const LoopDim &d : dims) {
                     policies[loop_var_name(name, d.var, k)] = d.partition;
                 }
             };

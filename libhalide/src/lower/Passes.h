@@ -95,9 +95,9 @@ void check_update_races(const FunctionContents &f);
 // in an if/else chain on their conditions (what a condition says about a
 // Param substituted in its branch), the stage's own schedule last, or a
 // specialize_fail() error.
-using SpecializedNest = std::function<Stmt(const std::vector<SplitStep> &, const std::vector<Dim> &)>;
+using SpecializedNest = std::function<Stmt(const std::vector<SplitStep> &, const std::vector<LoopDim> &)>;
 Stmt specialize_stage(const std::vector<Specialization> &specs, const std::vector<SplitStep> &splits,
-                      const std::vector<Dim> &dims, const SpecializedNest &nest);
+                      const std::vector<LoopDim> &dims, const SpecializedNest &nest);
 // check_update_races of the schedules of f's updates' specializations.
 void check_specialized_update_races(const FunctionContents &f);
 

@@ -28,8 +28,8 @@ struct Wanted {
 // specialization; the plain loop name when no dimension is called so.
 std::set<std::string> loops_named(const FunctionContents &f, int stage, const std::string &var) {
     std::set<std::string> loops;
-    auto add = [&](const std::vector<Dim> &dims) {
-        for (const Dim &d : dims) {
+    auto add = [&](const std::vector<LoopDim> &dims) {
+        for (const LoopDim &d : dims) {
             if (d.name == var) {
                 loops.insert(loop_var_name(f.name, d.var, stage));
             }

@@ -56,7 +56,7 @@ struct StageNames {
 };
 
 // Internal loop name -> upstream's dotted name, for one stage's schedule.
-void add_dotted_names(const std::vector<SplitStep> &splits, const std::vector<Dim> &dims, const StageNames &shown,
+void add_dotted_names(const std::vector<SplitStep> &splits, const std::vector<LoopDim> &dims, const StageNames &shown,
                       std::map<std::string, std::string> &names) {
     auto dotted = [&](const std::string &var) {
         auto it = names.find(var);
@@ -71,7 +71,7 @@ void add_dotted_names(const std::vector<SplitStep> &splits, const std::vector<Di
             names[st.old_var] = dotted(st.inner) + "." + shown.of(st.old_var);
         }
     }
-    for (const Dim &d : dims) {
+    for (const LoopDim &d : dims) {
         std::string n = dotted(d.var);
         // rename(): the loop's current name differs from its incarnation's.
         if (d.name != d.var && shown.of(d.name) != shown.of(d.var) && d.name != n) {
@@ -81,7 +81,7 @@ void add_dotted_names(const std::vector<SplitStep> &splits, const std::vector<Di
     }
 }
 
-void add_stage_names(const std::vector<SplitStep> &splits, const std::vector<Dim> &dims,
+void add_stage_names(const std::vector<SplitStep> &splits, const std::vector<LoopDim> &dims,
                      const std::vector<Specialization> &specs, const ReductionDomainPtr &rdom,
                      std::map<std::string, std::string> &names) {
     StageNames shown;

@@ -145,7 +145,7 @@ std::string root_of(const std::vector<SplitStep> &splits, const std::string &var
 // tails (a read-modify-write of the tail) are not raced by a parallel loop
 // from the same variable.
 void check_tail_legality(const FunctionContents &f, const UpdateDefinition *update,
-                         const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
+                         const std::vector<SplitStep> &splits, const std::vector<LoopDim> &dims) {
     std::string where = update ? "update definition of " + f.name : "the definition of " + f.name;
     for (size_t i = 0; i < splits.size(); i++) {
         const SplitStep &step = splits[i];
@@ -191,7 +191,7 @@ void check_tail_legality(const FunctionContents &f, const UpdateDefinition *upda
             << " may not be used to split a Var stemming from the inner Var of a prior split.";
         if (blends) {
             std::string root = root_of(splits, step.old_var);
-            for (const Dim &d : dims) {
+            for (const LoopDim &d : dims) {
                 user_assert(d.for_type != ForType::Parallel || root_of(splits, d.var) != root)
                     << "Tail strategy " << tail_name(tail) << " may not be used to split " << step.old_var
                     << " because other vars stemming from the same original Var or RVar are marked as parallel."
@@ -377,7 +377,7 @@ Stmt shift_inwards_check(const FunctionContents &f, const UpdateDefinition *upda
 //
 // `splits` and `dims`: the stage's schedule, or one of its specializations'.
 Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, const std::string &region,
-                        const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
+                        const std::vector<SplitStep> &splits, const std::vector<LoopDim> &dims) {
     // max is kept apart from min + extent - 1: bounds inference sees it as one
     // variable, so it does not lose the correlation between min and extent.
     struct Bounds {
@@ -591,7 +591,7 @@ Stmt produce_stage_nest(const FunctionContents &f, int stage, bool is_output, co
         definitions[loop_var_name(f.name, it->first, stage)] = substitute(definitions, it->second);
     }
     s = substitute(definitions, s);
-    for (const Dim &d : dims) {
+    for (const LoopDim &d : dims) {
         const Bounds &b = bounds.at(d.var);
         s = For::make(loop_var_name(f.name, d.var, stage), b.min, b.extent, d.for_type, s);
     }
@@ -628,7 +628,7 @@ Stmt produce_stage(const FunctionContents &f, int stage, bool is_output, const s
     const UpdateDefinition *update = stage > 0 ? &f.updates[(size_t)stage - 1] : nullptr;
     Stmt s = specialize_stage(update ? update->specializations : f.specializations, update ? update->splits : f.splits,
                               update ? update->dims : f.dims,
-                              [&](const std::vector<SplitStep> &splits, const std::vector<Dim> &dims) {
+                              [&](const std::vector<SplitStep> &splits, const std::vector<LoopDim> &dims) {
                                   return produce_stage_nest(f, stage, is_output, region, splits, dims);
                               });
     if (outermost_marked && outermost_marked->count(f.name)) {
@@ -941,8 +941,8 @@ std::vector<std::string> level_loops(const Environment &env, const Stmt &s, cons
             loops.push_back(loop_var_name(func, dim, stage)); // see produce_stage
             continue;
         }
-        auto add = [&](const std::vector<Dim> &dims) {
-            for (const Dim &d : dims) {
+        auto add = [&](const std::vector<LoopDim> &dims) {
+            for (const LoopDim &d : dims) {
                 if (d.name == dim) {
                     loops.push_back(loop_var_name(func, d.var, stage));
                 }

@@ -61,7 +61,7 @@ struct Chain {
 
     // The schedule (splits, dims) with its specializations `specs` from index i on.
     Stmt build(const std::vector<Specialization> &specs, size_t i, const std::vector<SplitStep> &splits,
-               const std::vector<Dim> &dims, const Facts &facts) const {
+               const std::vector<LoopDim> &dims, const Facts &facts) const {
         if (i == specs.size()) {
             Stmt s = nest(splits, dims);
             return facts.empty() ? s : substitute(facts, s);
@@ -89,7 +89,7 @@ struct Chain {
 } // namespace
 
 Stmt specialize_stage(const std::vector<Specialization> &specs, const std::vector<SplitStep> &splits,
-                      const std::vector<Dim> &dims, const SpecializedNest &nest) {
+                      const std::vector<LoopDim> &dims, const SpecializedNest &nest) {
     return Chain{nest}.build(specs, 0, splits, dims, {});
 }
 
