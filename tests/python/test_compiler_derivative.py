@@ -141,6 +141,44 @@ def test_scan_and_tuple():
     np.testing.assert_allclose(np.asarray(d1), np.ones(6))
 
 
+def test_two_dimensional_scan():
+    # f[x, y] = 0.5 f[x - 1, y] + 0.25 f[x, y - 1] ** 2 + sin(g[x, y]) over
+    # r = [1, W) x [1, H): a scan along each row and down the columns. The
+    # reference: the same loss in NumPy (float64), by central differences.
+    w, h = 6, 5
+    data = 0.1 * np.arange(w)[None, :] - 0.05 * np.arange(h)[:, None] + 0.3 * ((np.arange(w * h) % 5).reshape(h, w))
+    inp = hl.Buffer(data.astype(np.float32), "scan_in")
+    g, f, loss = hl.Func("g"), hl.Func("f"), hl.Func("loss")
+    g[x, y] = inp[x, y] * 1.5
+    f[x, y] = g[x, y]
+    r = hl.RDom([(1, w - 1), (1, h - 1)])
+    f[r.x, r.y] = f[r.x - 1, r.y] * 0.5 + f[r.x, r.y - 1] * f[r.x, r.y - 1] * 0.25 + hl.sin(g[r.x, r.y])
+    weight = 1 + 0.1 * np.arange(w)[None, :] + 0.2 * np.arange(h)[:, None]
+    a = hl.RDom([(0, w), (0, h)])
+    loss[()] = 0.0
+    loss[()] += f[a.x, a.y] * (1 + hl.f32(0.1) * hl.f32(a.x) + hl.f32(0.2) * hl.f32(a.y))
+
+    def reference(v: np.ndarray) -> float:
+        gv = v * 1.5
+        fv = gv.copy()
+        for yy in range(1, h):
+            for xx in range(1, w):
+                fv[yy, xx] = fv[yy, xx - 1] * 0.5 + fv[yy - 1, xx] ** 2 * 0.25 + np.sin(gv[yy, xx])
+        return float((fv * weight).sum())
+
+    assert scalar(loss) == pytest.approx(reference(data.astype(np.float32).astype(np.float64)), rel=1e-5)
+    base = data.astype(np.float32).astype(np.float64)
+    want = np.zeros((h, w))
+    for yy in range(h):
+        for xx in range(w):
+            hi, lo = base.copy(), base.copy()
+            hi[yy, xx] += 1e-6
+            lo[yy, xx] -= 1e-6
+            want[yy, xx] = (reference(hi) - reference(lo)) / 2e-6
+    d = hl.propagate_adjoints(loss)
+    np.testing.assert_allclose(np.asarray(d[inp].realize([w, h])), want, rtol=1e-4, atol=1e-4)
+
+
 def test_adjoint_func_bounds_buffer_and_image_param():
     im = hl.ImageParam(hl.Float(32), 1, "im")
     data = np.arange(1, 7, dtype=np.float32)

@@ -129,26 +129,40 @@ public:
             if (it == boxes_.end()) {
                 continue;
             }
+            // First the Func's own reads (a scan's f(r.x + 1, r.y - 1) may
+            // read points outside what its consumers read), then the others
+            // over the region so widened.
             Box box = it->second;
-            for (int stage = -1; stage < (int)f->updates.size(); stage++) {
-                StageInfo s = stage_info(*f, stage);
-                Scope scope = stage_scope(s, box);
-                std::vector<Expr> exprs = s.values;
-                exprs.insert(exprs.end(), s.lhs.begin(), s.lhs.end());
-                for (const Expr &e : exprs) {
-                    FuncCalls calls;
-                    e.accept(&calls);
-                    for (const Call *c : calls.calls) {
-                        Box cb;
-                        for (const Expr &a : c->args) {
-                            Interval i = bounds_of_expr(a, scope);
-                            cb.push_back({i.min.defined() ? simplify(i.min) : Expr(),
-                                          i.max.defined() ? simplify(i.max) : Expr()});
+            for (bool own : {true, false}) {
+                const Box region = box;
+                for (int stage = -1; stage < (int)f->updates.size(); stage++) {
+                    StageInfo s = stage_info(*f, stage);
+                    Scope scope = stage_scope(s, region);
+                    std::vector<Expr> exprs = s.values;
+                    exprs.insert(exprs.end(), s.lhs.begin(), s.lhs.end());
+                    for (const Expr &e : exprs) {
+                        FuncCalls calls;
+                        e.accept(&calls);
+                        for (const Call *c : calls.calls) {
+                            if ((c->name == f->name) != own) {
+                                continue;
+                            }
+                            Box cb;
+                            for (const Expr &a : c->args) {
+                                Interval i = bounds_of_expr(a, scope);
+                                cb.push_back({i.min.defined() ? simplify(i.min) : Expr(),
+                                              i.max.defined() ? simplify(i.max) : Expr()});
+                            }
+                            if (own) {
+                                box = box_union(box, cb);
+                                continue;
+                            }
+                            auto old = boxes_.find(c->name);
+                            boxes_[c->name] = old == boxes_.end() ? cb : box_union(old->second, cb);
                         }
-                        auto old = boxes_.find(c->name);
-                        boxes_[c->name] = old == boxes_.end() ? cb : box_union(old->second, cb);
                     }
                 }
+                boxes_[f->name] = box;
             }
         }
     }
@@ -579,21 +593,46 @@ private:
         prev(at) = is_const_zero(factor) ? make_zero(cur.type()) : cur(at) * substitute(rvars, factor);
     }
 
-    // Update k of f is a scan over a one-dimensional RDom r: it writes f at
-    // coordinates where one is r + k0 (the others pure Vars or fixed) and
-    // reads f at the same coordinates with r + k0 - c, for constants c > 0
-    // (f(r) = f(r - 1) * a + g(r)): each value read was written c
-    // iterations earlier, or is the value before the update. The adjoint of
-    // the value written at iteration r is then a scan in reverse order,
-    // V(w(r)) = cur(w(r)) + sum over c of V(w(r + c)) * d e(r + c) / d f(w(r)),
+    // Update k of f is a scan over its RDom r (r.x innermost): each
+    // dimension written is a pure Var, fixed, or +-r_j + k0 for its own RVar
+    // r_j, so each iteration writes a point of its own; the update reads f
+    // at the point written shifted by constants delta (f(r) = f(r - 1) * a +
+    // g(r), or in two dimensions f(r.x, r.y) = f(r.x - 1, r.y) * a +
+    // f(r.x, r.y - 1) * b + g(r.x, r.y)), each read being of the point
+    // iteration r - s wrote, s a shift earlier in the RDom's order (its
+    // outermost nonzero component positive), or of the value before the
+    // update where r - s is outside the RDom. The adjoint of the value
+    // written at iteration r is then a scan in reverse order,
+    // V(w(r)) = cur(w(r)) + sum over reads of V(w(r + s)) * d e(r + s) / d f(w(r)),
     // which seeds the other calls of the update. Returns the adjoint of the
-    // value before the update, or an undefined Func if the update is not of
-    // this form (and is not a scan at all).
+    // value before the update, or an undefined Func if the update reads no
+    // other point (and is not a scan at all).
     Func scan_update(const FunctionContents &f, const StageInfo &s, int k, const Func &cur,
                      const std::vector<Var> &vars) {
+        const std::vector<ReductionVariable> &domain = s.rdom->domain;
+        const size_t nr = domain.size();
         ExprAdjoints d = differentiate_expr(s.value, make_const(s.value.type(), 1.0), f.name);
-        std::vector<std::pair<int, Expr>> reads; // (c, partial)
-        bool other_point = false;
+        // Per RVar j: the dimension it writes and the direction (+1 or -1).
+        std::vector<int> dim_of(nr, -1), sign(nr, 0);
+        const bool once = s.rdom->predicates.empty() && writes_each_point_once(s);
+        for (size_t j = 0; once && j < nr; j++) {
+            for (size_t i = 0; i < s.lhs.size(); i++) {
+                if (expr_uses_any_var(s.lhs[i], {domain[j].var})) {
+                    dim_of[j] = (int)i;
+                    Expr r = Variable::make(Int(32), domain[j].var);
+                    const int64_t *step =
+                        as_const_int(simplify(substitute({{domain[j].var, r + 1}}, s.lhs[i]) - s.lhs[i]));
+                    sign[j] = step && (*step == 1 || *step == -1) ? (int)*step : 0;
+                }
+            }
+        }
+        struct Read {
+            std::vector<Expr> delta; // by dimension: written point - point read
+            std::vector<int> shift;  // by RVar: iterations back
+            Expr partial;
+        };
+        std::vector<Read> reads;
+        bool other_point = false, supported = true;
         for (auto &[call_expr, partial] : d.calls) {
             const Call *c = call_expr.as<Call>();
             if (c->call_type != Call::Halide || c->name != f.name) {
@@ -604,92 +643,112 @@ private:
                 same = equal(c->args[i], s.lhs[i]);
             }
             other_point = other_point || !same;
-            reads.emplace_back(0, partial);
-            if (s.rdom->domain.size() != 1 || !s.rdom->predicates.empty() || same) {
-                continue; // not the form handled: reads[..].first stays 0
-            }
-            const std::string &r = s.rdom->domain[0].var;
-            int dim = -1;
-            for (size_t i = 0; i < s.lhs.size(); i++) {
-                if (expr_uses_any_var(s.lhs[i], {r})) {
-                    dim = dim < 0 ? (int)i : -2;
-                } else if (!equal(c->args[i], s.lhs[i])) {
-                    dim = -2;
+            Read read{std::vector<Expr>(s.lhs.size(), Expr(0)), std::vector<int>(nr, 0), partial};
+            bool ok = once && !same && c->args.size() == s.lhs.size();
+            for (size_t i = 0; ok && i < s.lhs.size(); i++) {
+                int j = (int)(std::find(dim_of.begin(), dim_of.end(), (int)i) - dim_of.begin());
+                if (j == (int)nr) {
+                    ok = equal(c->args[i], s.lhs[i]);
+                    continue;
+                }
+                Expr delta = simplify(s.lhs[i] - c->args[i]);
+                const int64_t *dc = as_const_int(delta);
+                ok = dc && sign[j] != 0;
+                if (ok) {
+                    read.delta[i] = delta;
+                    read.shift[j] = (int)*dc * sign[j];
                 }
             }
-            if (dim < 0 || !writes_each_point_once(s)) {
-                continue;
+            // Earlier in the RDom's order: the outermost nonzero shift is positive.
+            int first = 0;
+            for (size_t j = nr; ok && j-- > 0 && first == 0;) {
+                first = read.shift[j];
             }
-            Expr shift = simplify(s.lhs[dim] - c->args[dim]);
-            const int64_t *shift_c = as_const_int(shift);
-            if (shift_c && *shift_c != 0 && !expr_uses_any_var(shift, {r})) {
-                reads.back().first = (int)*shift_c;
-            }
+            supported = supported && ok && first > 0;
+            reads.push_back(read);
         }
         if (!other_point) {
             return Func();
         }
-        const ReductionVariable &rv = s.rdom->domain[0];
-        Expr last = simplify(rv.min + rv.extent - 1);
-        int dim = 0;
-        for (size_t i = 0; i < s.lhs.size(); i++) {
-            if (expr_uses_any_var(s.lhs[i], {rv.var})) {
-                dim = (int)i;
-            }
-        }
-        // How far the coordinate written moves per iteration (+1 or -1).
-        Expr var_r = Variable::make(Int(32), rv.var);
-        const int64_t *step = as_const_int(simplify(substitute({{rv.var, var_r + 1}}, s.lhs[dim]) - s.lhs[dim]));
-        int sign = step && (*step == 1 || *step == -1) ? (int)*step : 0;
-        for (auto &[c, partial] : reads) {
-            // Read c before the point written: written c * sign iterations earlier.
-            c = c * sign;
-        }
-        for (auto &[c, partial] : reads) {
-            user_assert(c > 0) << "propagate_adjoints: update " << k << " of " << f.name
+        user_assert(supported) << "propagate_adjoints: update " << k << " of " << f.name
                                << " reads it at other coordinates than those it writes over a reduction domain "
-                                  "in a way not supported here (supported: a one-dimensional RDom r writing "
-                                  "f(.., k + r, ..) or f(.., k - r, ..) once per point and reading it where an "
-                                  "earlier iteration wrote)";
+                                  "in a way not supported here (supported: each RVar r_j writing one dimension as "
+                                  "f(.., k + r_j, ..) or f(.., k - r_j, ..), no RDom::where, and reads of f at "
+                                  "constant offsets from the point written that an earlier iteration wrote)";
+        std::vector<Expr> last(nr);
+        Region extents;
+        for (size_t j = 0; j < nr; j++) {
+            last[j] = simplify(domain[j].min + domain[j].extent - 1);
+            extents.push_back({0, domain[j].extent});
         }
-        // V, in reverse order of r.
+        // Whether r + shift (r by RVar) is inside the RDom.
+        auto inside = [&](const std::vector<Expr> &r) {
+            Expr in = const_true();
+            for (size_t j = 0; j < nr; j++) {
+                in = in && r[j] >= domain[j].min && r[j] <= last[j];
+            }
+            return in;
+        };
+        auto at_rvars = [&](const std::vector<Expr> &r) {
+            std::map<std::string, Expr> m;
+            for (size_t j = 0; j < nr; j++) {
+                m[domain[j].var] = r[j];
+            }
+            return m;
+        };
+        // V, in reverse order of the RDom.
         Func value_adjoint(f.name + "_" + std::to_string(k + 1) + "_d_scan__");
         value_adjoint(vars) = cur(vars);
-        RDom rr(Region{{0, rv.extent}});
-        Expr r_back = last - rr.x;
-        std::map<std::string, Expr> at_r{{rv.var, r_back}};
+        RDom rr(extents);
+        std::vector<Expr> r_back(nr);
+        for (size_t j = 0; j < nr; j++) {
+            r_back[j] = last[j] - rr[(int)j];
+        }
         std::vector<Expr> w;
         for (const Expr &a : s.lhs) {
-            w.push_back(substitute(at_r, a));
+            w.push_back(substitute(at_rvars(r_back), a));
         }
         Expr v = cur(w);
-        for (auto &[c, partial] : reads) {
-            std::vector<Expr> later = w;
-            later[dim] = later[dim] + c * sign;
-            Expr partial_later = substitute({{rv.var, min(r_back + c, last)}}, partial);
-            v = v + select(r_back + c <= last, value_adjoint(later) * partial_later, make_zero(v.type()));
+        for (const Read &read : reads) {
+            std::vector<Expr> later = w, r_later(nr), r_clamped(nr);
+            for (size_t i = 0; i < w.size(); i++) {
+                later[i] = simplify(later[i] + read.delta[i]);
+            }
+            for (size_t j = 0; j < nr; j++) {
+                r_later[j] = r_back[j] + read.shift[j];
+                r_clamped[j] = clamp(r_later[j], domain[j].min, last[j]);
+            }
+            Expr partial_later = substitute(at_rvars(r_clamped), read.partial);
+            v = v + select(inside(r_later), value_adjoint(later) * partial_later, make_zero(v.type()));
         }
         value_adjoint(w) = v;
         // The other calls of the update, seeded with V.
         std::vector<std::pair<Expr, Expr>> ignored;
         propagate_stage(f, s, value_adjoint(s.lhs), ignored);
         // Before the update: overwritten points get nothing; the values
-        // read before any iteration wrote them (the first c iterations) get
-        // their share.
+        // read before any iteration wrote them (iterations r whose r - s is
+        // outside the RDom) get their share.
         Func prev(f.name + "_" + std::to_string(k) + "_d_def__");
         prev(vars) = cur(vars);
         scale_written_points(f, s, prev, cur, make_zero(cur.type()));
-        for (auto &[c, partial] : reads) {
-            RDom first(Region{{rv.min, c}});
-            std::map<std::string, Expr> at_first{{rv.var, Expr(first.x)}};
-            std::vector<Expr> wf, read;
-            for (const Expr &a : s.lhs) {
-                wf.push_back(substitute(at_first, a));
+        for (const Read &read : reads) {
+            Region full;
+            for (size_t j = 0; j < nr; j++) {
+                full.push_back({domain[j].min, domain[j].extent});
             }
-            read = wf;
-            read[dim] = read[dim] - c * sign;
-            first.where(first.x <= last);
-            prev(read) += value_adjoint(wf) * substitute(at_first, partial);
+            RDom all(full);
+            std::vector<Expr> r(nr), r_before(nr);
+            for (size_t j = 0; j < nr; j++) {
+                r[j] = all[(int)j];
+                r_before[j] = r[j] - read.shift[j];
+            }
+            std::vector<Expr> wf, at;
+            for (size_t i = 0; i < s.lhs.size(); i++) {
+                wf.push_back(substitute(at_rvars(r), s.lhs[i]));
+                at.push_back(simplify(wf[i] - read.delta[i]));
+            }
+            all.where(!inside(r_before));
+            prev(at) += value_adjoint(wf) * substitute(at_rvars(r), read.partial);
         }
         return prev;
     }
