@@ -472,7 +472,43 @@ size_t shortest_vector_loop(Func f, ImageParam in, const std::string &name) {
     return best;
 }
 
+// How many addresses of 16-bit elements (lea base + 2 * index) the AVX2
+// assembly of `f` computes: row pointers, in a stencil over uint16 rows.
+int row_address_leas(Func f, ImageParam in, const std::string &name) {
+    std::string path = ::testing::TempDir() + name + ".s";
+    f.compile_to_assembly(path, {in}, name, Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    std::ifstream file(path);
+    int n = 0;
+    for (std::string line; std::getline(file, line);) {
+        size_t lea = line.find("\tlea");
+        n += lea != std::string::npos && line.find(",2)", lea) != std::string::npos;
+    }
+    return n;
+}
+
 } // namespace
+
+TEST(PartitionLoops, ClampLikelySobelEdgeLoopsShareTheRowPointers) {
+    // Each row of Sobel with clamp(likely(x)) is three x loops: two one-vector
+    // edge loops and the steady state. Their row offsets are bound once per
+    // row (lower/ShareLoopInvariants.cpp) and codegen computes each row
+    // pointer where that offset is bound, so the edge loops compute none of
+    // their own. Before, LLVM hoisted into each edge loop's preheader one
+    // pointer per row and constant offset (twelve, spilled): here 61 row
+    // addresses in all against the padded pipeline's 4. Now 13: the row
+    // pointers of the y loop's prologue, steady state and epilogue (three
+    // copies of the padded row) and the steady x loops' own.
+    const int w = 70, h = 37;
+    ImageParam im(UInt(16), 2, "im");
+    Var x("x"), y("y");
+    Func clamped("clamped"), padded("padded");
+    clamped(x, y) = im(clamp(likely(x), 0, w - 1), clamp(likely(y), 0, h - 1));
+    padded(x, y) = im(x, y);
+    int with_clamp = row_address_leas(sobel_of(clamped), im, "sobel_clamp_likely_rows");
+    int reference = row_address_leas(sobel_of(padded), im, "sobel_padded_rows");
+    ASSERT_GT(reference, 0);
+    EXPECT_LE(with_clamp, 4 * reference) << with_clamp << " against " << reference;
+}
 
 TEST(PartitionLoops, ClampLikelySobelSteadyStateIsThePaddedOnes) {
     // With clamp(likely(x)) the row loop splits into edge vectors and a

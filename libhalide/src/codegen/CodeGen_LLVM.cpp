@@ -296,7 +296,12 @@ void CodeGen_LLVM::codegen(const Stmt &s) {
             v->setName(op->name);
         }
         push(op->name, v);
+        std::vector<std::string> row_pointers = push_row_pointers(op);
         codegen(op->body);
+        for (const std::string &name : row_pointers) {
+            pop(name);
+        }
+        pop_index_let(op->name);
         pop(op->name);
         return;
     }

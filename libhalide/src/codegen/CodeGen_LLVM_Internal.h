@@ -171,8 +171,16 @@ private:
 
     // ------------------------------------------- memory and vectors (_Vectors.cpp)
 
-    // Address of element `index` of the flat buffer `name`.
+    // Address of element `index` of the flat buffer `name`. Where the index
+    // is a sum with a term that is a LetStmt around loops (a row offset),
+    // the address is that let's row pointer plus the other terms.
     llvm::Value *element_address(const std::string &name, const Expr &index, llvm::Type *elem);
+    // For an Int(32) LetStmt `op` whose body has loops: the address of
+    // element `op->name` of each buffer whose indices in two or more of the
+    // loops add that let as a term, bound (push()) here, before the loops;
+    // the names bound (pop() them after the body, then pop_index_let()).
+    std::vector<std::string> push_row_pointers(const LetStmt *op);
+    void pop_index_let(const std::string &name);
     // An int32 index computed in 64 bits, without signed overflow (an index
     // that overflowed would address outside the buffer anyway). This lets
     // LLVM see that neighbouring elements are adjacent in memory, which its
@@ -348,6 +356,9 @@ private:
     std::string func_name_;
     llvm::Function *fn_ = nullptr;
     std::map<std::string, std::vector<llvm::Value *>> symbols_;
+    // The values of the Int(32) lets around loops in scope (push_row_pointers),
+    // which index_i64 expands into the indices that add them.
+    std::map<std::string, std::vector<Expr>> index_lets_;
     // Heap blocks of the current function that an early return must free,
     // with the function that frees each (halide_free, or an Allocate's free_function).
     std::vector<std::pair<llvm::Value *, std::string>> live_allocations_;

@@ -112,6 +112,8 @@ void CodeGen_LLVM::outline(llvm::Function *fn, const Closure &c, llvm::Value *cl
     llvm::IRBuilderBase::InsertPoint saved_ip = b_.saveIP();
     std::map<std::string, std::vector<llvm::Value *>> saved_symbols;
     saved_symbols.swap(symbols_);
+    std::map<std::string, std::vector<Expr>> saved_index_lets; // their values' names are not captured
+    saved_index_lets.swap(index_lets_);
     std::vector<std::pair<llvm::Value *, std::string>> saved_allocations;
     saved_allocations.swap(live_allocations_);
 
@@ -124,6 +126,7 @@ void CodeGen_LLVM::outline(llvm::Function *fn, const Closure &c, llvm::Value *cl
     emit();
 
     symbols_.swap(saved_symbols);
+    index_lets_.swap(saved_index_lets);
     live_allocations_.swap(saved_allocations);
     b_.restoreIP(saved_ip);
 }

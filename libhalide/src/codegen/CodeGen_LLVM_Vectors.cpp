@@ -7,8 +7,15 @@
 
 #include "codegen/BackendCommon.h"
 
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
 #include "Halide/Error.h"
 #include "Halide/IR.h"
+#include "Halide/IRVisitor.h"
 
 namespace Halide {
 namespace Internal {
@@ -137,7 +144,190 @@ bool clamped_dense_ramp(const Expr &index, Expr &offset, Expr &base, Expr &lo, E
 
 } // namespace
 
+// Row pointers. A loop's body that adds a let bound outside the loop to
+// its indices (a row offset: `(y - in.min.1) * in.stride.1 - in.min.0`)
+// gets its address as in.host + that offset, invariant, which LLVM hoists
+// into the loop's preheader; a partitioned row has three x loops, none of
+// whose preheaders dominates the others', so each computed its own row
+// pointers, one per constant offset folded in (Sobel: twelve pointers per
+// edge loop, spilled and reloaded). Computed where the let is bound, once,
+// the three loops share them.
+
+namespace {
+
+// The symbol of let `var`'s row pointer into buffer `name`, of elements of
+// `bytes` bytes.
+std::string row_pointer_name(const std::string &var, const std::string &name, int bytes) {
+    return var + ".row_pointer." + name + "." + std::to_string(bytes);
+}
+
+// Whether the sum `e` has a likely() or likely_if_innermost() term: an
+// index in the steady state of a partitioned loop, affine in the loop's
+// variable, which LLVM's strength reduction steps as pointers from the
+// buffer's host (with row pointers as bases, it chose more pointers to
+// step: Sobel's steady loop from 29 to 34 instructions per vector).
+bool has_likely_term(const Expr &e) {
+    if (const Add *op = e.as<Add>()) {
+        return has_likely_term(op->a) || has_likely_term(op->b);
+    }
+    const Call *c = e.as<Call>();
+    return c && c->call_type == Call::Intrinsic && (c->name == "likely" || c->name == "likely_if_innermost");
+}
+
+// Whether s has a loop.
+bool has_loop(const Stmt &s) {
+    class Finder : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const For *) override { found = true; }
+    } f;
+    s.accept(&f);
+    return f.found;
+}
+
+// Whether element_address() would address `index` from `var`'s row
+// pointer: a sum with `var` as a term and no likely term (a vector index
+// through its ramp's base, or with `var` broadcast; a clamped ramp's dense
+// path adds the two).
+bool uses_row_term(const Expr &index, const std::string &var) {
+    bool found = false, steady = false;
+    std::function<void(const Expr &)> terms = [&](const Expr &e) {
+        if (const Add *op = e.as<Add>()) {
+            terms(op->a);
+            terms(op->b);
+        } else if (const Broadcast *op = e.as<Broadcast>()) {
+            terms(op->value);
+        } else if (const Ramp *op = e.as<Ramp>()) {
+            terms(op->base);
+        } else if (const Variable *v = e.as<Variable>()) {
+            found = found || v->name == var;
+        } else {
+            steady = steady || has_likely_term(e);
+        }
+    };
+    terms(index);
+    return found && !steady;
+}
+
+// `index` as v + rest, v a term that has a row pointer into `name` bound;
+// the term's symbol in `pointer`.
+bool split_row_term(const Expr &index, const std::string &name, int bytes,
+                    const std::function<bool(const std::string &)> &bound, std::string &pointer, Expr &rest) {
+    if (const Variable *v = index.as<Variable>()) {
+        std::string p = row_pointer_name(v->name, name, bytes);
+        if (v->type == Int(32) && bound(p)) {
+            pointer = p;
+            rest = IntImm::make(Int(32), 0);
+            return true;
+        }
+        return false;
+    }
+    if (const Add *op = index.as<Add>()) {
+        Expr r;
+        if (split_row_term(op->a, name, bytes, bound, pointer, r)) {
+            rest = Add::make(r, op->b);
+            return true;
+        }
+        if (split_row_term(op->b, name, bytes, bound, pointer, r)) {
+            rest = Add::make(op->a, r);
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<std::string> CodeGen_LLVM::push_row_pointers(const LetStmt *op) {
+    std::vector<std::string> names;
+    // Only the lets lower/ShareLoopInvariants.cpp binds (`<loop>.shared$<n>`):
+    // values it took out of the loops' indices to compute once. Other lets
+    // (a line buffer's min, its extent) stay variables in the indices.
+    if (op->value.type() != Int(32) || op->name.find(".shared$") == std::string::npos || !has_loop(op->body)) {
+        return names;
+    }
+    // Indices that add the let get its value, in 64 bits term by term
+    // (index_i64), as if it were written in them: the form LLVM's strength
+    // reduction steps best, and where a loop seldom runs (a ShiftInwards
+    // tail), computed only if it does.
+    index_lets_[op->name].push_back(op->value);
+    // The buffers (with their element sizes) indexed by op->name plus other
+    // terms, inside a loop of the body.
+    class Uses : public IRVisitor {
+    public:
+        explicit Uses(const std::string &var) : var_(var) {}
+        // The loops of the body (outermost ones, by number) each buffer is
+        // addressed from the row pointer in.
+        std::map<std::pair<std::string, int>, std::set<int>> buffers;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            if (depth_++ == 0) {
+                loop_++;
+            }
+            IRVisitor::visit(op);
+            depth_--;
+        }
+        void visit(const Load *op) override {
+            use(op->name, op->type, op->index);
+            IRVisitor::visit(op);
+        }
+        void visit(const Store *op) override {
+            use(op->name, op->value.type(), op->index);
+            IRVisitor::visit(op);
+        }
+
+    private:
+        void use(const std::string &name, const Type &t, const Expr &index) {
+            if (depth_ > 0 && index.type().element_of() == Int(32) && uses_row_term(index, var_)) {
+                buffers[{name, t.bytes()}].insert(loop_);
+            }
+        }
+        std::string var_;
+        int depth_ = 0, loop_ = 0;
+    } uses(op->name);
+    op->body.accept(&uses);
+    llvm::Value *wide = nullptr; // the let in 64 bits, once a row pointer needs it
+    for (const auto &[buffer, loops] : uses.buffers) {
+        const auto &[name, bytes] = buffer;
+        if (loops.size() < 2 || !has_sym(name + ".host")) {
+            // One loop's row pointer is LLVM's to hoist into that loop's
+            // preheader, computed only if the loop runs (a ShiftInwards tail
+            // that seldom does); a buffer allocated inside the let has no
+            // host yet.
+            continue;
+        }
+        if (!wide) {
+            wide = index_i64(op->value);
+        }
+        llvm::Value *offset = b_.CreateNSWMul(wide, b_.getInt64(bytes));
+        std::string p = row_pointer_name(op->name, name, bytes);
+        push(p, b_.CreateInBoundsGEP(i8_, sym(name + ".host"), offset, p));
+        names.push_back(p);
+    }
+    return names;
+}
+
+void CodeGen_LLVM::pop_index_let(const std::string &name) {
+    auto it = index_lets_.find(name);
+    if (it != index_lets_.end()) {
+        it->second.pop_back();
+        if (it->second.empty()) {
+            index_lets_.erase(it);
+        }
+    }
+}
+
 llvm::Value *CodeGen_LLVM::element_address(const std::string &name, const Expr &index, llvm::Type *elem) {
+    std::string pointer;
+    Expr rest;
+    int bytes = (int)(elem->getPrimitiveSizeInBits() / 8);
+    if (bytes > 0 &&
+        split_row_term(
+            index, name, bytes, [&](const std::string &p) { return has_sym(p); }, pointer, rest) &&
+        !has_likely_term(rest)) {
+        return b_.CreateInBoundsGEP(elem, sym(pointer), index_i64(rest));
+    }
     llvm::Value *base = sym(name + ".host");
     llvm::Value *idx = index_i64(index);
     return b_.CreateInBoundsGEP(elem, base, idx);
@@ -161,6 +351,12 @@ llvm::Value *CodeGen_LLVM::index_i64(const Expr &e) {
         if (c && c->call_type == Call::Intrinsic &&
             (c->name == "promise_clamped" || c->name == "likely" || c->name == "likely_if_innermost")) {
             return index_i64(c->args[0]);
+        }
+        if (const Variable *v = e.as<Variable>()) {
+            auto let = index_lets_.find(v->name);
+            if (let != index_lets_.end()) {
+                return index_i64(let->second.back()); // a let around loops (push_row_pointers)
+            }
         }
     }
     return to_i64(codegen(e), e.type());

@@ -195,6 +195,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     s = share_repeated_loads(s); // an inlined value read several times by one store: loaded once
     s = share_strided_loads(s);  // f(2x), f(2x + 1) in one store: slices of one dense load
 
+    // What sibling loops compute alike (a partitioned row's offsets): once, before them.
+    s = share_loop_invariants(s);
+
     // 10a. async() producers as tasks next to their consumers, with semaphores.
     s = fork_async_producers(s, env, async_run_ahead);
 

@@ -215,6 +215,12 @@ Stmt share_repeated_loads(const Stmt &s);
 // elements; masked loads and atomic stores are left alone.
 Stmt share_strided_loads(const Stmt &s);
 
+// ShareLoopInvariants.cpp: a scalar value that two or more sibling loops
+// compute identically and that does not change inside them (the row
+// offsets of a partitioned loop's prologue, steady state and epilogue) is
+// computed once, in a LetStmt at the top of the enclosing loop's body.
+Stmt share_loop_invariants(const Stmt &s);
+
 // SlidingWindow.cpp: a Func stored outside a serial loop and computed
 // inside it computes, after the loop's first iteration, only the part of its
 // region the previous iterations did not (line buffers).
