@@ -654,9 +654,12 @@ private:
 
     /* Walks every position of the buffer (last dimension outermost) and
      * calls visit(pos). */
-    template <typename Visit> void visit_positions(Visit &&visit) const {
-        const int d = dimensions();
-        std::vector<int> pos(d > 0 ? d : 1);
+    // Visits every position of the first `iterated` dimensions (all when
+    // negative; the others are not iterated over), dimension 0 fastest. The
+    // position array has at least `width` entries, zero past the iterated ones.
+    template <typename Visit> void visit_positions(Visit &&visit, int iterated = -1, int width = 0) const {
+        const int d = iterated < 0 || iterated > dimensions() ? dimensions() : iterated;
+        std::vector<int> pos(std::max(std::max(d, width), 1), 0);
         for (int i = 0; i < d; i++) {
             if (buf.dim[i].extent <= 0) {
                 return;
@@ -703,12 +706,10 @@ private:
     template <typename Fn> void for_each_element_impl(Fn &&f) const {
         constexpr int arity = Internal::element_callback_arity<typename std::remove_reference<Fn>::type>();
         static_assert(arity != -1, "for_each_element needs a callable taking a const int * or one int per dimension");
-        if constexpr (arity >= 0) {
-            static_assert(Dims == AnyDims || arity == Dims,
-                          "for_each_element callback takes the wrong number of coordinates");
-            assert(arity == dimensions() && "for_each_element callback takes the wrong number of coordinates");
-        }
-        visit_positions([&](const int *pos) { Internal::call_at(f, pos); });
+        // As upstream's: a callback of fewer coordinates than dimensions
+        // iterates over the first ones only; one of more gets zeros for the rest.
+        const int iterated = arity >= 0 ? arity : -1;
+        visit_positions([&](const int *pos) { Internal::call_at(f, pos); }, iterated, iterated);
     }
 
 public:
@@ -1603,7 +1604,9 @@ public:
     }
 
     /* Calls f at every coordinate, dimension 0 varying fastest. f takes
-     * either one int per dimension, f(x, y, ...), or a const int *. */
+     * either one int per dimension, f(x, y, ...), or a const int *. With
+     * fewer ints than dimensions, the last dimensions are not iterated over;
+     * with more, the extra ones are 0 (as upstream's). */
     template <typename Fn> const Buffer &for_each_element(Fn &&f) const {
         for_each_element_impl(f);
         return *this;

@@ -1,5 +1,6 @@
 // Callable (compile_to_callable), Param<void>, ImageParam::get/reset,
-// infer_input_bounds and infer_arguments, checked against plain C++.
+// infer_input_bounds and infer_arguments, checked against plain C++; a
+// Callable with handle arguments and with set_jit_externs().
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -208,4 +209,50 @@ TEST(Pipeline, JITRefusesForeignTargets) {
     EXPECT_THROW(p.compile_jit(Target("arm-32-android")), CompileError);
     EXPECT_NO_THROW(p.compile_jit(get_host_target()));
     EXPECT_FALSE(Pipeline().defined());
+}
+
+extern "C" HALIDE_EXPORT_SYMBOL int callable_test_deref_plus(const int *p, int x) {
+    return *p + x;
+}
+HalideExtern_2(int, callable_test_deref_plus, const int *, int);
+
+// A handle argument (Param<const int *>) takes a pointer, with or without a
+// JITUserContext * first (upstream's test callable passes &struct values).
+TEST(Callable, APointerForAHandleArgument) {
+    Param<const int *> ptr("callable_ptr");
+    Var x("x");
+    Func f("callable_deref");
+    f(x) = callable_test_deref_plus(ptr, x);
+    Callable c = f.compile_to_callable({ptr});
+    int base = 40;
+    Buffer<int32_t> out(5);
+    ASSERT_EQ(c(&base, out), 0);
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(out(i), 40 + i);
+    }
+    JITUserContext context;
+    base = 7;
+    ASSERT_EQ(c(&context, &base, out), 0);
+    EXPECT_EQ(out(4), 11);
+}
+
+// set_jit_externs() with a Func also serves compile_to_callable (it used to
+// reach the JIT as a missing symbol).
+TEST(Callable, JITExternsOfFuncsAndPipelines) {
+    Var x("x"), y("y");
+    Func monitor("callable_extern_impl");
+    monitor(x, y) = cast<float>(x * y) + 0.5f;
+    Func f("callable_extern_user");
+    f.define_extern("callable_extern_sym", {user_context_value()}, Float(32),
+                    2); // its entry point takes the context first
+    Pipeline p(f);
+    p.set_jit_externs({{"callable_extern_sym", JITExtern{monitor}}});
+    Callable c = p.compile_to_callable({});
+    Buffer<float> out(4, 3);
+    ASSERT_EQ(c(out), 0);
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 4; i++) {
+            EXPECT_EQ(out(i, j), i * j + 0.5f);
+        }
+    }
 }

@@ -1,10 +1,11 @@
-// Interval analysis of float expressions (analysis/Interval.cpp): a float
+// Interval analysis (analysis/Interval.cpp) of float expressions: a float
 // Param is a symbol, so an integer cast of a bounded value times a Param is
 // bounded by [min(0, p), max(0, p)]-style ends, as upstream's bounds are.
 // Each end is checked by evaluating it for concrete Param values against
-// the range worked out here by hand.
+// the range worked out here by hand. Also integer division by a symbol.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -113,3 +114,53 @@ TEST(FloatInterval, LookupIndexedByAFloatParamProduct) {
 }
 
 } // namespace
+
+// Integer division by a symbol (r / in.width() in upstream's test
+// dynamic_reduction_bounds): each end checked against the true range of
+// a / w over a in [0, 8w - 1] and [-9, 20], for divisors of both signs and 0
+// (x / 0 is 0), with Halide's rounding (towards negative infinity for w > 0).
+TEST(IntInterval, DivisionByASymbolOfUnknownSign) {
+    const Expr i = Variable::make(Int(32), "i"), w = Variable::make(Int(32), "w");
+    const Scope scope = {{"i", Interval(Expr(-9), Expr(20))}};
+    Interval by_w = bounds_of_expr(Div::make(i, w), scope);
+    ASSERT_TRUE(by_w.is_bounded());
+    for (int wv : {-7, -1, 0, 1, 3, 40}) {
+        int lo = 1 << 30, hi = -(1 << 30);
+        for (int iv = -9; iv <= 20; iv++) {
+            int q = evaluate<int>(Div::make(Expr(iv), Expr(wv)));
+            lo = std::min(lo, q);
+            hi = std::max(hi, q);
+        }
+        Expr mn = simplify(substitute({{"w", Expr(wv)}}, by_w.min));
+        Expr mx = simplify(substitute({{"w", Expr(wv)}}, by_w.max));
+        ASSERT_NE(mn.as<IntImm>(), nullptr) << mn;
+        ASSERT_NE(mx.as<IntImm>(), nullptr) << mx;
+        EXPECT_LE(mn.as<IntImm>()->value, lo) << "w = " << wv;
+        EXPECT_GE(mx.as<IntImm>()->value, hi) << "w = " << wv;
+        EXPECT_EQ(mn.as<IntImm>()->value, lo) << "w = " << wv << ": a single divisor gives the exact range";
+        EXPECT_EQ(mx.as<IntImm>()->value, hi) << "w = " << wv;
+    }
+    // A divisor that is a range: |a / b| <= |a|.
+    const Scope ranged = {{"i", Interval(Expr(-9), Expr(20))}, {"w", Interval(Expr(-3), Expr(5))}};
+    Interval by_range = bounds_of_expr(Div::make(i, w), ranged);
+    ASSERT_TRUE(by_range.is_bounded());
+    EXPECT_EQ(simplify(by_range.min).as<IntImm>()->value, -20);
+    EXPECT_EQ(simplify(by_range.max).as<IntImm>()->value, 20);
+}
+
+// An update at r / w of an output (upstream's dynamic_reduction_bounds):
+// its points are bounded, so it is accepted and computed as in plain C++.
+TEST(IntInterval, AnUpdateAtRDomOverAParam) {
+    ImageParam input(Float(32), 2, "drb_input");
+    Var x("x"), y("y"), z("z");
+    RDom dom(0, input.width() * 8, "drb_dom");
+    Func f("drb_f");
+    f(x, y, z) = 1;
+    f(x, y, dom / input.width()) += 1;
+    input.set(Buffer<float>(32, 32));
+    Buffer<int> out = f.realize({4, 3, 16});
+    for (int c = 0; c < 16; c++) {
+        int want = 1 + (c < 8 ? 32 : 0); // dom / 32 lands on 0..7, 32 times each
+        EXPECT_EQ(out(2, 1, c), want) << c;
+    }
+}

@@ -428,7 +428,7 @@ void capture_print(void *, const char *line) {
 TEST(Debugging, PrintAndPrintWhen) {
     Func f("printed"), g("printed_when");
     Var x("x");
-    f(x) = print(x * 2, "is twice", x, 0.5f);
+    f(x) = print(x * 2, "is twice", x, 0.5f, cast<double>(x) - 0.25); // doubles as %e, as upstream
     g(x) = print_when(x == 2, x + 100, "hit at", x);
     halide_print_t old = halide_set_custom_print(capture_print);
     printed_lines.clear();
@@ -441,7 +441,7 @@ TEST(Debugging, PrintAndPrintWhen) {
     EXPECT_EQ(a(2), 4);
     EXPECT_EQ(b(3), 103);
     ASSERT_EQ(f_lines.size(), 3u);
-    EXPECT_EQ(f_lines[1], "2 is twice 1 0.500000\n");
+    EXPECT_EQ(f_lines[1], "2 is twice 1 0.500000 7.500000e-01\n");
     ASSERT_EQ(g_lines.size(), 1u);
     EXPECT_EQ(g_lines[0], "102 hit at 2\n");
     EXPECT_THROW(print_when(x, x), CompileError); // the condition must be a bool
@@ -466,6 +466,79 @@ TEST(Pipeline, SeveralOutputsRealizedTogether) {
         }
     }
     EXPECT_THROW(p.realize(Realization({Buffer<>(r[0])})), CompileError); // one buffer for two outputs
+}
+
+// An output that other outputs read is produced first, whatever the order
+// the Pipeline lists them in (upstream's correctness test multiple_outputs).
+TEST(Pipeline, OutputsReadByOtherOutputsAreProducedFirst) {
+    Func f("read_output"), h("pair_output"), g("triple_output");
+    Var x("x"), y("y");
+    f(x) = x * 3 - 1;
+    h(x) = {f(x) + 17, f(x) - 17};
+    g(x, y) = {f(x + y) * 2, h(x)[0] * y, h(x)[1] - 2};
+    Buffer<int32_t> f_im(100), g0(20, 20), g1(20, 20), g2(20, 20), h0(50), h1(50);
+    f_im.fill(-1000);
+    Pipeline({h, g, f}).realize(Realization({h0, h1, g0, g1, g2, f_im}));
+    auto fv = [](int i) { return i * 3 - 1; };
+    for (int i = 0; i < 100; i++) {
+        ASSERT_EQ(f_im(i), fv(i)) << i;
+    }
+    for (int i = 0; i < 50; i++) {
+        ASSERT_EQ(h0(i), fv(i) + 17) << i;
+        ASSERT_EQ(h1(i), fv(i) - 17) << i;
+    }
+    for (int j = 0; j < 20; j++) {
+        for (int i = 0; i < 20; i++) {
+            ASSERT_EQ(g0(i, j), fv(i + j) * 2) << i << "," << j;
+            ASSERT_EQ(g1(i, j), (fv(i) + 17) * j) << i << "," << j;
+            ASSERT_EQ(g2(i, j), fv(i) - 17 - 2) << i << "," << j;
+        }
+    }
+}
+
+// An output is computed over its buffer only: another output reading past
+// it is upstream's run-time error, and an unbounded read a compile error.
+TEST(Errors, OutputReadBeyondItsBufferByAnotherOutput) {
+    Func f("small_output"), g("reader_output");
+    Var x("x");
+    f(x) = x;
+    g(x) = f(x + 5) * 2;
+    Buffer<int32_t> f_small(10), g_im(10);
+    try {
+        Pipeline({g, f}).realize(Realization({g_im, f_small}));
+        FAIL() << "expected a RuntimeError";
+    } catch (const RuntimeError &e) {
+        EXPECT_NE(
+            std::string(e.what()).find("Output buffer small_output is accessed at 14, which is beyond the max (9) "
+                                       "in dimension 0"),
+            std::string::npos)
+            << e.what();
+    }
+    Buffer<int32_t> f_big(15);
+    Pipeline({g, f}).realize(Realization({g_im, f_big}));
+    for (int i = 0; i < 10; i++) {
+        EXPECT_EQ(g_im(i), 2 * (i + 5));
+    }
+
+    // A Tuple-valued output: its first buffer is named, as upstream's.
+    Func t("tuple_small_output"), u("tuple_reader_output");
+    t(x) = {x, x * 2};
+    u(x) = t(x + 2)[1];
+    try {
+        Pipeline({u, t}).realize(Realization({Buffer<int32_t>(4), Buffer<int32_t>(4), Buffer<int32_t>(4)}));
+        FAIL() << "expected a RuntimeError";
+    } catch (const RuntimeError &e) {
+        EXPECT_NE(std::string(e.what()).find("Output buffer tuple_small_output.0 is accessed at 5, which is beyond the "
+                                             "max (3) in dimension 0"),
+                  std::string::npos)
+            << e.what();
+    }
+
+    ImageParam index(Int(32), 1, "index_input");
+    Func k("gathering_output");
+    k(x) = f(index(x));
+    index.set(Buffer<int32_t>(3));
+    EXPECT_THROW(Pipeline({f, k}).realize(Realization({Buffer<int32_t>(10), Buffer<int32_t>(3)})), CompileError);
 }
 
 // store_root()/store_at() put the storage further out than the computation:

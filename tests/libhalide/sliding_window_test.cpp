@@ -132,7 +132,6 @@ TEST(SlidingWindow, LeftAloneWhenNothingCanBeReused) {
     std::pair<Expr, Expr> rows{var("y") - 1, var("y") + 1};
     for (Stmt s : {line_buffer(rows, ForType::Parallel), line_buffer(rows, ForType::Vectorized),
                    line_buffer(rows, ForType::Serial, false),                   // stored inside the loop
-                   line_buffer({i32(0), i32(9)}),                               // the same rows every iteration
                    line_buffer({var("y") * var("y"), var("y") * var("y") + 1}), // not provably monotonic
                    line_buffer({var("y") - 1, 5 - var("y")})}) {                // ends move apart
         Stmt after = sliding_window(s, env);
@@ -146,6 +145,18 @@ TEST(SlidingWindow, LeftAloneWhenNothingCanBeReused) {
     EXPECT_TRUE(sliding_window(both, env).same_as(both));
     Stmt s = line_buffer(rows);
     EXPECT_TRUE(sliding_window(s, env_with("f", 2, true)).same_as(s));
+}
+
+TEST(SlidingWindow, ARegionTheSameEveryIterationIsComputedByTheFirstOnly) {
+    Stmt after = sliding_window(line_buffer({i32(0), i32(9)}), env_with("f", 2));
+    // Dimension 0 slides past its max after the first iteration: an empty region.
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.0", 0)), 0);
+    EXPECT_EQ(as_int(let_value(after, "f.c.max.0", 0)), 9);
+    for (int y : {1, 5, 99}) {
+        EXPECT_EQ(as_int(let_value(after, "f.c.min.0", y)), 10) << y;
+        EXPECT_EQ(as_int(let_value(after, "f.c.max.0", y)), 9) << y;
+    }
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 7)), 0); // the other dimension is left alone
 }
 
 // ----- pipelines -----
@@ -194,6 +205,25 @@ TEST(SlidingWindow, ALineBufferComputesEachRowOnce) {
     out2.realize({w, h});
     halide_set_custom_print(old);
     EXPECT_EQ(lines_printed, 3 * h);
+}
+
+// A producer stored outside the consumer's loop whose region does not
+// depend on it (upstream's test sliding_window: g(x) = f(0) + f(5)) is
+// computed once, by the first iteration.
+TEST(SlidingWindow, AFixedFootprintIsComputedOnce) {
+    Var x("x");
+    Func f("fixed_footprint"), g("fixed_footprint_reader");
+    f(x) = print_when(x >= 0, x * 7, "computed", x);
+    g(x) = f(0) + f(5) + x;
+    f.store_root().compute_at(g, x);
+    halide_print_t old = halide_set_custom_print(count_print);
+    lines_printed = 0;
+    Buffer<int32_t> out = g.realize({100});
+    halide_set_custom_print(old);
+    EXPECT_EQ(lines_printed, 6);
+    for (int i = 0; i < 100; i++) {
+        ASSERT_EQ(out(i), 0 + 35 + i) << i;
+    }
 }
 
 TEST(SlidingWindow, SplitConsumerSlidesWithinEachStrip) {

@@ -1,9 +1,11 @@
 // Behaviours matched to upstream 21's, each against a plain C++ reference:
 // compute_with at Var::outermost(), fuse of loops that are not adjacent,
-// reads bounded by the values a Func can produce, and print's line limit.
+// reads bounded by the values a Func can produce, print's line limit and
+// the alignment of string constants.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "Halide.h"
@@ -139,6 +141,23 @@ TEST(UpstreamBehaviours, APrintLineIsCutAt8191Characters) {
     printed.clear();
     g.realize({1});
     EXPECT_EQ(printed, "0 short\n");
+}
+
+// A string constant cast to a handle points at the string, aligned to at
+// least 4 bytes, as upstream's (its correctness test `handle` checks both).
+TEST(UpstreamBehaviours, AStringCastToAHandleIsAnAlignedPointerToIt) {
+    Var x("x");
+    Func f("ub_handle");
+    f(x) = cast<char *>(std::string("hello!\n"));
+    f.compute_root().vectorize(x, 4);
+    Func g("ub_handle_out");
+    g(x) = f(x);
+    Buffer<char *> im = g.realize({16});
+    for (int i = 0; i < 16; i++) {
+        ASSERT_EQ(im(i), im(0)) << i;
+    }
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(im(0)) % 4, 0u) << (void *)im(0);
+    EXPECT_EQ(std::string(im(0)), "hello!\n");
 }
 
 } // namespace

@@ -151,6 +151,31 @@ TEST(HalideBuffer, ZeroExtentAllocatesNothing) {
     EXPECT_EQ(visits, 0);
 }
 
+// As upstream documents: a callback of fewer coordinates than dimensions
+// iterates over the first dimensions only (an RGB image set per pixel); one
+// of more gets 0 for the extra ones.
+TEST(HalideBuffer, ForEachElementWithFewerOrMoreCoordinates) {
+    Buffer<int, 3> im(4, 3, 3);
+    im.fill(0);
+    int visits = 0;
+    im.for_each_element([&](int x, int y) {
+        visits++;
+        for (int c = 0; c < 3; c++) {
+            im(x, y, c) = x + 10 * y + 100 * c;
+        }
+    });
+    EXPECT_EQ(visits, 12);
+    EXPECT_EQ(im(3, 2, 2), 3 + 20 + 200);
+    Buffer<int> line(5);
+    int sum = 0, extra = 0;
+    line.for_each_element([&](int x, int y, int z) {
+        sum += x;
+        extra += y != 0 || z != 0;
+    });
+    EXPECT_EQ(sum, 0 + 1 + 2 + 3 + 4);
+    EXPECT_EQ(extra, 0);
+}
+
 TEST(HalideBuffer, DefaultBufferIsEmpty) {
     Buffer<float> b;
     EXPECT_EQ(b.dimensions(), 0);

@@ -313,6 +313,8 @@ public:
         return Internal::make_image_call(type(), name_, {Expr(pos)...});
     }
     Expr operator()(const std::vector<Expr> &pos) const { return Internal::make_image_call(type(), name_, pos); }
+    // The element at the coordinates pos[0], pos[1], ... (one per dimension).
+    decltype(auto) operator()(const int *pos) const { return (*get())(pos); }
 
 private:
     struct Shape {

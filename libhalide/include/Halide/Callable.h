@@ -43,7 +43,7 @@ public:
     // JITUserContext * whose handlers are used for this call (those it
     // leaves unset are the pipeline's at compile_to_callable time): Buffers
     // (any Buffer<T, D>, or a halide_buffer_t *) and scalars of exactly the
-    // argument's type.
+    // argument's type; a pointer for a handle argument (Param<void *>).
     template <typename... Args> int operator()(const Args &...args) const { return call_with(args...); }
 
 private:
@@ -73,8 +73,13 @@ private:
         return b;
     }
     template <typename T> const void *pointer_to(size_t i, const T &v) const {
-        static_assert(std::is_arithmetic<T>::value, "Callable arguments are Buffers and scalars");
-        check_argument(i, false, type_of<T>());
+        static_assert(std::is_arithmetic<T>::value || std::is_pointer<T>::value,
+                      "Callable arguments are Buffers, scalars and pointers (for handle arguments)");
+        if constexpr (std::is_pointer<T>::value) {
+            check_argument(i, false, Handle()); // any handle argument takes any pointer, as upstream's
+        } else {
+            check_argument(i, false, type_of<T>());
+        }
         return &v;
     }
     std::shared_ptr<Internal::CallableContents> contents_;

@@ -318,6 +318,11 @@ public:
     Func();
     explicit Func(const std::string &name);
     explicit Func(const char *name) : Func(std::string(name)) {}
+    // A Func whose definition must have these value types and this many
+    // dimensions (upstream's "is constrained to ..." errors otherwise); before
+    // it is defined, type(), types() and dimensions() report them.
+    explicit Func(const Type &required_type, int required_dims, const std::string &name);
+    explicit Func(const std::vector<Type> &required_types, int required_dims, const std::string &name);
     // A zero-dimensional Func whose value is `e`.
     explicit Func(const Expr &e);
     // A handle on an existing Func's contents (as rfactor() returns).
@@ -332,6 +337,7 @@ public:
     Tuple values() const;
     Type type() const;
     std::vector<Type> output_types() const;
+    std::vector<Type> types() const; // as output_types(), or the required types before a definition
     // How many values it computes (> 1 when defined with a Tuple).
     int outputs() const;
 
@@ -509,6 +515,14 @@ public:
     void realize(JITUserContext *context, Buffer<T, D> dst, const Target &target = Target()) {
         realize(context, Realization({Buffer<>(dst)}), target);
     }
+    // f.realize({a, b}) for a Tuple, a Runtime::Buffer or a halide_buffer_t *
+    // (upstream's Pipeline::RealizationArg, Realization.h).
+    void realize(Internal::RealizationArg outputs, const Target &target = Target()) {
+        realize(nullptr, outputs.realization(), target);
+    }
+    void realize(JITUserContext *context, Internal::RealizationArg outputs, const Target &target = Target()) {
+        realize(context, outputs.realization(), target);
+    }
     // Compiles for `target` (the JIT's when not given; the JIT makes code
     // for this machine only) ahead of the first realize.
     void compile_jit(const Target &target = get_jit_target_from_environment());
@@ -617,6 +631,14 @@ public:
     template <typename T, int D>
     void infer_input_bounds(const Buffer<T, D> &dst, const Target &target = get_jit_target_from_environment()) {
         infer_input_bounds(Realization({Buffer<>(dst)}), target);
+    }
+    void infer_input_bounds(Internal::RealizationArg outputs,
+                            const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(outputs.realization(), target);
+    }
+    void infer_input_bounds(JITUserContext *context, Internal::RealizationArg outputs,
+                            const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(context, outputs.realization(), target);
     }
     std::vector<Argument> infer_arguments();
 

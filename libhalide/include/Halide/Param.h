@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Halide/Argument.h"
@@ -87,6 +88,17 @@ template <typename T = void> class Param {
 public:
     Param() : Param(std::string()) {}
     explicit Param(const std::string &name) : p_(Internal::make_param(name, type_of<T>())) {}
+    explicit Param(const char *name) : Param(std::string(name)) {}
+    // Param<int> p(42): unnamed, holding a value (not for pointer types, whose
+    // value would be taken for a name).
+    template <typename T2 = T, typename = std::enable_if_t<!std::is_pointer<T2>::value>>
+    explicit Param(T value) : Param() {
+        set(value);
+    }
+    Param(T value, const Expr &min, const Expr &max) : Param() {
+        set_range(min, max);
+        set(value);
+    }
     Param(const std::string &name, T value) : Param(name) { set(value); }
     Param(const std::string &name, T value, const Expr &min, const Expr &max) : Param(name, value) {
         set_range(min, max);

@@ -28,6 +28,7 @@ class Pipeline;
 namespace Internal {
 struct PipelineContents;
 struct LowerOptions;
+class JITModule;
 LowerOptions lower_options_with_passes(Pipeline &p);
 } // namespace Internal
 
@@ -61,6 +62,9 @@ void load_plugin(const std::string &lib_name);
 
 class Pipeline {
 public:
+    // realize({a, b}), realize(runtime_buffer), realize(raw_buffer): see Realization.h.
+    using RealizationArg = Internal::RealizationArg;
+
     Pipeline() = default;
     Pipeline(const Func &output);
     explicit Pipeline(const std::vector<Func> &outputs);
@@ -80,6 +84,7 @@ public:
     template <typename T, int D> void realize(const Buffer<T, D> &dst, const Target &target = Target()) {
         realize(Realization({Buffer<>(dst)}), target);
     }
+    void realize(RealizationArg outputs, const Target &target = Target()) { realize(outputs.realization(), target); }
     // The same with a JITUserContext (may be null), handed to the handlers
     // of this run: those it sets win over jit_handlers(), which fill the
     // ones it leaves unset (as upstream, in the caller's object). With a
@@ -89,6 +94,9 @@ public:
     template <typename T, int D>
     void realize(JITUserContext *context, const Buffer<T, D> &dst, const Target &target = Target()) {
         realize(context, Realization({Buffer<>(dst)}), target);
+    }
+    void realize(JITUserContext *context, RealizationArg outputs, const Target &target = Target()) {
+        realize(context, outputs.realization(), target);
     }
 
     // JIT-compiles with a fixed argument list: `args` (every Param and
@@ -109,6 +117,13 @@ public:
     template <typename T, int D>
     void infer_input_bounds(const Buffer<T, D> &dst, const Target &target = get_jit_target_from_environment()) {
         infer_input_bounds(Realization({Buffer<>(dst)}), target);
+    }
+    void infer_input_bounds(RealizationArg outputs, const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(outputs.realization(), target);
+    }
+    void infer_input_bounds(JITUserContext *context, RealizationArg outputs,
+                            const Target &target = get_jit_target_from_environment()) {
+        infer_input_bounds(context, outputs.realization(), target);
     }
 
     // Schedules every Func of the pipeline with the named autoscheduler
@@ -237,6 +252,10 @@ private:
     // `query`: a bounds query of the outputs' shapes, run without handlers.
     void run(const std::vector<halide_buffer_t *> &outputs, JITUserContext *context = nullptr, bool query = false);
     void infer_input_bounds(const std::vector<halide_buffer_t *> &outputs, JITUserContext *context);
+    // set_jit_externs(): each name's address for the JIT, compiling the
+    // Pipelines and Funcs among them (their modules added to `keep_alive`).
+    std::map<std::string, void *> jit_extern_addresses(const Target &target,
+                                                       std::vector<std::shared_ptr<Internal::JITModule>> &keep_alive);
     std::shared_ptr<Internal::PipelineContents> contents_;
 };
 

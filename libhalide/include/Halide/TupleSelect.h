@@ -2,10 +2,13 @@
 // (an Expr) or by its own (a Tuple of conditions), and the multi-case form
 // select(c0, t0, c1, t1, ..., default). Calls of Funcs (which convert to
 // both) choose between Exprs, as upstream's: select(c, f(x), g(x)) is an Expr.
+// mux() of Tuples and of Func calls, as upstream's, is here too.
 #ifndef HALIDE_TUPLE_SELECT_H
 #define HALIDE_TUPLE_SELECT_H
 
+#include <initializer_list>
 #include <utility>
+#include <vector>
 
 #include "Halide/IROperator.h"
 #include "Halide/Tuple.h"
@@ -34,6 +37,14 @@ template <typename... Args>
 Expr select(const Expr &c0, const FuncRef &v0, const Expr &c1, const FuncRef &v1, Args &&...args) {
     return select(c0, v0, select(c1, v1, std::forward<Args>(args)...));
 }
+
+// mux(id, values) with the values those of a Tuple (mux(c, f(x)) for a
+// Tuple-valued f picks value c), of Func calls, or, per value, of Tuples
+// (all of one size).
+Expr mux(const Expr &id, const Tuple &values);
+Expr mux(const Expr &id, const std::initializer_list<FuncRef> &values);
+Tuple mux(const Expr &id, const std::initializer_list<Tuple> &values);
+Tuple mux(const Expr &id, const std::vector<Tuple> &values);
 
 } // namespace Halide
 

@@ -311,8 +311,17 @@ public:
             result = {binary<Div>(a.max, b.min), binary<Div>(a.min, b.min)};
         } else if (cb && *cb == 0) {
             result = Interval::single_point(int32(0));
+        } else if (!(a.is_bounded() && a.min.type() == Int(32))) {
+            result = Interval::everything(); // (the rules below build int32 terms)
+        } else if (b.min.defined() && b.min.same_as(b.max) && b.min.type() == Int(32)) {
+            // One divisor of unknown sign (r / in.width()): a / b is monotonic
+            // in a, one way or the other (x / 0 is 0).
+            Expr lo = Div::make(a.min, b.min), hi = Div::make(a.max, b.min);
+            result = {Min::make(lo, hi), Max::make(lo, hi)};
         } else {
-            result = Interval::everything();
+            // |a / b| <= |a| for any integer b (x / 0 is 0).
+            Expr m = Max::make(a.max, Sub::make(int32(0), a.min));
+            result = {Sub::make(int32(0), m), m};
         }
         wrap_around(op->type); // int8 -128 / -1 wraps to -128
     }

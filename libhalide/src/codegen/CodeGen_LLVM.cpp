@@ -219,7 +219,7 @@ llvm::Constant *CodeGen_LLVM::string_constant(const std::string &s) {
     auto *gv =
         new llvm::GlobalVariable(module_, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data, ".str");
     gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
-    gv->setAlignment(llvm::Align(1));
+    gv->setAlignment(llvm::Align(4)); // a string cast to a handle is a pointer aligned as upstream's (to 4)
     strings_[s] = gv;
     return gv;
 }

@@ -262,7 +262,7 @@ llvm::Value *CodeGen_LLVM::format_text(const std::vector<Expr> &args, size_t fir
         if (a.as<StringImm>()) {
             format += "%s";
         } else if (t.is_float()) {
-            format += "%f";
+            format += t.bits() == 64 ? "%e" : "%f"; // as upstream: doubles in scientific notation
             v = b_.CreateFPCast(v, llvm::Type::getDoubleTy(ctx_));
         } else if (t.is_handle()) {
             format += "%p";

@@ -515,7 +515,7 @@ std::string CodeGen_C::format_text(const std::vector<Expr> &args, size_t first, 
         if (a.as<StringImm>()) {
             format += "%s";
         } else if (t.is_float()) {
-            format += "%f";
+            format += t.bits() == 64 ? "%e" : "%f"; // as upstream: doubles in scientific notation
             v = "(double)" + v;
         } else if (t.is_handle()) {
             format += "%p";

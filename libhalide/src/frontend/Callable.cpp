@@ -18,6 +18,9 @@ namespace Internal {
 struct CallableContents {
     std::string name;
     std::vector<Argument> arguments; // the caller's order
+    // Of the jit_externs that are Pipelines or Funcs (before `module`, which
+    // calls them, so they outlive it).
+    std::vector<std::shared_ptr<JITModule>> extern_modules;
     JITModule module;
     LoweredPipeline lowered; // keeps Params and bound Buffers alive
     // Per entry-point argument: the caller's argument index, or -1 for an
@@ -55,7 +58,7 @@ void Callable::check_argument(size_t i, bool is_buffer, const Type &t) const {
     user_assert(a.is_buffer() == is_buffer)
         << "Argument " << i << " ('" << a.name << "') of Callable '" << contents_->name << "' is "
         << kind_word(a.is_buffer()) << ", but " << kind_word(is_buffer) << " was given";
-    user_assert(is_buffer || a.type == t)
+    user_assert(is_buffer || a.type == t || (a.type.is_handle() && t.is_handle()))
         << "Argument " << i << " ('" << a.name << "') of Callable '" << contents_->name << "' has type "
         << type_to_string(a.type) << ", but a value of type " << type_to_string(t) << " was given";
 }
@@ -149,7 +152,8 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
         }
         c->from_caller.push_back(from);
     }
-    c->module = JITModule::compile(with_jit_user_context(lf));
+    std::map<std::string, void *> externs = jit_extern_addresses(target, c->extern_modules);
+    c->module = JITModule::compile(with_jit_user_context(lf), externs);
     c->handlers = jit_handlers();
     Callable result;
     result.contents_ = std::move(c);

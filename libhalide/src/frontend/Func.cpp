@@ -157,6 +157,33 @@ void FuncRef::define(const std::vector<Expr> &values) {
     mark_changed(*f_);
 }
 
+namespace {
+
+// Func(types, dims, name): the definition must match, in upstream's words.
+void check_required_types(const FunctionContents &f, int dimensions, const std::vector<Expr> &values) {
+    user_assert(f.required_dimensions < 0 || f.required_dimensions == dimensions)
+        << "Func \"" << f.name << "\" is constrained to have exactly " << f.required_dimensions
+        << " dimensions, but is defined with " << dimensions << " dimensions.";
+    std::vector<Type> given;
+    for (const Expr &v : values) {
+        given.push_back(v.type());
+    }
+    if (f.required_types.empty() || f.required_types == given) {
+        return;
+    }
+    auto text = [](const std::vector<Type> &types) {
+        std::string s = types.size() == 1 ? "" : "(";
+        for (size_t i = 0; i < types.size(); i++) {
+            s += (i ? ", " : "") + type_to_string(types[i]);
+        }
+        return types.size() == 1 ? s : s + ")";
+    };
+    user_error << "Func \"" << f.name << "\" is constrained to only hold values of type " << text(f.required_types)
+               << " but is defined with values of type " << text(given) << ".";
+}
+
+} // namespace
+
 void FuncRef::define_pure(const std::vector<Expr> &values) {
     std::vector<std::string> names;
     std::set<std::string> seen;
@@ -181,6 +208,7 @@ void FuncRef::define_pure(const std::vector<Expr> &values) {
     for (const Expr &value : values) {
         refs.include(value);
     }
+    check_required_types(*f_, (int)names.size(), values);
     f_->args = names;
     f_->values = values;
     int tag = next_random_tag(); // random_*(): a hash of the pure Vars
@@ -545,6 +573,13 @@ Func::Func(const std::string &name) : f_(new_function(name)) {}
 Func::Func(std::shared_ptr<FunctionContents> f) : f_(std::move(f)) {
     user_assert(f_) << "Func: a handle on no Func";
 }
+Func::Func(const Type &required_type, int required_dims, const std::string &name)
+    : Func(std::vector<Type>{required_type}, required_dims, name) {}
+Func::Func(const std::vector<Type> &required_types, int required_dims, const std::string &name)
+    : f_(new_function(name)) {
+    f_->required_types = required_types;
+    f_->required_dimensions = required_dims;
+}
 Func::Func(const Expr &e) : Func() {
     (*this)(std::vector<Expr>{}) = e;
 }
@@ -556,6 +591,9 @@ bool Func::defined() const {
     return f_->defined();
 }
 int Func::dimensions() const {
+    if (!defined() && f_->required_dimensions >= 0) {
+        return f_->required_dimensions;
+    }
     return (int)f_->args.size();
 }
 
@@ -578,8 +616,21 @@ Tuple Func::values() const {
     return Tuple(f_->values);
 }
 
+std::vector<Type> Func::types() const {
+    if (defined()) {
+        return output_types();
+    }
+    user_assert(!f_->required_types.empty())
+        << "Can't call Func::types on Func \"" << name() << "\" because it is undefined or has no type requirements.";
+    return f_->required_types;
+}
+
 Type Func::type() const {
-    return value().type();
+    user_assert(defined() || !f_->required_types.empty())
+        << "Can't call Func::type on Func \"" << name() << "\" because it is undefined or has no type requirements.";
+    std::vector<Type> t = types();
+    user_assert(t.size() == 1) << "Can't call Func::type on Func \"" << name() << "\" because it returns a Tuple.";
+    return t[0];
 }
 
 std::vector<Type> Func::output_types() const {
@@ -673,16 +724,14 @@ Func &Func::compute_inline() {
 
 namespace {
 
-// Whether some stage of f has a loop the user calls `name` (a compute_at
-// or store_at level names that loop in every stage that has it, as
-// upstream's does). As upstream, compute_at and store_at are checked when
-// the pipeline is lowered (f may get that loop later), with upstream's
-// message listing the legal locations (lower/LegalLocations.cpp).
-void check_level(const FunctionContents &f, const std::string &name, const char *what) {
+// hoist_storage(f, name): some stage of f has a loop the user calls `name`.
+// compute_at and store_at are checked when the pipeline is lowered, as
+// upstream's (f may get that loop later, or be defined later: upstream's
+// test sliding_window schedules at a Func it defines afterwards), with
+// upstream's message listing the legal locations (lower/LegalLocations.cpp).
+void check_hoist_level(const FunctionContents &f, const std::string &name) {
+    const char *what = "hoist_storage";
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
-    if (std::string(what) != "hoist_storage") {
-        return;
-    }
     std::vector<std::string> loops;
     std::vector<const std::vector<LoopDim> *> schedules; // every stage's, and their specializations'
     for (size_t stage = 0; stage <= f.updates.size(); stage++) {
@@ -711,7 +760,6 @@ void check_level(const FunctionContents &f, const std::string &name, const char 
 } // namespace
 
 Func &Func::compute_at(const Func &f, const Var &var) {
-    check_level(*f.f_, var.name(), "compute_at");
     user_assert(f.f_ != f_) << "Func '" << name() << "' can't be computed at one of its own loops";
     f_->compute = ComputeLevel::At;
     f_->compute_at_func = f.name();
@@ -805,7 +853,7 @@ Func &Func::store_in(MemoryType memory_type) {
 }
 
 Func &Func::hoist_storage(const Func &f, const Var &var) {
-    check_level(*f.f_, var.name(), "hoist_storage");
+    check_hoist_level(*f.f_, var.name());
     user_assert(f.f_ != f_) << "Func '" << name() << "' can't hoist its storage to one of its own loops";
     f_->hoist = ComputeLevel::At;
     f_->hoist_at_func = f.name();
@@ -907,7 +955,6 @@ Func &Func::store_root() {
 }
 
 Func &Func::store_at(const Func &f, const Var &var) {
-    check_level(*f.f_, var.name(), "store_at");
     user_assert(f.f_ != f_) << "Func '" << name() << "' can't be stored at one of its own loops";
     f_->store = ComputeLevel::At;
     f_->store_at_func = f.name();

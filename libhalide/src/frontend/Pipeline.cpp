@@ -233,6 +233,25 @@ JITHandlers &Pipeline::jit_handlers() {
     return contents_->handlers;
 }
 
+std::map<std::string, void *> Pipeline::jit_extern_addresses(const Target &target,
+                                                             std::vector<std::shared_ptr<JITModule>> &keep_alive) {
+    std::map<std::string, void *> externs;
+    for (const auto &[name, e] : contents_->jit_externs) {
+        if (e.pipeline().defined()) {
+            // As upstream: the pipeline's own entry point, compiled for the JIT
+            // (__user_context, its inputs, its outputs), kept alive with ours.
+            Pipeline inner = e.pipeline();
+            user_assert(inner.contents_ != contents_) << "set_jit_externs: '" << name << "' is the pipeline itself";
+            inner.compile_jit(target);
+            keep_alive.push_back(inner.contents_->module);
+            externs[name] = inner.contents_->module->function_address(inner.contents_->lowered.func.name);
+        } else {
+            externs[name] = e.extern_c_function().address();
+        }
+    }
+    return externs;
+}
+
 void Pipeline::set_jit_externs(const std::map<std::string, JITExtern> &externs) {
     user_assert(contents_) << "Can't set the JIT externs of an empty Pipeline";
     for (const auto &[name, e] : externs) {
@@ -315,21 +334,8 @@ void Pipeline::compile_jit(const Target &target) {
             options.target = resolved; // (profile: the profiler's calls)
             c.lowered = lower(outputs, c.outputs[0].name(), options);
         }
-        std::map<std::string, void *> externs;
         c.extern_modules.clear();
-        for (const auto &[name, e] : c.jit_externs) {
-            if (e.pipeline().defined()) {
-                // As upstream: the pipeline's own entry point, compiled for the JIT
-                // (__user_context, its inputs, its outputs), kept alive with ours.
-                Pipeline inner = e.pipeline();
-                user_assert(inner.contents_ != contents_) << "set_jit_externs: '" << name << "' is the pipeline itself";
-                inner.compile_jit(target);
-                c.extern_modules.push_back(inner.contents_->module);
-                externs[name] = inner.contents_->module->function_address(inner.contents_->lowered.func.name);
-            } else {
-                externs[name] = e.extern_c_function().address();
-            }
-        }
+        std::map<std::string, void *> externs = jit_extern_addresses(target, c.extern_modules);
         c.module = std::make_shared<JITModule>(JITModule::compile(with_jit_user_context(c.lowered.func), externs));
         c.stamps = std::move(stamps);
         c.jit_target = resolved;

@@ -41,4 +41,36 @@ Expr select(const Expr &condition, const FuncRef &true_value, const FuncRef &fal
     return select(condition, Expr(true_value), Expr(false_value));
 }
 
+Expr mux(const Expr &id, const Tuple &values) {
+    return mux(id, values.as_vector());
+}
+
+Expr mux(const Expr &id, const std::initializer_list<FuncRef> &values) {
+    std::vector<Expr> exprs;
+    for (const FuncRef &f : values) {
+        exprs.emplace_back(f);
+    }
+    return mux(id, exprs);
+}
+
+Tuple mux(const Expr &id, const std::vector<Tuple> &values) {
+    user_assert(!values.empty()) << "mux needs at least one value";
+    std::vector<Expr> result;
+    for (size_t i = 0; i < values[0].size(); i++) {
+        std::vector<Expr> column;
+        for (const Tuple &t : values) {
+            user_assert(t.size() == values[0].size())
+                << "mux of Tuples requires every Tuple to have the same size, but they have sizes " << values[0].size()
+                << " and " << t.size();
+            column.push_back(t[i]);
+        }
+        result.push_back(mux(id, column));
+    }
+    return Tuple(result);
+}
+
+Tuple mux(const Expr &id, const std::initializer_list<Tuple> &values) {
+    return mux(id, std::vector<Tuple>(values));
+}
+
 } // namespace Halide

@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "Halide/Error.h"
+#include "Halide/IRMutator.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Simplify.h"
 #include "analysis/Interval.h"
@@ -169,6 +170,39 @@ const FunctionContents *output_func(const std::vector<FunctionPtr> &outputs, con
         }
     }
     return nullptr;
+}
+
+// The region of each output that the other outputs read (Pipeline({f, g})
+// with g reading f). An output's own updates are left out: they may read it
+// where they skip the point (f(x, k * x) = f(x, k * x) * 2).
+std::map<std::string, Box> outputs_read_by_others(const Stmt &s, const std::vector<FunctionPtr> &outputs,
+                                                  const Scope &symbolic) {
+    class DropProducer : public IRMutator {
+    public:
+        explicit DropProducer(const std::string &name) : name_(name) {}
+        using IRMutator::visit;
+        Stmt visit(const ProducerConsumer *op) override {
+            if (op->is_producer && op->name == name_) {
+                return Evaluate::make(0);
+            }
+            return IRMutator::visit(op);
+        }
+
+    private:
+        const std::string &name_;
+    };
+    std::map<std::string, Box> result;
+    if (outputs.size() < 2) {
+        return result; // no other output to read it
+    }
+    for (const FunctionPtr &f : outputs) {
+        auto boxes = boxes_required(DropProducer(f->name).mutate(s), symbolic);
+        auto it = boxes.find(f->name);
+        if (it != boxes.end()) {
+            result[f->name] = it->second;
+        }
+    }
+    return result;
 }
 
 Expr is_query(const std::string &buffer) {
@@ -400,6 +434,7 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         }
     }
 
+    const std::map<std::string, Box> read_by_others = outputs_read_by_others(s, outputs, opening.symbolic);
     for (const LoweredArgument &a : p.func.args) {
         if (!a.is_buffer()) {
             continue;
@@ -432,9 +467,13 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
             }
         }
 
-        auto it = required.find(a.name);
-        if (input && it != required.end()) { // (an input only its fields are used of is never read)
-            for (int d = 0; d < a.dimensions; d++) {
+        // An input's region read must be in its buffer; so must an output's
+        // read by the other outputs, as it is computed into its buffer only.
+        const FunctionContents *out = input ? nullptr : output_func(outputs, a.name);
+        const std::map<std::string, Box> &reads = input ? required : read_by_others;
+        auto it = reads.find(input ? a.name : out ? out->name : std::string());
+        if (it != reads.end()) { // (an input only its fields are used of is never read)
+            for (int d = 0; d < a.dimensions && d < (int)it->second.size(); d++) {
                 const Interval &r = it->second[d];
                 user_assert(r.is_bounded()) << "Can't infer the region of " << label << " the pipeline reads: "
                                             << "dimension " << d << " is unbounded. Clamp the coordinates.";

@@ -195,6 +195,9 @@ struct FunctionContents {
     std::string name;
     std::vector<std::string> args; // pure definition's Var names, innermost first
     std::vector<Expr> values;      // empty until defined
+    // Func(types, dims, name): what the pure definition must have (-1, empty: anything).
+    std::vector<Type> required_types;
+    int required_dimensions = -1;
     ComputeLevel compute = ComputeLevel::Inlined;
     std::string compute_at_func, compute_at_var; // with ComputeLevel::At: a Func and its LoopDim name
     // With ComputeLevel::At, store and hoist: the stage of that Func whose

@@ -46,7 +46,8 @@ private:
     const std::map<std::string, FunctionPtr> &to_;
 };
 
-// The calls in f's definitions: its values, and its updates' arguments and values.
+// The calls in f's definitions: its values, and its updates' arguments,
+// values and reduction domains (bounds and where() predicates).
 void include_definitions(FindCalls &calls, const FunctionContents &f) {
     for (const Expr &v : f.values) {
         calls.include(v);
@@ -58,7 +59,29 @@ void include_definitions(FindCalls &calls, const FunctionContents &f) {
         for (const Expr &e : u.values) {
             calls.include(e);
         }
+        if (u.rdom) {
+            for (const ReductionVariable &r : u.rdom->domain) {
+                calls.include(r.min);
+                calls.include(r.extent);
+            }
+            for (const Expr &p : u.rdom->predicates) {
+                calls.include(p);
+            }
+        }
     }
+}
+
+// A wrapper of a wrapper for the same consumer (w2 = f.in(g).in(g)) stands
+// between them: g calls w2, which calls w1, which calls f (also clones).
+FunctionPtr outermost_wrapper_for(FunctionPtr w, const FunctionContents &consumer) {
+    for (int depth = 0; depth < 64; depth++) { // (a wrapper chain cannot loop; bounded anyway)
+        auto next = w->wrappers.find(consumer.name);
+        if (next == w->wrappers.end() || next->second.get() == &consumer || consumer.wraps == w->name) {
+            break;
+        }
+        w = next->second;
+    }
+    return w;
 }
 
 // Func::in(): f as the pipeline sees it. If a Func f calls has a wrapper
@@ -78,7 +101,7 @@ FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
             it = g->wrappers.find("");
         }
         if (it != g->wrappers.end() && it->second != f) {
-            redirect[callee] = it->second;
+            redirect[callee] = outermost_wrapper_for(it->second, *f);
         }
     }
     // ImageParam::in(): loads of a wrapped input buffer.
@@ -92,7 +115,7 @@ FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
             it = b->wrappers.find("");
         }
         if (it != b->wrappers.end() && it->second != f) {
-            redirect[image] = it->second;
+            redirect[image] = outermost_wrapper_for(it->second, *f);
         }
     }
     if (redirect.empty()) {
@@ -112,6 +135,18 @@ FunctionPtr with_wrapped_calls(const FunctionPtr &f) {
         for (Expr &e : u.values) {
             e = mutate.mutate(e);
         }
+        if (u.rdom) {
+            // The RDom is shared with the user's Func: the copy gets its own.
+            auto rdom = std::make_shared<ReductionDomainContents>(*u.rdom);
+            for (ReductionVariable &r : rdom->domain) {
+                r.min = mutate.mutate(r.min);
+                r.extent = mutate.mutate(r.extent);
+            }
+            for (Expr &p : rdom->predicates) {
+                p = mutate.mutate(p);
+            }
+            u.rdom = rdom;
+        }
     }
     return copy;
 }
@@ -129,17 +164,6 @@ void visit_function(FunctionPtr f, Environment &env, std::vector<std::string> &o
     in_progress.insert(f->name);
     FindCalls calls;
     include_definitions(calls, *f);
-    for (const UpdateDefinition &u : f->updates) {
-        if (u.rdom) {
-            for (const ReductionVariable &r : u.rdom->domain) {
-                calls.include(r.min);
-                calls.include(r.extent);
-            }
-            for (const Expr &p : u.rdom->predicates) {
-                calls.include(p);
-            }
-        }
-    }
     for (const std::string &callee : calls.calls) {
         if (callee == f->name) {
             continue; // an update reading the Func's earlier values

@@ -1182,18 +1182,26 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         }
     } unmark;
     std::set<std::string> output_names;
-    std::vector<Stmt> output_nests;
     for (const FunctionPtr &f : outputs) {
         output_names.insert(f->name);
-        const FunctionContents &out = *env.at(f->name);
+    }
+    // The outputs run in realization order, not the order the Pipeline
+    // lists them: an output another output reads is produced first.
+    std::vector<Stmt> output_nests;
+    for (const std::string &name : order) {
+        if (!output_names.count(name)) {
+            continue;
+        }
+        const FunctionContents &out = *env.at(name);
         if (out.extern_def) {
-            output_nests.push_back(extern_stage(out, f->name, true, [](const Stmt &p) { return p; }));
+            output_nests.push_back(extern_stage(out, name, true, [](const Stmt &p) { return p; }));
             continue;
         }
         clipped_stage_guards.clear(); // (an earlier Func's, whose nodes may be gone)
-        Stmt nest = produce(out, true, f->name);
+        Stmt nest = produce(out, true, name);
         output_nests.push_back(check_output_touched(out, nest));
     }
+    internal_assert(output_nests.size() == outputs.size()) << "an output is missing from the realization order";
     Stmt s = Block::make(output_nests);
     // Consumers are placed before their producers, so each producer sees
     // every use of it when its region is inferred.

@@ -12,7 +12,8 @@
 //
 // when exactly one dimension of the region depends on y and both its ends
 // never decrease as y grows (or, symmetrically, never increase: then the
-// max is lowered instead). Why that is enough: rows [min(y), max(y - 1)]
+// max is lowered instead); a region that does not depend on y at all is
+// computed by the first iteration only. Why that is enough: rows [min(y), max(y - 1)]
 // lie in [min(y - 1), max(y - 1)] (the min does not decrease), which the
 // iterations up to y - 1 have computed, and the storage outside the loop
 // keeps them. The new bound is clamped to the region itself, so nothing
@@ -181,7 +182,12 @@ private:
             dim = d;
         }
         if (dim < 0) {
-            return false; // the same region every iteration
+            if (g.args.empty()) {
+                return false;
+            }
+            // The same region every iteration: the first computes it, the
+            // others nothing (the min slides past the max), as upstream's.
+            dim = 0;
         }
         std::string suffix = "." + std::to_string(dim);
         std::string min_name = g.name + ".c.min" + suffix, max_name = g.name + ".c.max" + suffix;

@@ -144,10 +144,6 @@ private:
     py::gil_scoped_release release_;
 };
 
-// A pure definition f[args] = values of a Func made with required types and
-// dimensions (hl.Func(type, dims, name)) must match them; raises if not.
-void check_func_requirement(const Halide::Func &f, size_t dimensions, const std::vector<Halide::Expr> &values);
-
 // "<halide.Expr of type int32: (x + 1)>"-style text of an Expr.
 std::string expr_repr(const Halide::Expr &e);
 // A list of halide.Range or (min, extent) pairs, as set_estimates takes.

@@ -78,7 +78,6 @@ std::vector<Expr> definition_values(const py::object &value) {
 void define(const Func &f, const py::object &index, const py::object &value) {
     std::vector<Expr> args = coordinates(f, index);
     std::vector<Expr> values = definition_values(value);
-    check_func_requirement(f, args.size(), values);
     FuncRef ref = f(args);
     if (values.size() == 1) {
         ref = values[0];
