@@ -121,7 +121,7 @@ TEST(FloatInterval, LookupIndexedByAFloatParamProduct) {
 // (x / 0 is 0), with Halide's rounding (towards negative infinity for w > 0).
 TEST(IntInterval, DivisionByASymbolOfUnknownSign) {
     const Expr i = Variable::make(Int(32), "i"), w = Variable::make(Int(32), "w");
-    const Scope scope = {{"i", Interval(Expr(-9), Expr(20))}};
+    const Scope scope = {{"i", Interval{Expr(-9), Expr(20)}}};
     Interval by_w = bounds_of_expr(Div::make(i, w), scope);
     ASSERT_TRUE(by_w.is_bounded());
     for (int wv : {-7, -1, 0, 1, 3, 40}) {
@@ -141,7 +141,7 @@ TEST(IntInterval, DivisionByASymbolOfUnknownSign) {
         EXPECT_EQ(mx.as<IntImm>()->value, hi) << "w = " << wv;
     }
     // A divisor that is a range: |a / b| <= |a|.
-    const Scope ranged = {{"i", Interval(Expr(-9), Expr(20))}, {"w", Interval(Expr(-3), Expr(5))}};
+    const Scope ranged = {{"i", Interval{Expr(-9), Expr(20)}}, {"w", Interval{Expr(-3), Expr(5)}}};
     Interval by_range = bounds_of_expr(Div::make(i, w), ranged);
     ASSERT_TRUE(by_range.is_bounded());
     EXPECT_EQ(simplify(by_range.min).as<IntImm>()->value, -20);

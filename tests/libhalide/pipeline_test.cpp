@@ -428,7 +428,7 @@ void capture_print(void *, const char *line) {
 TEST(Debugging, PrintAndPrintWhen) {
     Func f("printed"), g("printed_when");
     Var x("x");
-    f(x) = print(x * 2, "is twice", x, 0.5f, cast<double>(x) - 0.25); // doubles as %e, as upstream
+    f(x) = print(x * 2, "is twice", x, 0.5f, cast<double>(x * 3) / 4); // doubles as %e, as upstream
     g(x) = print_when(x == 2, x + 100, "hit at", x);
     halide_print_t old = halide_set_custom_print(capture_print);
     printed_lines.clear();

@@ -313,8 +313,10 @@ public:
         return Internal::make_image_call(type(), name_, {Expr(pos)...});
     }
     Expr operator()(const std::vector<Expr> &pos) const { return Internal::make_image_call(type(), name_, pos); }
-    // The element at the coordinates pos[0], pos[1], ... (one per dimension).
+    // The element at the coordinates pos[0], pos[1], ... (one per dimension;
+    // the int * form takes an int array without going to the Expr form).
     decltype(auto) operator()(const int *pos) const { return (*get())(pos); }
+    decltype(auto) operator()(int *pos) const { return (*get())((const int *)pos); }
 
 private:
     struct Shape {
