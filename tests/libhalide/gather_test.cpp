@@ -18,6 +18,7 @@
 #include <string>
 
 #include "Halide.h"
+#include "guarded_array.h"
 
 using namespace Halide;
 
@@ -70,30 +71,6 @@ TEST(Gather, Int16TableAtComputedIndices) {
 // ---- clamped reads at the edges (codegen's shifted_clamped_load)
 
 namespace {
-
-// `count` elements of T ending at (end_at_page_end) or starting at a page
-// boundary next to an inaccessible page: a read past the end (or before
-// the start) faults.
-template <typename T> class GuardedArray {
-public:
-    GuardedArray(size_t count, bool end_at_page_end) {
-        page_ = (size_t)sysconf(_SC_PAGESIZE);
-        size_t bytes = count * sizeof(T);
-        size_t pages = (bytes + page_ - 1) / page_;
-        size_ = (pages + 2) * page_;
-        base_ = (char *)mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        mprotect(base_, page_, PROT_NONE);
-        mprotect(base_ + (pages + 1) * page_, page_, PROT_NONE);
-        data_ = (T *)(end_at_page_end ? base_ + (pages + 1) * page_ - bytes : base_ + page_);
-    }
-    ~GuardedArray() { munmap(base_, size_); }
-    T *data() { return data_; }
-
-private:
-    size_t page_, size_;
-    char *base_;
-    T *data_;
-};
 
 template <typename T> void check_clamped_edges(int lanes, bool repeat_edge_bounds) {
     ImageParam in(type_of<T>(), 2, "in");

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "Halide.h"
+#include "guarded_array.h"
 
 using namespace Halide;
 
@@ -33,29 +34,6 @@ namespace {
 const char *kAvx2 = "x86-64-linux-avx-avx2-f16c-fma-sse41";
 const char *kSse41 = "x86-64-linux-sse41";
 const char *kAvx512 = "x86-64-linux-avx-avx2-avx512-avx512_skylake-avx512_cannonlake-f16c-fma-sse41";
-
-// `count` elements of T starting right after (or ending right before) an
-// inaccessible page.
-template <typename T> class GuardedArray {
-public:
-    GuardedArray(size_t count, bool end_at_page_end) {
-        page_ = (size_t)sysconf(_SC_PAGESIZE);
-        size_t bytes = count * sizeof(T);
-        size_t pages = (bytes + page_ - 1) / page_;
-        size_ = (pages + 2) * page_;
-        base_ = (char *)mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        mprotect(base_, page_, PROT_NONE);
-        mprotect(base_ + (pages + 1) * page_, page_, PROT_NONE);
-        data_ = (T *)(end_at_page_end ? base_ + (pages + 1) * page_ - bytes : base_ + page_);
-    }
-    ~GuardedArray() { munmap(base_, size_); }
-    T *data() { return data_; }
-
-private:
-    size_t page_, size_;
-    char *base_;
-    T *data_;
-};
 
 // Where mirror_interior (interior) or mirror_image reads coordinate i of an
 // image of width w.

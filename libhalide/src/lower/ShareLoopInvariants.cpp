@@ -53,6 +53,10 @@
 
 namespace Halide {
 namespace Internal {
+
+// The binary nodes the pass looks through, for walk() and rebuild().
+#define HALIDE_SHARE_BINARY_OPS(X)                                                                                     \
+    X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(Min) X(Max) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) X(And) X(Or)
 namespace {
 
 // The fewest operations a lifted value does.
@@ -238,21 +242,7 @@ private:
         in = {op->a, op->b};                                                                                           \
         return true;                                                                                                   \
     }
-        HALIDE_SHARE_BINARY(Add)
-        HALIDE_SHARE_BINARY(Sub)
-        HALIDE_SHARE_BINARY(Mul)
-        HALIDE_SHARE_BINARY(Div)
-        HALIDE_SHARE_BINARY(Mod)
-        HALIDE_SHARE_BINARY(Min)
-        HALIDE_SHARE_BINARY(Max)
-        HALIDE_SHARE_BINARY(EQ)
-        HALIDE_SHARE_BINARY(NE)
-        HALIDE_SHARE_BINARY(LT)
-        HALIDE_SHARE_BINARY(LE)
-        HALIDE_SHARE_BINARY(GT)
-        HALIDE_SHARE_BINARY(GE)
-        HALIDE_SHARE_BINARY(And)
-        HALIDE_SHARE_BINARY(Or)
+        HALIDE_SHARE_BINARY_OPS(HALIDE_SHARE_BINARY)
 #undef HALIDE_SHARE_BINARY
         return false;
     }
@@ -284,21 +274,7 @@ private:
     if (e.as<N>()) {                                                                                                   \
         return N::make(out[0], out[1]);                                                                                \
     }
-        HALIDE_SHARE_BINARY(Add)
-        HALIDE_SHARE_BINARY(Sub)
-        HALIDE_SHARE_BINARY(Mul)
-        HALIDE_SHARE_BINARY(Div)
-        HALIDE_SHARE_BINARY(Mod)
-        HALIDE_SHARE_BINARY(Min)
-        HALIDE_SHARE_BINARY(Max)
-        HALIDE_SHARE_BINARY(EQ)
-        HALIDE_SHARE_BINARY(NE)
-        HALIDE_SHARE_BINARY(LT)
-        HALIDE_SHARE_BINARY(LE)
-        HALIDE_SHARE_BINARY(GT)
-        HALIDE_SHARE_BINARY(GE)
-        HALIDE_SHARE_BINARY(And)
-        HALIDE_SHARE_BINARY(Or)
+        HALIDE_SHARE_BINARY_OPS(HALIDE_SHARE_BINARY)
 #undef HALIDE_SHARE_BINARY
         internal_error << "ShareLoopInvariants: rebuilding an unknown node";
         return e;
@@ -417,6 +393,8 @@ class ShareLoopInvariants : public IRMutator {
 Stmt share_loop_invariants(const Stmt &s) {
     return ShareLoopInvariants().mutate(s);
 }
+
+#undef HALIDE_SHARE_BINARY_OPS
 
 } // namespace Internal
 } // namespace Halide
