@@ -14,6 +14,7 @@
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
 #include "Halide/Simplify.h"
+#include "ir/ShareSubexpressions.h"
 #include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
@@ -546,6 +547,80 @@ TEST(PartitionLoops, ClampLikelySobelSteadyStateIsThePaddedOnes) {
                                    (s(i - 1, j - 1) + 2 * s(i, j - 1) + s(i + 1, j - 1)));
             uint16_t want = (uint16_t)((uint16_t)std::abs((int)gx) + (uint16_t)std::abs((int)gy));
             ASSERT_EQ(out(i, j), want) << i << ", " << j;
+        }
+    }
+}
+
+namespace {
+
+// e[0] = y, e[i] = e[i-1] * e[i-1] + y + r: each reuses the last twice, so
+// e[24] is a graph of ~100 nodes whose tree has ~10^8.
+std::vector<Expr> squaring_chain(int n, const Expr &y, const Expr &r) {
+    std::vector<Expr> e = {y};
+    for (int i = 1; i < n; i++) {
+        e.push_back(e[i - 1] * e[i - 1] + y + r);
+    }
+    return e;
+}
+
+} // namespace
+
+TEST(PartitionLoops, RepeatedSubexpressionsOfADefinitionAreBoundInLets) {
+    Var y;
+    RDom r(0, 5);
+    std::vector<Expr> e = squaring_chain(25, y, r);
+    EXPECT_GT(tree_size(e[24]), uint64_t(100000000));
+    Expr shared = share_repeated_subexpressions(e[24]);
+    EXPECT_NE(shared.as<Let>(), nullptr) << shared;
+    EXPECT_LT(tree_size(shared), uint64_t(500));
+    // Small trees stay as written, and so do repeated calls.
+    EXPECT_TRUE(share_repeated_subexpressions(e[3]).same_as(e[3]));
+    Func f;
+    f(y) = y;
+    Expr call = f(y) * f(y);
+    for (int i = 0; i < 14; i++) {
+        call = call + call;
+    }
+    EXPECT_TRUE(share_repeated_subexpressions(call).same_as(call));
+}
+
+TEST(PartitionLoops, TwentyFiveNestedLikelyConditionsCompileQuicklyAndComputeTheRightSums) {
+    // Upstream's likely test's "nasty" condition: 25 terms x * (i + 1) <
+    // e[i], the e[i] squaring chains. Its tree (10^8 nodes) made every
+    // pass exponential, and the bounds of the products the partitioner
+    // took grew eightfold per term (N=8 took 17 s, N=10 over a minute).
+    const int n = 25;
+    Func g;
+    Var x, y, c;
+    RDom r(0, 5);
+    std::vector<Expr> e = squaring_chain(n, y, r);
+    Expr nasty = cast<bool>(1);
+    for (int i = 0; i < n; i++) {
+        nasty = nasty && (x * (i + 1) < e[i]);
+    }
+    g(c, x, y) = sum(select(nasty, likely(10), c + r));
+    Buffer<int> out(2, 6, 6);
+    out.set_min(0, -2, -2);
+    g.realize(out);
+    // The reference wraps as the pipeline's 32-bit arithmetic does.
+    auto wrap = [](int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; };
+    for (int yy = -2; yy < 4; yy++) {
+        for (int xx = -2; xx < 4; xx++) {
+            for (int cc = 0; cc < 2; cc++) {
+                int expected = 0;
+                for (int rr = 0; rr < 5; rr++) {
+                    int32_t ei = yy;
+                    bool all = true;
+                    for (int i = 0; i < n; i++) {
+                        if (i > 0) {
+                            ei = wrap((int64_t)ei * ei + yy + rr);
+                        }
+                        all = all && (xx * (i + 1) < ei);
+                    }
+                    expected += all ? 10 : cc + rr;
+                }
+                ASSERT_EQ(out(cc, xx, yy), expected) << "c=" << cc << " x=" << xx << " y=" << yy;
+            }
         }
     }
 }

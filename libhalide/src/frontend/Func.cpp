@@ -17,6 +17,7 @@
 #include "ImplicitVars.h"
 #include "ReductionDomainUse.h"
 #include "ScatterGather.h"
+#include "ir/ShareSubexpressions.h"
 #include "lower/Function.h"
 
 namespace Halide {
@@ -132,9 +133,13 @@ private:
 
 } // namespace
 
-void FuncRef::define(const std::vector<Expr> &values) {
-    for (const Expr &value : values) {
+void FuncRef::define(const std::vector<Expr> &values_in) {
+    std::vector<Expr> values;
+    for (const Expr &value : values_in) {
         user_assert(value.defined()) << "Func '" << f_->name << "' is defined with an undefined expression";
+        // A value built by reusing Exprs over and over has repeated parts
+        // bound in lets, so no pass walks its exponentially larger tree.
+        values.push_back(share_repeated_subexpressions(value));
     }
     expand_placeholder_in_definition(f_->name, f_->defined(), args_, values);
     check_undef_placement(f_->name, values);

@@ -8,6 +8,7 @@
 #include "Halide/Func.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
+#include "ir/ShareSubexpressions.h"
 #include "ir/Substitute.h"
 #include "lower/Function.h"
 
@@ -98,6 +99,7 @@ Reduction start(const RDom *explicit_rdom, const Expr &e, const std::string &nam
 
 Expr reduce(const RDom *r, Expr e, const std::string &name, const char *what, double identity_kind,
             Expr (*combine)(const Expr &, const Expr &)) {
+    e = share_repeated_subexpressions(e); // see FuncRef::define
     Reduction red = start(r, e, name, what);
     Expr init;
     if (identity_kind == 0) {
@@ -117,6 +119,7 @@ Expr reduce(const RDom *r, Expr e, const std::string &name, const char *what, do
 }
 
 Tuple arg_reduce(const RDom *explicit_rdom, Expr e, const std::string &name, const char *what, bool is_max) {
+    e = share_repeated_subexpressions(e); // see FuncRef::define
     Reduction red = start(explicit_rdom, e, name, what);
     FindFreeVars free(explicit_rdom ? explicit_rdom->domain().contents() : nullptr);
     free.include(e);

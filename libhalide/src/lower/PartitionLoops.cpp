@@ -70,6 +70,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "analysis/Interval.h"
+#include "ir/ShareSubexpressions.h"
 #include "ir/Substitute.h"
 #include "ir/UsesVars.h"
 #include "lower/Passes.h"
@@ -150,6 +151,14 @@ constexpr int64_t kMaxFastPathExtent = 64;
 
 // The largest tree (in nodes) a loop-invariant let may expand to.
 constexpr size_t kMaxExpandedLet = 2000;
+
+// The largest tree (in nodes, lets expanded) whose bounds over the inner
+// loops the solver takes: the bounds of a product of two non-constant
+// ranges are the least and greatest of four products of their ends, so
+// nested products (e = e * e + y, again and again) grow eightfold per
+// level. Past it a condition is not solved (its branch stays). Upstream's
+// edge conditions (clamps, boundary conditions, tails) are tens of nodes.
+constexpr uint64_t kMaxBoundedTree = 256;
 
 // Counts nodes, each Variable naming a let in `sizes` as that let's size.
 class ExpandedSize : public IRVisitor {
@@ -343,7 +352,11 @@ public:
     // The largest (upper) or smallest value of e (not depending on v) over
     // the inner loops, in terms of names defined outside the loop.
     Expr extreme(const Expr &e, bool upper) const {
-        Interval i = bounds_of_expr(substitute(invariant_lets_, e), inner_);
+        Expr expanded = substitute(invariant_lets_, e);
+        if (tree_size(expanded) > kMaxBoundedTree) {
+            return Expr();
+        }
+        Interval i = bounds_of_expr(expanded, inner_);
         Expr r = upper ? i.max : i.min;
         return r.defined() && !depends(r) ? r : Expr();
     }
