@@ -23,6 +23,7 @@
 // more than F coordinates, and checked at run time when their span is not a
 // constant.
 #include <algorithm>
+#include <set>
 
 #include "Halide/Error.h"
 #include "Halide/IRMutator.h"
@@ -39,14 +40,37 @@ namespace Internal {
 namespace {
 
 // The loops directly inside a statement (not nested in another loop) that
-// access g, and whether anything accesses g outside every loop or uses its
-// storage's fields (g.min.d, g.extent.d, g.stride.d, the buffer g), whose
-// meaning the fold changes.
+// access g, each with the if/else branches it lies in, and whether anything
+// accesses g outside every loop or uses its storage's fields (g.min.d,
+// g.extent.d, g.stride.d, the buffer g), whose meaning the fold changes.
 class TopLoops : public IRVisitor {
 public:
     explicit TopLoops(const std::string &g) : g_(g) {}
-    std::vector<const For *> loops;
+    struct Found {
+        const For *loop;
+        std::vector<std::pair<const IfThenElse *, bool>> branches;
+    };
+    std::vector<Found> loops;
     bool outside = false, other_use = false;
+
+    // Whether no two of the loops can run in one execution (each pair lies
+    // in the two branches of one if).
+    bool exclusive() const {
+        for (size_t i = 0; i < loops.size(); i++) {
+            for (size_t j = i + 1; j < loops.size(); j++) {
+                bool apart = false;
+                for (const auto &a : loops[i].branches) {
+                    for (const auto &b : loops[j].branches) {
+                        apart = apart || (a.first == b.first && a.second != b.second);
+                    }
+                }
+                if (!apart) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
 
     using IRVisitor::visit;
     void visit(const For *op) override {
@@ -57,12 +81,26 @@ public:
             IRVisitor::visit(op);
             depth_--;
             if (accessed_) {
-                loops.push_back(op);
+                loops.push_back({op, branches_});
             }
             accessed_ = before || accessed_;
             return;
         }
         IRVisitor::visit(op);
+    }
+    void visit(const IfThenElse *op) override {
+        if (depth_ > 0) {
+            IRVisitor::visit(op);
+            return;
+        }
+        op->condition.accept(this);
+        branches_.push_back({op, true});
+        op->then_case.accept(this);
+        branches_.back().second = false;
+        if (op->else_case.defined()) {
+            op->else_case.accept(this);
+        }
+        branches_.pop_back();
     }
     void visit(const Provide *op) override {
         note(op->name);
@@ -94,6 +132,62 @@ private:
     std::string g_;
     int depth_ = 0;
     bool accessed_ = false;
+    std::vector<std::pair<const IfThenElse *, bool>> branches_;
+};
+
+// Whether coordinate d of an access of g uses the variable of a vectorized
+// loop (folding it would turn a dense vector access into a gather).
+class VectorizedCoordinate : public IRVisitor {
+public:
+    VectorizedCoordinate(const std::string &g, int dim) : g_(g), dim_(dim) {}
+    bool found = false;
+
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        if (op->for_type == ForType::Vectorized) {
+            vector_names_.insert(op->name);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
+        if (uses_vector(op->value)) {
+            vector_names_.insert(op->name);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        if (uses_vector(op->value)) {
+            vector_names_.insert(op->name);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Provide *op) override {
+        found = found || (op->name == g_ && uses_vector(op->args[dim_]));
+        IRVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        found = found || (op->call_type == Call::Halide && op->name == g_ && uses_vector(op->args[dim_]));
+        IRVisitor::visit(op);
+    }
+
+private:
+    bool uses_vector(const Expr &e) const {
+        class Uses : public IRVisitor {
+        public:
+            explicit Uses(const std::set<std::string> &names) : names_(names) {}
+            bool result = false;
+            using IRVisitor::visit;
+            void visit(const Variable *op) override { result = result || names_.count(op->name) > 0; }
+
+        private:
+            const std::set<std::string> &names_;
+        } uses(vector_names_);
+        e.accept(&uses);
+        return uses.result;
+    }
+    std::string g_;
+    int dim_;
+    std::set<std::string> vector_names_;
 };
 
 // Every access of g with coordinate d folded.
@@ -144,6 +238,19 @@ int64_t next_power_of_two(int64_t v) {
     return p;
 }
 
+// The smallest power of two provably at least `span` (at most 1024), or 0.
+int64_t power_of_two_bound(const Expr &span) {
+    if (const IntImm *c = span.as<IntImm>()) {
+        return c->value > 0 && c->value <= 1024 ? next_power_of_two(c->value) : 0;
+    }
+    for (int64_t p = 1; p <= 1024; p *= 2) {
+        if (can_prove(LE::make(span, IntImm::make(Int(32), p)))) {
+            return p;
+        }
+    }
+    return 0;
+}
+
 class Fold : public IRMutator {
 public:
     Fold(const Environment &env, std::set<std::string> *run_ahead) : env_(env), run_ahead_(run_ahead) {}
@@ -156,147 +263,254 @@ public:
         if (f == env_.end()) {
             return unchanged;
         }
-        const FunctionContents &g = *f->second;
-        std::string explicit_why;
-        Stmt s = try_fold(g, op, body, explicit_why);
-        if (!s.defined()) {
-            user_assert(g.storage_folds.empty() || explicit_why.empty())
-                << "Can't fold the storage of Func '" << g.name << "' as fold_storage() asks: " << explicit_why;
-            return unchanged;
-        }
-        return s;
+        Stmt s = try_fold(*f->second, op, body);
+        return s.defined() ? s : unchanged;
     }
 
 private:
-    // The realization folded, or undefined (with `why` set if an explicit
-    // fold_storage() could not be honoured).
-    Stmt try_fold(const FunctionContents &g, const Realize *op, const Stmt &body, std::string &why) {
-        TopLoops top(g.name);
-        top.include(body);
-        if (top.outside || top.loops.size() != 1 || top.other_use) {
-            why = "it is not accessed within a single loop inside its storage (store it further out than where "
-                  "it is computed, and use it in one loop only)";
-            return Stmt();
-        }
-        const For *loop = top.loops[0];
-        if (loop->for_type != ForType::Serial && loop->for_type != ForType::Unrolled) {
-            why = "the loop over " + loop->name + " that accesses it is not serial";
-            return Stmt();
-        }
-        auto boxes = boxes_touched(loop->body);
-        auto found = boxes.find(g.name);
-        if (found == boxes.end()) {
-            why = "the loop over " + loop->name + " does not access it";
-            return Stmt();
-        }
-        // Outermost storage dimension first: folding it saves the most.
-        std::vector<int> dims;
-        for (int d = (int)g.args.size(); d-- > 0;) {
-            dims.push_back(d);
-        }
-        if (!g.storage_folds.empty()) {
-            dims.clear();
-            for (int d = 0; d < (int)g.args.size(); d++) {
-                if (g.storage_folds.count(g.args[d])) {
-                    dims.push_back(d);
-                }
-            }
-        }
-        for (int d : dims) {
-            const Interval &i = found->second[d];
+    struct Planned {
+        int dim;
+        int64_t factor;
+        std::vector<std::pair<std::string, Stmt>> checks; // run-time checks opening loops, by loop name
+    };
+
+    // What a dimension's coordinates do over one level of loops.
+    struct Motion {
+        bool moves = false;  // they depend on some loop's variable
+        bool bounded = true; // in every loop
+        bool forward = true, backward = true;
+        bool disjoint = true;    // consecutive iterations of every loop touch disjoint coordinates
+        int64_t bound = 1;       // a power of two at least every loop's span (0: none <= 1024)
+        int64_t span2_bound = 1; // the same over two consecutive iterations (async run-ahead)
+        std::vector<std::pair<std::string, Expr>> spans; // each loop's span
+    };
+
+    static Motion motion(const std::vector<const For *> &loops, const std::vector<Box> &boxes, int d) {
+        Motion m;
+        for (size_t k = 0; k < loops.size(); k++) {
+            const Interval &i = boxes[k][d];
             if (!i.is_bounded()) {
-                why = "the coordinates of dimension '" + g.args[d] + "' accessed by the loop over " + loop->name +
-                      " are unbounded";
-                continue;
+                m.bounded = false;
+                return m;
             }
-            Monotonic lo = is_monotonic(i.min, loop->name), hi = is_monotonic(i.max, loop->name);
-            auto up = [](Monotonic m) { return m == Monotonic::Increasing || m == Monotonic::Constant; };
-            auto down = [](Monotonic m) { return m == Monotonic::Decreasing || m == Monotonic::Constant; };
-            bool forward = up(lo) && up(hi), backward = down(lo) && down(hi);
+            const std::string &v = loops[k]->name;
+            Monotonic lo = is_monotonic(i.min, v), hi = is_monotonic(i.max, v);
+            auto up = [](Monotonic x) { return x == Monotonic::Increasing || x == Monotonic::Constant; };
+            auto down = [](Monotonic x) { return x == Monotonic::Decreasing || x == Monotonic::Constant; };
+            bool fixed = lo == Monotonic::Constant && hi == Monotonic::Constant;
+            m.moves = m.moves || !fixed;
+            bool fw = up(lo) && up(hi), bw = down(lo) && down(hi);
+            m.forward = m.forward && fw;
+            m.backward = m.backward && bw;
             Expr span = simplify(Add::make(Sub::make(i.max, i.min), IntImm::make(Int(32), 1)));
-            const IntImm *constant = span.as<IntImm>();
-            // An async producer runs an iteration ahead of its consumer: the
-            // coordinates of two consecutive iterations must fit.
-            Expr next = Add::make(Variable::make(Int(32), loop->name), IntImm::make(Int(32), 1));
-            auto at_next = [&](const Expr &e) { return substitute({{loop->name, next}}, e); };
-            Expr span2 = simplify(forward ? Add::make(Sub::make(at_next(i.max), i.min), IntImm::make(Int(32), 1))
-                                          : Add::make(Sub::make(i.max, at_next(i.min)), IntImm::make(Int(32), 1)));
-            const IntImm *constant2 = g.async ? span2.as<IntImm>() : nullptr;
-            auto spec = g.storage_folds.find(g.args[d]);
-            if (spec == g.storage_folds.end()) {
-                if (lo == Monotonic::Constant && hi == Monotonic::Constant) {
-                    continue; // the same coordinates every iteration: nothing to fold away
-                }
-                if ((forward || backward) && constant && constant->value > 0) {
-                    int64_t factor = next_power_of_two(constant->value);
-                    if (constant2 && constant2->value > 0 && run_ahead_) {
-                        factor = next_power_of_two(constant2->value);
-                        run_ahead_->insert(g.name);
-                    }
-                    return apply(g, op, body, loop, d, factor, Stmt());
-                }
-                continue;
-            }
-            int64_t factor = spec->second.first.as<IntImm>()->value;
-            bool want_forward = spec->second.second;
-            user_assert(want_forward ? forward : backward)
-                << "Can't fold the storage of Func '" << g.name << "' along dimension '" << g.args[d]
-                << "' as fold_storage() asks: the coordinates the loop over " << loop->name << " accesses (" << i.min
-                << " to " << i.max << ") do not move towards " << (want_forward ? "larger" : "smaller")
-                << " values as it runs"
-                << (want_forward && backward ? " (they move backwards: pass fold_forward=false)" : "")
-                << (!want_forward && forward ? " (they move forwards: pass fold_forward=true)" : "");
-            user_assert(!constant || constant->value <= factor)
-                << "The fold factor (" << factor << ") of dimension " << g.args[d] << " of " << g.name
-                << " is too small to store the required region accessed by loop " << loop->name << " ("
-                << constant->value << ")";
-            Stmt check;
-            if (!constant) {
-                check = AssertStmt::make(LE::make(span, IntImm::make(Int(32), factor)),
-                                         Call::make(Int(32), "halide_error_fold_factor_too_small",
-                                                    {Variable::make(Handle(), "__user_context"),
-                                                     StringImm::make(g.name), StringImm::make(g.args[d]),
-                                                     IntImm::make(Int(32), factor), StringImm::make(loop->name), span},
-                                                    Call::Extern));
-            }
-            if (constant2 && constant2->value <= factor && run_ahead_) {
-                run_ahead_->insert(g.name);
-            }
-            return apply(g, op, body, loop, d, factor, check);
+            m.spans.push_back({v, span});
+            int64_t b = power_of_two_bound(span);
+            m.bound = (m.bound == 0 || b == 0) ? 0 : std::max(m.bound, b);
+            Expr next = Add::make(Variable::make(Int(32), v), IntImm::make(Int(32), 1));
+            auto at_next = [&](const Expr &e) { return substitute({{v, next}}, e); };
+            // Forward, the coordinates of the next iteration start past
+            // this one's; backward, they end before.
+            m.disjoint = m.disjoint && !fixed &&
+                         ((fw && can_prove(LT::make(i.max, at_next(i.min)))) ||
+                          (bw && can_prove(LT::make(at_next(i.max), i.min))));
+            Expr span2 = simplify(fw ? Add::make(Sub::make(at_next(i.max), i.min), IntImm::make(Int(32), 1))
+                                     : Add::make(Sub::make(i.max, at_next(i.min)), IntImm::make(Int(32), 1)));
+            const IntImm *c2 = span2.as<IntImm>();
+            int64_t b2 = c2 && c2->value > 0 ? next_power_of_two(c2->value) : 0;
+            m.span2_bound = (m.span2_bound == 0 || b2 == 0) ? 0 : std::max(m.span2_bound, b2);
         }
-        return Stmt();
+        return m;
     }
 
-    // g's realization stored in `factor` coordinates along d; `check` (if
-    // any) opens each iteration of the loop.
-    Stmt apply(const FunctionContents &g, const Realize *op, const Stmt &body, const For *loop, int d, int64_t factor,
-               const Stmt &check) {
-        Stmt folded = FoldAccesses(g.name, d, factor).mutate(body);
-        if (check.defined()) {
-            class AddCheck : public IRMutator {
-            public:
-                AddCheck(const For *loop, Stmt check) : loop_(loop), check_(std::move(check)) {}
-                using IRMutator::visit;
-                Stmt visit(const For *op) override {
-                    if (op->name != loop_->name) {
-                        return IRMutator::visit(op);
-                    }
-                    return For::make(op->name, op->min, op->extent, op->for_type, Block::make(check_, op->body));
+    // g's realization folded where the loops inside it allow (or fold_storage
+    // asks), or undefined. The loops are walked from the realization in: at
+    // each level (the loops holding every access of g, in exclusive if/else
+    // branches if several), each dimension whose coordinates move with the
+    // loops is folded; the walk goes on into the loops' bodies while
+    // consecutive iterations touch disjoint coordinates of some dimension
+    // (then nothing lives from one iteration to the next, and an inner fold
+    // only needs to hold within one iteration).
+    Stmt try_fold(const FunctionContents &g, const Realize *op, const Stmt &body) {
+        TopLoops top(g.name);
+        body.accept(&top);
+        // Upstream folds automatically only a Func produced in one place:
+        // loops in if/else branches (a specialized consumer duplicates
+        // them) are folded only as fold_storage() asks.
+        bool automatic = true;
+        std::string why;
+        std::vector<Planned> plan;
+        std::set<int> folded;
+        TopLoops level = top;
+        bool first = true;
+        while (true) {
+            if (level.other_use || level.outside || level.loops.empty() || !level.exclusive()) {
+                if (first) {
+                    why = "it is not accessed within a single loop inside its storage (store it further out than "
+                          "where it is computed, and use it in one loop only)";
                 }
-
-            private:
-                const For *loop_;
-                Stmt check_;
-            };
-            // The check uses the loop's variable and names from outside it.
-            folded = AddCheck(loop, check).mutate(folded);
+                break;
+            }
+            automatic = automatic && level.loops.size() == 1;
+            std::vector<const For *> loops;
+            std::vector<Box> boxes;
+            bool usable = true;
+            for (const auto &found : level.loops) {
+                const For *loop = found.loop;
+                if (loop->for_type != ForType::Serial && loop->for_type != ForType::Unrolled) {
+                    if (first) {
+                        why = "the loop over " + loop->name + " that accesses it is not serial";
+                    }
+                    usable = false;
+                    break;
+                }
+                auto all = boxes_touched(loop->body);
+                auto it = all.find(g.name);
+                if (it == all.end()) {
+                    usable = false;
+                    break;
+                }
+                loops.push_back(loop);
+                boxes.push_back(it->second);
+            }
+            if (!usable) {
+                break;
+            }
+            bool stop = false, disjoint = false;
+            // Outermost storage dimension first: folding it saves the most.
+            for (int d = (int)g.args.size(); d-- > 0 && !stop;) {
+                if (folded.count(d)) {
+                    continue;
+                }
+                Motion m = motion(loops, boxes, d);
+                auto spec = g.storage_folds.find(g.args[d]);
+                if (!m.bounded) {
+                    if (spec != g.storage_folds.end()) {
+                        why = "the coordinates of dimension '" + g.args[d] + "' accessed by the loop over " +
+                              loops[0]->name + " are unbounded";
+                    }
+                    continue;
+                }
+                if (!m.moves) {
+                    continue; // the same coordinates every iteration: nothing to fold away at this level
+                }
+                disjoint = disjoint || m.disjoint;
+                Planned p{d, 0, {}};
+                if (spec == g.storage_folds.end()) {
+                    if (!automatic || !(m.forward || m.backward) || m.bound == 0) {
+                        continue;
+                    }
+                    VectorizedCoordinate vec(g.name, d);
+                    for (const For *loop : loops) {
+                        loop->body.accept(&vec);
+                    }
+                    if (vec.found) {
+                        continue; // as upstream: vector accesses stay dense unless fold_storage() asks
+                    }
+                    p.factor = m.bound;
+                    if (g.async && first && run_ahead_ && m.span2_bound > 0) {
+                        p.factor = m.span2_bound;
+                        run_ahead_->insert(g.name);
+                    }
+                } else {
+                    p.factor = spec->second.first.as<IntImm>()->value;
+                    bool want_forward = spec->second.second;
+                    user_assert(want_forward ? m.forward : m.backward)
+                        << "Can't fold the storage of Func '" << g.name << "' along dimension '" << g.args[d]
+                        << "' as fold_storage() asks: the coordinates the loop over " << loops[0]->name << " accesses ("
+                        << boxes[0][d].min << " to " << boxes[0][d].max << ") do not move towards "
+                        << (want_forward ? "larger" : "smaller") << " values as it runs"
+                        << (want_forward && m.backward ? " (they move backwards: pass fold_forward=false)" : "")
+                        << (!want_forward && m.forward ? " (they move forwards: pass fold_forward=true)" : "");
+                    // A span that may exceed the factor is checked in each
+                    // iteration (a span always too large fails at run time, as upstream's).
+                    for (const auto &[loop_name, span] : m.spans) {
+                        Expr fits = LE::make(span, IntImm::make(Int(32), p.factor));
+                        if (can_prove(fits)) {
+                            continue;
+                        }
+                        p.checks.push_back(
+                            {loop_name,
+                             AssertStmt::make(
+                                 fits, Call::make(Int(32), "halide_error_fold_factor_too_small",
+                                                  {Variable::make(Handle(), "__user_context"), StringImm::make(g.name),
+                                                   StringImm::make(g.args[d]), IntImm::make(Int(32), p.factor),
+                                                   StringImm::make(loop_name), span},
+                                                  Call::Extern))});
+                    }
+                    if (g.async && first && run_ahead_ && m.span2_bound > 0 && m.span2_bound <= p.factor) {
+                        run_ahead_->insert(g.name);
+                    }
+                }
+                plan.push_back(p);
+                folded.insert(d);
+                // Values live from one iteration to the next: the inner
+                // loops' footprints say nothing about how long they live.
+                stop = !m.disjoint;
+            }
+            if (stop || !disjoint || g.async) {
+                break;
+            }
+            TopLoops inner(g.name);
+            bool outside = false;
+            for (const For *loop : loops) {
+                TopLoops in(g.name);
+                loop->body.accept(&in);
+                outside = outside || in.outside || !in.exclusive();
+                inner.loops.insert(inner.loops.end(), in.loops.begin(), in.loops.end());
+            }
+            inner.outside = outside;
+            level = inner;
+            first = false;
         }
+        for (const auto &[dim, fold] : g.storage_folds) {
+            auto d = std::find(g.args.begin(), g.args.end(), dim) - g.args.begin();
+            user_assert(folded.count((int)d))
+                << "Can't fold the storage of Func '" << g.name << "' as fold_storage() asks: "
+                << (why.empty() ? "the coordinates of dimension '" + dim +
+                                      "' it is accessed at do not move with any loop inside its storage"
+                                : why);
+        }
+        if (plan.empty()) {
+            return Stmt();
+        }
+        return apply(g, op, body, plan);
+    }
+
+    // g's realization stored in `factor` coordinates along each planned
+    // dimension, with the checks opening their loops.
+    Stmt apply(const FunctionContents &g, const Realize *op, const Stmt &body, const std::vector<Planned> &plan) {
+        Stmt folded = body;
         std::vector<Range> bounds = op->bounds;
-        bounds[d] = {IntImm::make(Int(32), 0), IntImm::make(Int(32), factor)};
+        for (const Planned &p : plan) {
+            folded = FoldAccesses(g.name, p.dim, p.factor).mutate(folded);
+            bounds[p.dim] = {IntImm::make(Int(32), 0), IntImm::make(Int(32), p.factor)};
+            for (const auto &[loop_name, check] : p.checks) {
+                class AddCheck : public IRMutator {
+                public:
+                    AddCheck(const std::string &loop, Stmt check) : loop_(loop), check_(std::move(check)) {}
+                    using IRMutator::visit;
+                    Stmt visit(const For *op) override {
+                        if (op->name != loop_) {
+                            return IRMutator::visit(op);
+                        }
+                        return For::make(op->name, op->min, op->extent, op->for_type, Block::make(check_, op->body));
+                    }
+
+                private:
+                    std::string loop_;
+                    Stmt check_;
+                };
+                // The check uses the loop's variable and names from outside it.
+                folded = AddCheck(loop_name, check).mutate(folded);
+            }
+        }
         Stmt s = Realize::make(op->name, op->types, bounds, folded);
         // StorageFlattening indexes with g.min.d and strides from g.extent.d.
-        s = LetStmt::make(g.name + ".extent." + std::to_string(d), IntImm::make(Int(32), factor), s);
-        return LetStmt::make(g.name + ".min." + std::to_string(d), IntImm::make(Int(32), 0), s);
+        for (const Planned &p : plan) {
+            s = LetStmt::make(g.name + ".extent." + std::to_string(p.dim), IntImm::make(Int(32), p.factor), s);
+            s = LetStmt::make(g.name + ".min." + std::to_string(p.dim), IntImm::make(Int(32), 0), s);
+        }
+        return s;
     }
 
     const Environment &env_;
