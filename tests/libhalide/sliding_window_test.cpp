@@ -277,3 +277,35 @@ TEST(SlidingWindow, ChainsOfLineBuffersWithBoundaryConditions) {
         }
     }
 }
+
+namespace {
+
+int computed = 0;
+void count_computed(JITUserContext *, const char *) {
+    computed++;
+}
+
+} // namespace
+
+TEST(SlidingWindow, AnUnrolledProducerSlidesUnderGuards) {
+    // Sliding makes the first strip's loop over f one longer than the
+    // others (11, then 10): unrolled to 11 copies, each under
+    // `if (i < extent)`, as upstream 21 does (ours refused: "Can only unroll
+    // a loop of constant extent"). Values computed as upstream counts them:
+    // w + 1, or the whole first strip's 11 for a narrower output.
+    Var x("x"), xi("xi");
+    for (auto [w, expected] : {std::pair{100, 101}, std::pair{95, 96}, std::pair{7, 11}}) {
+        Func f("unrolled_f"), g("unrolled_g");
+        f(x) = print_when(x >= -1000, x * x, "computed", x);
+        g(x) = f(x) + f(x - 1);
+        g.split(x, x, xi, 10);
+        f.store_root().compute_at(g, x).unroll(x);
+        g.jit_handlers().custom_print = count_computed;
+        computed = 0;
+        Buffer<int32_t> out = g.realize({w});
+        EXPECT_EQ(computed, expected) << w;
+        for (int i = 0; i < w; i++) {
+            ASSERT_EQ(out(i), i * i + (i - 1) * (i - 1)) << w << ": " << i;
+        }
+    }
+}
