@@ -72,6 +72,29 @@ int extern_blur(halide_buffer_t *in, halide_buffer_t *out) {
     return 0;
 }
 
+// out(x, y) = in(x - 1, y) + in(x, y) + in(x + 1, y): asks for one more column on each side.
+int extern_row_blur(halide_buffer_t *in, halide_buffer_t *out) {
+    if (in->is_bounds_query()) {
+        seen.queries++;
+        for (int d = 0; d < 2; d++) {
+            in->dim[d] = out->dim[d];
+        }
+        in->dim[0].min = out->dim[0].min - 1;
+        in->dim[0].extent = out->dim[0].extent + 2;
+        return 0;
+    }
+    seen.calls++;
+    seen.in_dims.assign(in->dim, in->dim + in->dimensions);
+    seen.out_dims.assign(out->dim, out->dim + out->dimensions);
+    const halide_dimension_t *d = out->dim;
+    for (int y = d[1].min; y < d[1].min + d[1].extent; y++) {
+        for (int x = d[0].min; x < d[0].min + d[0].extent; x++) {
+            *at2(out, x, y) = *at2(in, x - 1, y) + *at2(in, x, y) + *at2(in, x + 1, y);
+        }
+    }
+    return 0;
+}
+
 // Records its scalars; out(x) = i + f + u8.
 int extern_scalars(int32_t i, float f, uint8_t u8, halide_buffer_t *out) {
     if (out->is_bounds_query()) {
@@ -299,4 +322,36 @@ TEST(ExternStage, DefinedFuncIsRefused) {
     std::string message = message_of([&] { f.define_extern("extern_fill", {1}, Int(32), 1); });
     EXPECT_NE(message.find("Func with a pure definition cannot have an extern definition"), std::string::npos)
         << message;
+}
+
+TEST(ExternStage, ComputedPerRowReadingAComputeRootFunc) {
+    // An extern stage computed at each row of its consumer, reading a
+    // compute_root Func: the Func's region is what the stage's query over
+    // every row asks for (as upstream 21's root-level query: columns -1 to
+    // 20, all 10 rows). Ours refused: "Can't infer the region of Func 'f' its
+    // consumers need: the minimum ... is unbounded".
+    seen = {};
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h");
+    f(x, y) = x * 3 + y * 7;
+    g.define_extern("extern_row_blur", {f}, Int(32), 2);
+    h(x, y) = g(x, y) * 2;
+    f.compute_root();
+    g.compute_at(h, y);
+    Buffer<int32_t> out = h.realize({20, 10});
+    auto rf = [](int i, int j) { return i * 3 + j * 7; };
+    for (int j = 0; j < 10; j++) {
+        for (int i = 0; i < 20; i++) {
+            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
+        }
+    }
+    EXPECT_EQ(seen.calls, 10); // one per row, as upstream
+    ASSERT_EQ(seen.in_dims.size(), 2u);
+    EXPECT_EQ(seen.in_dims[0].min, -1);
+    EXPECT_EQ(seen.in_dims[0].extent, 22);
+    EXPECT_EQ(seen.in_dims[1].min, 0);
+    EXPECT_EQ(seen.in_dims[1].extent, 10);
+    ASSERT_EQ(seen.out_dims.size(), 2u);
+    EXPECT_EQ(seen.out_dims[1].min, 9); // the last row
+    EXPECT_EQ(seen.out_dims[1].extent, 1);
 }

@@ -16,20 +16,32 @@
 //   <the pipeline>
 //
 // The stage's marker reads input j over those answers (ExternStages.cpp),
-// so AddImageChecks finds them, in lets that open the statement.
+// so AddImageChecks finds them, in lets that open the statement. A stage
+// given a Func is asked too where a Func input computed outside the stage's
+// loops was bounded by those answers (the promise its query's answers lie
+// within them): a compute_root Func read by a stage computed per row.
+#include <set>
+
 #include "Halide/Error.h"
 #include "lower/Passes.h"
 
 namespace Halide {
 namespace Internal {
 
-Stmt extern_input_queries(const Stmt &s, const Environment &env) {
+Stmt extern_input_queries(const Stmt &in, const Environment &env) {
     std::map<std::string, Box> touched;
-    bool any = false;
+    Stmt s = in;
+    std::set<std::string> asked; // the stages whose root answers bound a Func input's region
     for (const auto &[name, f] : env) {
-        any = any || reads_buffers(*f);
+        bool used = false;
+        if (reads_funcs(*f)) {
+            s = unbound_by_root(s, *f, &used);
+        }
+        if (used || reads_buffers(*f)) {
+            asked.insert(name);
+        }
     }
-    if (!any) {
+    if (asked.empty()) {
         return s;
     }
     touched = boxes_touched(s);
@@ -39,7 +51,7 @@ Stmt extern_input_queries(const Stmt &s, const Environment &env) {
     std::vector<Stmt> checks;
     for (const auto &[name, f] : env) {
         auto region = touched.find(name);
-        if (reads_buffers(*f) && region != touched.end()) {
+        if (asked.count(name) && region != touched.end()) {
             for (const Interval &i : region->second) {
                 user_assert(i.is_bounded()) << "Can't infer the region of extern stage " << name
                                             << " computed, to ask it what it reads of its input buffers.";

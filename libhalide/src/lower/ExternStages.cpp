@@ -24,11 +24,13 @@
 // pipeline's input checks), as upstream's root-level bounds query.
 #include <algorithm>
 #include <array>
+#include <functional>
 
 #include "Halide/Error.h"
 #include "Halide/ExternFuncArgument.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
+#include "Halide/IRVisitor.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -39,6 +41,15 @@ namespace {
 enum ArgKind { FuncArg = 1, BufferArg = 2, ExprArg = 3, ImageParamArg = 4 };
 
 constexpr const char *kMarker = "extern_stage_marker";
+
+// The answers of an extern stage's query about its Func inputs, inside
+// loops, lie within what a query over every region of the stage computed
+// asks for (f.extern.root.q<j>.min.d/.max.d), as upstream's root-level
+// bounds query assumes: so a Func input computed outside those loops (at
+// root, say) is computed over a bounded region. Bounds inference reads
+// promise_clamped (its interval); extern_input_queries makes the root query
+// where the root answers were used, and takes the promise off elsewhere.
+constexpr const char *kRootBound = "promise_clamped";
 
 Expr handle_var(const std::string &name) {
     return Variable::make(Handle(), name);
@@ -112,7 +123,8 @@ struct QueryParts {
     Expr call;
 };
 
-QueryParts extern_query(const FunctionContents &f, const std::string &region, const std::string &prefix) {
+QueryParts extern_query(const FunctionContents &f, const std::string &region, const std::string &prefix,
+                        bool within_root = false) {
     const Call *stage = f.values[0].as<Call>();
     QueryParts q;
     std::vector<Expr> query_args;
@@ -152,12 +164,23 @@ QueryParts extern_query(const FunctionContents &f, const std::string &region, co
         for (size_t d = 0; d < dims; d++) {
             Expr buf = handle_var(qj + ".0"), dim = int32_const((int64_t)d);
             std::string suffix = "." + std::to_string(d);
-            q.answers.emplace_back(qj + ".min" + suffix,
-                                   Call::make(Int(32), "buffer_get_min", {buf, dim}, Call::Intrinsic));
+            Expr min = Call::make(Int(32), "buffer_get_min", {buf, dim}, Call::Intrinsic);
+            Expr max = max_of(var_int32(qj + ".min" + suffix), var_int32(qj + ".extent" + suffix));
+            if (within_root && kind == FuncArg) {
+                // Within what the root query asks for (see root_bounded).
+                std::string root = root_prefix(f) + "q" + std::to_string(j);
+                auto within = [&](const Expr &e) {
+                    return Call::make(Int(32), kRootBound,
+                                      {e, var_int32(root + ".min" + suffix), var_int32(root + ".max" + suffix)},
+                                      Call::Intrinsic);
+                };
+                min = within(min);
+                max = within(max);
+            }
+            q.answers.emplace_back(qj + ".min" + suffix, min);
             q.answers.emplace_back(qj + ".extent" + suffix,
                                    Call::make(Int(32), "buffer_get_extent", {buf, dim}, Call::Intrinsic));
-            q.answers.emplace_back(qj + ".max" + suffix,
-                                   max_of(var_int32(qj + ".min" + suffix), var_int32(qj + ".extent" + suffix)));
+            q.answers.emplace_back(qj + ".max" + suffix, max);
         }
     }
     for (size_t i = 0; i < f.values.size(); i++) {
@@ -259,7 +282,52 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
     Stmt marker = IfThenElse::make(Call::make(Bool(), kMarker, {}, Call::Intrinsic), Block::make(reads));
     Stmt s = place(Block::make(marker, call));
     // The bounds query (made even without Func inputs, as upstream makes it).
-    return with_query(f, extern_query(f, region, prefix), prefix + "query", s);
+    return with_query(f, extern_query(f, region, prefix, true), prefix + "query", s);
+}
+
+bool reads_funcs(const FunctionContents &f) {
+    return f.extern_def && std::any_of(f.extern_def->arg_kinds.begin(), f.extern_def->arg_kinds.end(),
+                                       [](int k) { return k == FuncArg; });
+}
+
+Stmt unbound_by_root(const Stmt &s, const FunctionContents &f, bool *used) {
+    const std::string prefix = root_prefix(f);
+    auto is_root = [&](const Expr &e) {
+        const Variable *v = e.as<Variable>();
+        return v && v->name.compare(0, prefix.size(), prefix) == 0;
+    };
+    class Unwrap : public IRMutator {
+    public:
+        explicit Unwrap(const std::function<bool(const Expr &)> &is_root) : is_root_(is_root) {}
+        using IRMutator::visit;
+        Expr visit(const Call *op) override {
+            if (op->call_type == Call::Intrinsic && op->name == kRootBound && op->args.size() == 3 &&
+                is_root_(op->args[1]) && is_root_(op->args[2])) {
+                return mutate(op->args[0]);
+            }
+            return IRMutator::visit(op);
+        }
+
+    private:
+        const std::function<bool(const Expr &)> &is_root_;
+    };
+    // Used where, with the promises taken off, a root answer is still named.
+    class Uses : public IRVisitor {
+    public:
+        explicit Uses(const std::function<bool(const Expr &)> &is_root) : is_root_(is_root) {}
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Variable *op) override { found = found || is_root_(op); }
+
+    private:
+        const std::function<bool(const Expr &)> &is_root_;
+    };
+    std::function<bool(const Expr &)> root = is_root;
+    Stmt unwrapped = Unwrap(root).mutate(s);
+    Uses uses(root);
+    unwrapped.accept(&uses);
+    *used = uses.found;
+    return uses.found ? s : unwrapped;
 }
 
 bool reads_buffers(const FunctionContents &f) {

@@ -75,13 +75,22 @@ void check_extern_inputs(const Environment &env, const std::set<std::string> &in
 void choose_extern_symbols(Environment &env, const Target &target);
 // Whether extern stage f is given any input buffer (ImageParam, Buffer).
 bool reads_buffers(const FunctionContents &f);
+// Whether extern stage f is given any Func.
+bool reads_funcs(const FunctionContents &f);
+// s with the promises that f's query answers about its Func inputs lie
+// within its root query's (which bounds inference may have used for an
+// input computed outside f's loops) taken off where no root answer is
+// named any more; *used says whether one still is (then s is unchanged,
+// and f needs its root query).
+Stmt unbound_by_root(const Stmt &s, const FunctionContents &f, bool *used);
 // The lets of the bounds query of extern stage f over `region` (in the
 // names where they go), whose answers f.extern.root.q<j>.min.d/.max.d are
 // the regions its input buffers are read over, and the check of its result.
 void extern_root_query(const FunctionContents &f, const Box &region, std::vector<std::pair<std::string, Expr>> &lets,
                        std::vector<Stmt> &checks);
-// ExternInputQueries.cpp: each extern stage given an input buffer is asked,
-// before everything, what it reads of it over every region of it computed.
+// ExternInputQueries.cpp: each extern stage given an input buffer (or a Func
+// computed outside its loops) is asked, before everything, what it reads of
+// it over every region of it computed.
 Stmt extern_input_queries(const Stmt &s, const Environment &env);
 // Removes what extern stages showed bounds inference (before flattening).
 Stmt strip_extern_markers(const Stmt &s);
