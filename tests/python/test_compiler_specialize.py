@@ -68,3 +68,38 @@ def test_specialize_errors() -> None:
     f.specialize_fail("done")
     with pytest.raises(hl.HalideError, match="after specialize_fail"):
         f.specialize(p > 1)
+
+
+def test_input_bounds_follow_the_branch_that_runs() -> None:
+    # Upstream 21 infers min 10 with p true and -10 with p false: the
+    # specialization's reads, not the union of both branches'.
+    im = hl.ImageParam(hl.Float(32), 1, "im")
+    p = hl.Param(hl.Bool(), "p")
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = hl.select(p, im[x + 10], im[x - 10])
+    f.specialize(p)
+    for pv, lo in ((True, 10), (False, -10)):
+        p.set(pv)
+        im.reset()
+        f.infer_input_bounds([100])
+        buf = im.get()
+        assert (buf.dim(0).min(), buf.dim(0).extent()) == (lo, 100)
+        data = np.arange(100, dtype=np.float32) * 0.5
+        np.asarray(buf)[...] = data  # buf(lo + i) = data[i], read at f(i)
+        np.testing.assert_array_equal(np.asarray(f.realize([100])), data)
+
+
+def test_an_input_only_the_other_branch_reads_may_be_small() -> None:
+    im = hl.ImageParam(hl.Float(32), 1, "im")
+    p = hl.Param(hl.Bool(), "p")
+    x = hl.Var("x")
+    f = hl.Func("f")
+    f[x] = hl.select(p, im[x], 0.0)
+    f.specialize(p)
+    im.set(hl.Buffer(np.full(10, 3.0, dtype=np.float32)))
+    p.set(False)
+    np.testing.assert_array_equal(np.asarray(f.realize([100])), np.zeros(100, dtype=np.float32))
+    p.set(True)
+    with pytest.raises(hl.HalideError, match="accessed at 99, which is beyond the max"):
+        f.realize([100])

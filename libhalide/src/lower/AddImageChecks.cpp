@@ -434,7 +434,28 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
         }
     }
 
-    const std::map<std::string, Box> read_by_others = outputs_read_by_others(s, outputs, opening.symbolic);
+    std::map<std::string, Box> read_by_others = outputs_read_by_others(s, outputs, opening.symbolic);
+    // A buffer read only under a condition (a specialization's) needs its
+    // region only where that holds: elsewhere its own fields pass the check
+    // and answer a bounds query.
+    for (auto *boxes : {&required, &read_by_others}) {
+        for (auto &[name, box] : *boxes) {
+            if (!box.maybe_unused()) {
+                continue;
+            }
+            for (size_t d = 0; d < box.size(); d++) {
+                Expr min = buffer_field(name, "min", (int)d);
+                Expr max = Sub::make(Add::make(min, buffer_field(name, "extent", (int)d)), int32_const(1));
+                if (box[d].min.defined()) {
+                    box[d].min = Select::make(box.used, box[d].min, min);
+                }
+                if (box[d].max.defined()) {
+                    box[d].max = Select::make(box.used, box[d].max, max);
+                }
+            }
+            box.used = Expr();
+        }
+    }
     for (const LoweredArgument &a : p.func.args) {
         if (!a.is_buffer()) {
             continue;

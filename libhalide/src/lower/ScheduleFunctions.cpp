@@ -20,6 +20,7 @@
 #include <set>
 
 #include "Halide/Error.h"
+#include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
@@ -713,9 +714,13 @@ bool calls_a_func(const Expr &e) {
 // The region of g that `body` needs, as lets `<region>.min.d`, `.max.d` and
 // `.extent.d` around `inner` (with checks of explicit bounds first). The
 // region is widened as g's schedule needs (align_bounds, one split factor).
-// `touched` also counts g's own Provides (for storage that several
-// computations of g write into).
-Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string &region, bool touched,
+// `kind` says which region: the one read (Required), the one whose values
+// matter (Selected: a call in a select's branch only where the branch is
+// picked, the region to compute), or the one read and written (Touched:
+// also g's own Provides, for storage that several computations of g write into).
+enum class RegionKind { Required, Selected, Touched };
+
+Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string &region, RegionKind kind,
                  const std::function<Stmt(const Stmt &)> &inner) {
     // The lets that open `body` (the regions of consumers placed at this
     // level, a loop's coordinates) stay symbolic in g's region, and g's lets
@@ -725,13 +730,22 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
     // A let reading a Func stays inside: g may be what it reads.
     OpeningLets opening = opening_lets(body, calls_a_func);
     const Stmt &rest = opening.inside;
-    auto boxes = touched ? boxes_touched(rest, opening.symbolic) : boxes_required(rest, opening.symbolic);
+    auto boxes = kind == RegionKind::Touched    ? boxes_touched(rest, opening.symbolic)
+                 : kind == RegionKind::Selected ? boxes_selected(rest, opening.symbolic)
+                                                : boxes_required(rest, opening.symbolic);
     auto found = boxes.find(g.name);
+    if (found == boxes.end() && kind == RegionKind::Selected) {
+        // Loaded only where its values never matter: computed over what is
+        // loaded, as before (the computation's placement stays where it was scheduled).
+        boxes = boxes_required(rest, opening.symbolic);
+        found = boxes.find(g.name);
+    }
     if (found == boxes.end()) {
         return Stmt(); // nothing consumes it any more
     }
     Box box = found->second;
     std::vector<Stmt> checks;
+    std::vector<std::pair<size_t, Interval>> needed; // dimensions widened to a split factor
     for (size_t d = 0; d < box.size(); d++) {
         auto b = g.explicit_bounds.find(g.args[d]);
         if (b != g.explicit_bounds.end()) {
@@ -792,6 +806,14 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
             // the same inputs. An empty region (the guarded tail of a
             // consumer's split) stays empty: nothing is read there.
             Expr widened = Min::make(box[d].min, Sub::make(box[d].max, int32_const(width - 1)));
+            if (kind != RegionKind::Touched && g.updates.empty()) {
+                // The points below the region needed are computed but their
+                // values do not matter: g's producers are computed only for
+                // the region needed (boxes_selected reads these lets where g
+                // is produced), their storage covering what g loads. (An
+                // update may read those points: then they matter.)
+                needed.push_back({d, box[d]});
+            }
             box[d].min = Select::make(GE::make(box[d].max, box[d].min), widened, box[d].min);
         }
     }
@@ -816,6 +838,10 @@ Stmt bind_region(const FunctionContents &g, const Stmt &body, const std::string 
         s = LetStmt::make(prefix + "max" + suffix, box[d].max, s);
         s = LetStmt::make(prefix + "min" + suffix, box[d].min, s);
     }
+    for (const auto &[d, i] : needed) {
+        s = LetStmt::make(g.name + ".needed.max." + std::to_string(d), i.max, s);
+        s = LetStmt::make(g.name + ".needed.min." + std::to_string(d), i.min, s);
+    }
     return wrap_in_lets(opening, s);
 }
 
@@ -837,13 +863,60 @@ Stmt realize(const FunctionContents &g, const Stmt &body) {
 Stmt compute_around(const FunctionContents &g, const Stmt &body);
 Stmt store_around(const FunctionContents &g, const Stmt &body);
 
+// Whether a select in `body` calls g in a branch its condition may trim
+// (select(x < 100, g(x), h(x))), or a consumer computed wider than needed
+// reads g: g's region to compute is then smaller than the one loaded.
+bool selects_trim(const FunctionContents &g, const Stmt &body) {
+    class Finder : public IRVisitor {
+    public:
+        explicit Finder(const std::string &n) : name(n) {}
+        const std::string &name;
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Select *op) override {
+            found = found || exprs_call_func({op->true_value, op->false_value}, name);
+            if (!found) {
+                IRVisitor::visit(op);
+            }
+        }
+        // A consumer computed wider than needed (bind_region's needed lets).
+        void visit(const LetStmt *op) override {
+            found = found || op->name.find(".needed.min.") != std::string::npos;
+            if (!found) {
+                IRVisitor::visit(op);
+            }
+        }
+    } finder(g.name);
+    finder.include(body);
+    if (!finder.found) {
+        return false;
+    }
+    OpeningLets opening = opening_lets(body, calls_a_func);
+    auto loaded = boxes_required(opening.inside, opening.symbolic);
+    auto selected = boxes_selected(opening.inside, opening.symbolic);
+    auto a = loaded.find(g.name), b = selected.find(g.name);
+    if (a == loaded.end() || b == selected.end()) {
+        return false;
+    }
+    for (size_t d = 0; d < a->second.size(); d++) {
+        const Interval &x = a->second[d], &y = b->second[d];
+        if (x.min.defined() != y.min.defined() || x.max.defined() != y.max.defined() ||
+            (x.min.defined() && !equal(x.min, y.min)) || (x.max.defined() && !equal(x.max, y.max))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 Stmt realize_around(const FunctionContents &g, const Stmt &body) {
-    if (!g.updates.empty()) {
+    if (!g.updates.empty() || (!g.extern_def && selects_trim(g, body))) {
         // Updates may write (hist(im(r.x)) += 1) and read (a scan) beyond the
-        // region consumers need: the storage covers everything touched.
+        // region consumers need: the storage covers everything touched. A
+        // select's branch loads g where its values do not matter: the
+        // storage covers the loads, the computation what is selected.
         return store_around(g, compute_around(g, body));
     }
-    Stmt s = bind_region(g, body, g.name, false, [&](const Stmt &rest) {
+    Stmt s = bind_region(g, body, g.name, RegionKind::Required, [&](const Stmt &rest) {
         if (g.extern_def) {
             return extern_stage(g, g.name, false, [&](const Stmt &p) { return realize(g, Block::make(p, rest)); });
         }
@@ -856,19 +929,20 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
 // `body`, without storage: that is at an outer level (store_at/store_root).
 Stmt compute_around(const FunctionContents &g, const Stmt &body) {
     std::string region = g.name + ".c";
-    Stmt s = bind_region(g, body, region, false, [&](const Stmt &rest) {
-        if (g.extern_def) {
-            return extern_stage(g, region, false, [&](const Stmt &p) { return Block::make(p, rest); });
-        }
-        return Block::make(produce(g, false, region), rest);
-    });
+    Stmt s =
+        bind_region(g, body, region, g.extern_def ? RegionKind::Required : RegionKind::Selected, [&](const Stmt &rest) {
+            if (g.extern_def) {
+                return extern_stage(g, region, false, [&](const Stmt &p) { return Block::make(p, rest); });
+            }
+            return Block::make(produce(g, false, region), rest);
+        });
     return s.defined() ? s : body;
 }
 
 // Storage for g around `body`, covering every element that body's
 // computations of g write and its consumers read.
 Stmt store_around(const FunctionContents &g, const Stmt &body) {
-    Stmt s = bind_region(g, body, g.name, true, [&](const Stmt &rest) { return realize(g, rest); });
+    Stmt s = bind_region(g, body, g.name, RegionKind::Touched, [&](const Stmt &rest) { return realize(g, rest); });
     return s.defined() ? s : body;
 }
 
