@@ -174,9 +174,16 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
     for (const Expr &e : op->extents) {
         bytes = b_.CreateMul(bytes, to_i64(codegen(e), e.type()));
     }
-    // A zero-byte request may legally return NULL; ask for one byte instead.
+    // A zero-byte request may legally return NULL; ask for one byte instead,
+    // but for an unused producer's storage (an extent select(used, e, 0),
+    // lower/SkipStages.cpp), asked for as zero bytes as upstream asks.
+    bool skippable = std::any_of(op->extents.begin(), op->extents.end(), [](const Expr &e) {
+        const Select *s = e.as<Select>();
+        return s && is_const_zero(s->false_value);
+    });
     llvm::Value *is_empty = b_.CreateICmpEQ(bytes, int_const(i64_, 0));
-    llvm::Value *request = b_.CreateSelect(is_empty, int_const(i64_, 1), bytes, op->name + ".bytes");
+    llvm::Value *request =
+        skippable ? bytes : b_.CreateSelect(is_empty, int_const(i64_, 1), bytes, op->name + ".bytes");
     llvm::FunctionCallee malloc_fn = runtime_fn("halide_malloc", ptr_, {ptr_, size_t_});
     if (auto *f = llvm::dyn_cast<llvm::Function>(malloc_fn.getCallee())) {
         f->addRetAttr(llvm::Attribute::NoAlias);
@@ -189,7 +196,8 @@ void CodeGen_LLVM::allocate(const Allocate *op) {
     p = b_.CreateSelect(fits, p, llvm::ConstantPointerNull::get(ptr_));
     llvm::BasicBlock *fail = new_block(op->name + "_alloc_failed");
     llvm::BasicBlock *ok = new_block(op->name + "_alloc_ok");
-    branch_likely(b_.CreateIsNotNull(p), ok, fail);
+    llvm::Value *success = b_.CreateIsNotNull(p);
+    branch_likely(skippable ? b_.CreateOr(success, is_empty) : success, ok, fail);
     b_.SetInsertPoint(fail);
     llvm::FunctionCallee oom = runtime_fn("halide_error_out_of_memory", i32_, {ptr_});
     emit_return(b_.CreateCall(oom, {uc}));

@@ -170,6 +170,7 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     s = storage_flattening(inject_prefetches(s, env), env);
     s = inject_debug_to_file(s, env, outputs); // debug_to_file(): values written once computed
     s = inject_memoization(s, env, result);    // memoize(): storage from the cache, computed on a miss
+    s = skip_stages(s, env);                   // producers read only under a condition: computed only then
     s = hoist_storage(s, env);                 // hoist_storage(): allocated once, outside its loops
 
     // 8. Fold constants and clean up the index math: constants first, then

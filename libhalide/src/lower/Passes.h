@@ -260,6 +260,12 @@ Stmt fork_async_producers(const Stmt &s, const Environment &env, const std::set<
 void check_memoization(const FunctionContents &f, const std::vector<FunctionPtr> &outputs);
 Stmt inject_memoization(const Stmt &s, const Environment &env, LoweredPipeline &p);
 
+// SkipStages.cpp: a Func's production runs (and its storage is allocated)
+// only under the condition where its consumers read it, when that is known
+// before the production (a specialization's branch, a select on a scalar
+// Param, a memoized consumer's cache miss). After inject_memoization.
+Stmt skip_stages(const Stmt &s, const Environment &env);
+
 // HoistStorage.cpp: the Allocates of Funcs with hoist_storage() move out to
 // that loop (hoist_storage_root: around the outermost loop), sized for the
 // largest region of the loops they leave.
