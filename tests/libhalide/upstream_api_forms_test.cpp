@@ -4,9 +4,12 @@
 // Funcs (Func(type, dims, name)); Param(value); mux() of Tuples and Func
 // calls; Buffer element access through a coordinate array;
 // Internal::safe_numeric_cast; compute_at a Func defined afterwards;
-// wrappers used in RDom::where() predicates and wrappers of wrappers.
+// wrappers used in RDom::where() predicates and wrappers of wrappers;
+// Call::IntrinsicOp in a custom lowering pass; an ImageParam or a Buffer as
+// a Func.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -89,6 +92,27 @@ TEST(UpstreamApiForms, TypedFuncsCheckTheirDefinition) {
                   .find("Can't call Func::types on Func \"forms_untyped\" because it is undefined or has no type "
                         "requirements."),
               std::string::npos);
+}
+
+TEST(UpstreamApiForms, UndefinedFuncsAnswerOnlyFromTheirRequirements) {
+    Func plain("forms_undefined");
+    // Upstream 21's messages, observed.
+    EXPECT_NE(message_of([&] { (void)plain.dimensions(); })
+                  .find("Can't call Func::dimensions on Func \"forms_undefined\" because it is undefined or has no "
+                        "dimension requirements."),
+              std::string::npos);
+    EXPECT_NE(message_of([&] { (void)plain.outputs(); })
+                  .find("Can't call Func::outputs on Func \"forms_undefined\" because it is undefined or has no "
+                        "type requirements."),
+              std::string::npos);
+    EXPECT_NE(message_of([&] { (void)plain.value(); }).find("Can't call Func::value() on an undefined Func"),
+              std::string::npos);
+    EXPECT_EQ(plain.args().size(), 0u);
+    EXPECT_FALSE(plain.has_update_definition());
+
+    Func typed({Int(32), Float(32)}, 3, "forms_typed_undefined");
+    EXPECT_EQ(typed.outputs(), 2);
+    EXPECT_EQ(typed.dimensions(), 3);
 }
 
 TEST(UpstreamApiForms, ParamsMadeFromAValue) {
@@ -211,6 +235,107 @@ TEST(UpstreamApiForms, WrappersInPredicatesAndWrappersOfWrappers) {
     }
     EXPECT_EQ(stores_by_func[w1.name()], 6);
     EXPECT_EQ(stores_by_func[w2.name()], 6);
+}
+
+// A custom lowering pass written against upstream's IR API: it makes an
+// intrinsic Call from an IntrinsicOp (a pure kind, as upstream's passes do)
+// and recognizes it again by op.
+class SevenAsAbsOfMinusSeven : public Internal::IRMutator {
+public:
+    using IRMutator::visit;
+    Expr visit(const Internal::IntImm *op) override {
+        if (op->value == 7 && op->type == Int(32)) {
+            return Internal::Call::make(Int(32), Internal::Call::abs, {Expr(-7)}, Internal::Call::PureIntrinsic);
+        }
+        return op;
+    }
+};
+
+class CountAbsCalls : public Internal::IRMutator {
+public:
+    using IRMutator::visit;
+    int count = 0;
+    Expr visit(const Internal::Call *op) override {
+        if (op->is_intrinsic(Internal::Call::abs) && op->is_intrinsic({Internal::Call::likely, Internal::Call::abs})) {
+            count++;
+        }
+        return IRMutator::visit(op);
+    }
+};
+
+TEST(UpstreamApiForms, IntrinsicOpsInACustomLoweringPass) {
+    using Internal::Call;
+    // Upstream 21's names, observed.
+    EXPECT_STREQ(Call::get_intrinsic_name(Call::likely), "likely");
+    EXPECT_STREQ(Call::get_intrinsic_name(Call::make_struct), "make_struct");
+    EXPECT_STREQ(Call::get_intrinsic_name(Call::get_runtime_vscale), "get_runtime_vscale");
+
+    Var x("x");
+    Expr tagged = likely(x);
+    ASSERT_NE(Call::as_tag(tagged), nullptr);
+    EXPECT_TRUE(Call::as_tag(tagged)->is_tag());
+    EXPECT_EQ(Call::as_tag(x + 1), nullptr);
+    Expr made = Call::make(Int(32), Call::likely, {Expr(x)}, Call::PureIntrinsic);
+    ASSERT_NE(made.as<Call>(), nullptr);
+    EXPECT_EQ(made.as<Call>()->call_type, Call::Intrinsic); // recorded as an intrinsic with effects
+    EXPECT_TRUE(made.as<Call>()->is_intrinsic(Call::likely));
+    EXPECT_FALSE(made.as<Call>()->is_intrinsic(Call::likely_if_innermost));
+
+    Func f("forms_intrinsic_op");
+    f(x) = x * 3 + 7;
+    SevenAsAbsOfMinusSeven rewrite;
+    CountAbsCalls counter;
+    f.add_custom_lowering_pass(&rewrite, [] {});
+    f.add_custom_lowering_pass(&counter, [] {});
+    Buffer<int32_t> out = f.realize({8});
+    for (int i = 0; i < 8; i++) {
+        EXPECT_EQ(out(i), 3 * i + 7) << i;
+    }
+    EXPECT_GE(counter.count, 1);
+}
+
+TEST(UpstreamApiForms, ImageParamConvertsToOneSchedulableFunc) {
+    ImageParam im(Int(32), 2, "forms_im");
+    Func f = im;
+    Func again = im;
+    // As upstream 21: one Func, named after the ImageParam, over implicit vars.
+    EXPECT_EQ(f.name(), again.name());
+    EXPECT_EQ(f.name(), "forms_im_im");
+    ASSERT_EQ(f.dimensions(), 2);
+    EXPECT_EQ(f.args()[0].name(), "_0");
+    EXPECT_EQ(f.args()[1].name(), "_1");
+
+    Func g("forms_im_consumer");
+    Var x("x"), y("y");
+    g(x, y) = f(x, y) * 2 + im(x, y);
+    f.compute_root();
+    Buffer<int32_t> in(4, 3);
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 4; i++) {
+            in(i, j) = i + 10 * j;
+        }
+    }
+    im.set(in);
+    Buffer<int32_t> out = g.realize({4, 3});
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 4; i++) {
+            EXPECT_EQ(out(i, j), 3 * (i + 10 * j)) << i << "," << j;
+        }
+    }
+    Func from_buffer(in);
+    Buffer<int32_t> copied = from_buffer.realize({4, 3});
+    for (int j = 0; j < 3; j++) {
+        for (int i = 0; i < 4; i++) {
+            EXPECT_EQ(copied(i, j), in(i, j));
+        }
+    }
+    Func edge = BoundaryConditions::repeat_edge(im);
+    Func h("forms_im_edge");
+    h(x) = edge(x - 2, 1);
+    Buffer<int32_t> clamped = h.realize({8});
+    for (int i = 0; i < 8; i++) {
+        EXPECT_EQ(clamped(i), std::min(std::max(i - 2, 0), 3) + 10) << i;
+    }
 }
 
 } // namespace

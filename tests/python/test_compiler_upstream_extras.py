@@ -4,7 +4,8 @@ ImageParam.in_ / host_alignment / store_in, Func.set_estimate(s),
 Pipeline.add_requirement / invalidate_cache / print_loop_nest /
 compile_to_conceptual_stmt / compile_to_multitarget_object_files and HTML
 statements, ImageParam.trace_loads, the placeholder hl._ in calls of an
-ImageParam or a Buffer, a one-value Tuple, hl.lambda_func. Results against NumPy; names, messages and the printed loop
+ImageParam or a Buffer, a one-value Tuple, hl.lambda_func, hl.Func of an
+ImageParam or a Buffer. Results against NumPy; names, messages and the printed loop
 nest against upstream Halide 21's observed behaviour."""
 
 from __future__ import annotations
@@ -535,3 +536,22 @@ def test_lambda_func():
     np.testing.assert_array_equal(np.asarray(g.realize([3, 2])), np.add.outer(np.arange(2) * 100, np.arange(3)))
     with pytest.raises(ValueError, match="Not enough arguments"):
         hl.lambda_func()
+
+
+def test_func_of_an_image_param_or_a_buffer():
+    im = hl.ImageParam(hl.Int(32), 2, "ex_im")
+    f = hl.Func(im)
+    # As upstream 21: one Func named after the ImageParam, the same each time.
+    assert f.name() == "ex_im_im"
+    assert hl.Func(im).name() == f.name()
+    assert [v.name() for v in f.args()] == ["_0", "_1"]
+    data = (np.arange(12, dtype=np.int32).reshape(3, 4) * 7) % 11
+    im.set(hl.Buffer(data))
+    g = hl.Func("ex_im_consumer")
+    g[x, y] = f[x, y] * 2 + im[x, y]
+    f.compute_root()
+    np.testing.assert_array_equal(np.asarray(g.realize([4, 3])), data * 3)
+
+    b = hl.Buffer(np.arange(6, dtype=np.int16) - 2)
+    h = hl.Func(b)
+    np.testing.assert_array_equal(np.asarray(h.realize([6])), np.arange(6, dtype=np.int16) - 2)

@@ -327,6 +327,8 @@ public:
     explicit Func(const Expr &e);
     // A handle on an existing Func's contents (as rfactor() returns).
     explicit Func(std::shared_ptr<Internal::FunctionContents> f);
+    // A new Func f(_0, _1, ...) = im(_0, _1, ...) over the buffer.
+    template <typename T, int Dims> explicit Func(Buffer<T, Dims> &im) : Func() { define_as_call_of(Buffer<>(im)); }
 
     const std::string &name() const;
     bool defined() const;
@@ -754,6 +756,7 @@ public:
 
 private:
     Pipeline &pipeline();
+    void define_as_call_of(const Buffer<> &im);
     std::shared_ptr<Internal::FunctionContents> f_;
     std::shared_ptr<Pipeline> pipeline_;
 };

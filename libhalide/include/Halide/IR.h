@@ -18,6 +18,7 @@
 #ifndef HALIDE_IR_H
 #define HALIDE_IR_H
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -138,7 +139,31 @@ struct Call : BaseExprNode {
         Image,     // an input buffer, at coordinates `args`
         Extern,    // a C math function: sqrtf, sin, pow, ...
         Intrinsic, // see the names in IROperator.cpp (likely, print, ...)
+        // Upstream's other kinds, for code written against it: make()
+        // records the pure ones as Extern / Intrinsic (the compiler treats
+        // every extern and intrinsic call as having effects) and a C++ extern
+        // as Extern (called by its unmangled name).
+        ExternCPlusPlus,
+        PureExtern,
+        PureIntrinsic,
     };
+    // Upstream's names of well-known intrinsics, for custom lowering passes
+    // (Func::add_custom_lowering_pass): an intrinsic Call holds its op's
+    // name, get_intrinsic_name(op). Not every op is made by this compiler.
+    enum IntrinsicOp {
+#define HALIDE_INTRINSIC_OP(N) N,
+#include "Halide/IntrinsicOps.def"
+#undef HALIDE_INTRINSIC_OP
+        IntrinsicOpCount
+    };
+    static const char *get_intrinsic_name(IntrinsicOp op);
+    // Names of the calls on halide_buffer_t fields (upstream's constants).
+    using ConstString = const char *const;
+    static ConstString buffer_get_dimensions, buffer_get_min, buffer_get_extent, buffer_get_stride, buffer_get_max,
+        buffer_get_host, buffer_get_device, buffer_get_device_interface, buffer_get_shape, buffer_get_host_dirty,
+        buffer_get_device_dirty, buffer_get_type, buffer_set_host_dirty, buffer_set_device_dirty,
+        buffer_is_bounds_query, buffer_init, buffer_init_from_buffer, buffer_crop, buffer_set_bounds, trace;
+
     std::string name;
     std::vector<Expr> args;
     CallType call_type = Extern;
@@ -148,6 +173,37 @@ struct Call : BaseExprNode {
     std::shared_ptr<void> callee;
     static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType call_type, int value_index = 0,
                      std::shared_ptr<void> callee = nullptr);
+    static Expr make(Type t, IntrinsicOp op, const std::vector<Expr> &args, CallType call_type);
+
+    bool is_intrinsic() const {
+        return call_type == Intrinsic;
+    }
+    bool is_intrinsic(IntrinsicOp op) const {
+        return is_intrinsic() && name == get_intrinsic_name(op);
+    }
+    bool is_intrinsic(std::initializer_list<IntrinsicOp> ops) const {
+        for (IntrinsicOp op : ops) {
+            if (is_intrinsic(op)) {
+                return true;
+            }
+        }
+        return false;
+    }
+    bool is_extern() const {
+        return call_type == Extern;
+    }
+    // Image loads only: extern and intrinsic calls are all taken to have effects here.
+    bool is_pure() const {
+        return call_type == Image;
+    }
+    bool is_tag() const {
+        return is_intrinsic({likely, likely_if_innermost});
+    }
+    // `e` if it is a call of one of `ops`, else null.
+    static const Call *as_intrinsic(const Expr &e, std::initializer_list<IntrinsicOp> ops);
+    static const Call *as_tag(const Expr &e) {
+        return as_intrinsic(e, {likely, likely_if_innermost});
+    }
 };
 
 struct Let : BaseExprNode {

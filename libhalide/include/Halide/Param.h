@@ -298,6 +298,10 @@ public:
     Func in(const Func &consumer);
     Func in(const std::vector<Func> &consumers);
     Func in();
+    // The buffer as a Func name_im(_0, _1, ...) = this(_0, _1, ...), the
+    // same Func on every conversion (so it can be scheduled); calls of the
+    // ImageParam itself still load from the buffer.
+    operator Func() const;
     // Traces every load from this buffer (as Func::trace_loads: events
     // named after the ImageParam), and adds a tag event of it.
     void trace_loads();

@@ -42,6 +42,9 @@ llvm::Value *CodeGen_LLVM::call(const Call *op) {
     case Call::Image: internal_error << "Call to " << op->name << " reached codegen; lowering should have replaced it";
     case Call::Extern: return call_extern(op);
     case Call::Intrinsic: return call_intrinsic(op);
+    case Call::ExternCPlusPlus: // Call::make records these as Extern / Intrinsic
+    case Call::PureExtern:
+    case Call::PureIntrinsic: break;
     }
     internal_error << "unknown call type";
 }

@@ -176,7 +176,11 @@ std::string CodeGen_C::call(const Call *op) {
         return "";
     case Call::Extern: return call_extern(op);
     case Call::Intrinsic: return call_intrinsic(op);
+    case Call::ExternCPlusPlus: // Call::make records these as Extern / Intrinsic
+    case Call::PureExtern:
+    case Call::PureIntrinsic: break;
     }
+    internal_error << "unknown call type";
     return "";
 }
 

@@ -596,10 +596,12 @@ bool Func::defined() const {
     return f_->defined();
 }
 int Func::dimensions() const {
-    if (!defined() && f_->required_dimensions >= 0) {
-        return f_->required_dimensions;
+    if (defined()) {
+        return (int)f_->args.size();
     }
-    return (int)f_->args.size();
+    user_assert(f_->required_dimensions >= 0) << "Can't call Func::dimensions on Func \"" << name()
+                                              << "\" because it is undefined or has no dimension requirements.";
+    return f_->required_dimensions;
 }
 
 std::vector<Var> Func::args() const {
@@ -611,7 +613,8 @@ std::vector<Var> Func::args() const {
 }
 
 Expr Func::value() const {
-    user_assert(defined()) << "Func '" << name() << "' has no value: it has not been defined";
+    user_assert(defined()) << "Can't call Func::value() on an undefined Func ('" << name()
+                           << "'). To check if a Func is defined, call Func::defined().";
     return f_->values[0];
 }
 
@@ -648,7 +651,12 @@ std::vector<Type> Func::output_types() const {
 }
 
 int Func::outputs() const {
-    return defined() ? (int)f_->values.size() : 0;
+    if (defined()) {
+        return (int)f_->values.size();
+    }
+    user_assert(!f_->required_types.empty())
+        << "Can't call Func::outputs on Func \"" << name() << "\" because it is undefined or has no type requirements.";
+    return (int)f_->required_types.size();
 }
 
 bool Func::has_update_definition() const {
@@ -737,22 +745,16 @@ namespace {
 void check_hoist_level(const FunctionContents &f, const std::string &name) {
     const char *what = "hoist_storage";
     user_assert(f.defined()) << "Can't schedule Func '" << f.name << "' (" << what << ") before it has been defined";
-    std::vector<std::string> loops;
-    std::vector<const std::vector<LoopDim> *> schedules; // every stage's, and their specializations'
-    for (size_t stage = 0; stage <= f.updates.size(); stage++) {
-        schedules.push_back(stage == 0 ? &f.dims : &f.updates[stage - 1].dims);
-        for_each_specialization(stage == 0 ? f.specializations : f.updates[stage - 1].specializations,
-                                [&](const Specialization &sp) { schedules.push_back(&sp.dims); });
-    }
-    for (const std::vector<LoopDim> *dims : schedules) {
-        for (const LoopDim &d : *dims) {
-            if (d.name == name) {
-                return;
-            }
+    std::vector<std::string> loops; // every stage's, and their specializations'
+    for (int stage = 0; stage <= (int)f.updates.size(); stage++) {
+        for_each_stage_dim(f, stage, [&](const LoopDim &d) {
             if (std::find(loops.begin(), loops.end(), d.name) == loops.end()) {
                 loops.push_back(d.name);
             }
-        }
+        });
+    }
+    if (std::find(loops.begin(), loops.end(), name) != loops.end()) {
+        return;
     }
     std::string known;
     for (const std::string &l : loops) {

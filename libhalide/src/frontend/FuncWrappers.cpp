@@ -1,4 +1,4 @@
-// Func::in and ImageParam::in (wrappers), Func::clone_in and Func::async.
+// Func::in and ImageParam::in (wrappers), ImageParam and Buffer as a Func, Func::clone_in and Func::async.
 // A wrapper is an ordinary Func w(args) = f(args) (or im(args)); a clone is
 // a copy of f's definitions and schedule under another name. Lowering
 // (RealizationOrder.cpp) redirects the calls to f (or loads of im) in the
@@ -208,6 +208,32 @@ Func ImageParam::in() {
     }
     mark_everything_changed(); // its consumers are not known here
     return make_image_wrapper(contents_, name() + "_global_wrapper", {""});
+}
+
+void Func::define_as_call_of(const Buffer<> &im) {
+    std::vector<Var> vars;
+    std::vector<Expr> args;
+    for (int d = 0; d < im.dimensions(); d++) {
+        vars.emplace_back("_" + std::to_string(d));
+        args.push_back(vars.back());
+    }
+    (*this)(vars) = im(args);
+}
+
+ImageParam::operator Func() const {
+    check_defined();
+    if (!contents_->as_func) {
+        std::vector<Var> vars;
+        std::vector<Expr> args;
+        for (int d = 0; d < contents_->dimensions; d++) {
+            vars.emplace_back("_" + std::to_string(d));
+            args.push_back(Variable::make(Int(32), vars.back().name()));
+        }
+        Func f(name() + "_im");
+        f(vars) = Call::make(contents_->type, contents_->name, args, Call::Image);
+        contents_->as_func = f.function();
+    }
+    return Func(contents_->as_func);
 }
 
 Func &Func::async() {

@@ -253,11 +253,51 @@ Expr Call::make(Type t, const std::string &name, std::vector<Expr> args, CallTyp
     auto n = std::make_shared<Call>(t);
     n->name = name;
     n->args = std::move(args);
+    switch (call_type) {
+    case Call::PureIntrinsic: call_type = Call::Intrinsic; break;
+    case Call::PureExtern:
+    case Call::ExternCPlusPlus: call_type = Call::Extern; break;
+    default: break;
+    }
     n->call_type = call_type;
     n->value_index = value_index;
     n->callee = std::move(callee);
     return Expr(std::move(n));
 }
+
+const char *Call::get_intrinsic_name(IntrinsicOp op) {
+    static const char *const names[] = {
+#define HALIDE_INTRINSIC_OP(N) #N,
+#include "Halide/IntrinsicOps.def"
+#undef HALIDE_INTRINSIC_OP
+    };
+    static_assert(sizeof(names) / sizeof(names[0]) == IntrinsicOpCount, "one name per IntrinsicOp");
+    internal_assert(op >= 0 && op < IntrinsicOpCount) << "IntrinsicOp " << int(op) << " out of range";
+    return names[op];
+}
+
+Expr Call::make(Type t, IntrinsicOp op, const std::vector<Expr> &args, CallType call_type) {
+    return make(t, get_intrinsic_name(op), args, call_type);
+}
+
+const Call *Call::as_intrinsic(const Expr &e, std::initializer_list<IntrinsicOp> ops) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(ops) ? c : nullptr;
+}
+
+// Our names for these calls (codegen's), where this compiler makes them.
+Call::ConstString Call::buffer_get_dimensions = "buffer_get_dimensions", Call::buffer_get_min = "buffer_get_min",
+                  Call::buffer_get_extent = "buffer_get_extent", Call::buffer_get_stride = "buffer_get_stride",
+                  Call::buffer_get_max = "buffer_get_max", Call::buffer_get_host = "buffer_get_host",
+                  Call::buffer_get_device = "buffer_get_device",
+                  Call::buffer_get_device_interface = "buffer_get_device_interface",
+                  Call::buffer_get_shape = "buffer_get_shape", Call::buffer_get_host_dirty = "buffer_get_host_dirty",
+                  Call::buffer_get_device_dirty = "buffer_get_device_dirty", Call::buffer_get_type = "buffer_get_type",
+                  Call::buffer_set_host_dirty = "buffer_set_host_dirty",
+                  Call::buffer_set_device_dirty = "buffer_set_device_dirty",
+                  Call::buffer_is_bounds_query = "buffer_is_bounds_query", Call::buffer_init = "buffer_init",
+                  Call::buffer_init_from_buffer = "buffer_init_from_buffer", Call::buffer_crop = "buffer_crop",
+                  Call::buffer_set_bounds = "buffer_set_bounds", Call::trace = "trace_event";
 
 Expr Let::make(const std::string &name, Expr value, Expr body) {
     internal_assert(!name.empty()) << "Let with an empty name";

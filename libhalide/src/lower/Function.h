@@ -182,6 +182,8 @@ struct InputBufferContents {
     // ImageParam::in(): wrapper Funcs by consumer ("" for the global one), as FunctionContents::wrappers.
     std::map<std::string, std::shared_ptr<FunctionContents>> wrappers;
     FunctionContents *func = nullptr; // outputs: the Func, to mark it changed
+    // ImageParam's conversion to Func: one Func name_im(_0, ...) = im(_0, ...), made on first use.
+    std::shared_ptr<FunctionContents> as_func;
     // ImageParam::trace_loads()/add_trace_tag(): its loads traced as a
     // Func's (lower/AddTracing.cpp), with these tags.
     bool trace_loads = false;
@@ -290,6 +292,24 @@ struct FunctionContents {
 
     bool defined() const { return !values.empty(); }
 };
+
+// Calls `visit` on each loop dimension of stage `stage` of f (0: the pure
+// definition, i: update i - 1), in its schedule and every specialization's.
+inline void for_each_stage_dim(const FunctionContents &f, int stage,
+                               const std::function<void(const LoopDim &)> &visit) {
+    const bool pure = stage == 0;
+    if (!pure && stage - 1 >= (int)f.updates.size()) {
+        return;
+    }
+    auto each = [&](const std::vector<LoopDim> &dims) {
+        for (const LoopDim &d : dims) {
+            visit(d);
+        }
+    };
+    each(pure ? f.dims : f.updates[(size_t)stage - 1].dims);
+    for_each_specialization(pure ? f.specializations : f.updates[(size_t)stage - 1].specializations,
+                            [&](const Specialization &sp) { each(sp.dims); });
+}
 using FunctionPtr = std::shared_ptr<FunctionContents>;
 
 struct ParamContents {

@@ -223,6 +223,8 @@ void define_func(py::module_ &m) {
     auto cls = bound_class<Func>(m, "Func");
     cls.def(py::init<>())
         .def(py::init<const std::string &>(), py::arg("name"))
+        .def(py::init([](Halide::Buffer<> &b) { return Func(b); }))
+        .def(py::init([](const Halide::ImageParam &im) { return Func(im); }))
         .def(py::init([](const py::object &e) { return Func(to_expr(e, "Func()")); }), py::arg("expr"))
         .def("name", &Func::name)
         .def("defined", &Func::defined)

@@ -4,7 +4,7 @@
 // a pure definition that does not match). type(), types(), outputs() and
 // dimensions() answer from the requirement while the Func is undefined (a
 // generator's outputs are such Funcs, so generate() may read
-// self.output.type()); without one they raise upstream's errors.
+// self.output.type()); without one the compiler raises upstream's errors.
 #include "py_compiler.h"
 
 namespace halide_py {
@@ -13,23 +13,6 @@ using Halide::Func;
 using Halide::Type;
 
 namespace {
-
-// The compiler reports type requirements; every Func made with one has a
-// dimension requirement too.
-bool has_requirement(const Func &f) {
-    try {
-        (void)f.types();
-        return true;
-    } catch (const Halide::CompileError &) {
-        return false;
-    }
-}
-
-[[noreturn]] void no_requirement(const Func &f, const char *method, const char *what) {
-    throw Halide::CompileError(
-        Halide::Internal::user_error_text(std::string("Can't call Func::") + method + " on Func \"" + f.name() +
-                                          "\" because it is undefined or has no " + what + " requirements."));
-}
 
 void check_requirement(const std::vector<Type> &types, int dimensions) {
     if (types.empty()) {
@@ -57,19 +40,8 @@ void define_func_requirements(py::module_ &m) {
              py::arg("required_types"), py::arg("required_dimensions"), py::arg("name") = "")
         .def("type", [](const Func &f) { return f.type(); })
         .def("types", [](const Func &f) { return f.types(); })
-        .def("outputs",
-             [](const Func &f) {
-                 if (!f.defined() && !has_requirement(f)) {
-                     no_requirement(f, "outputs", "type");
-                 }
-                 return (int)f.types().size();
-             })
-        .def("dimensions", [](const Func &f) {
-            if (!f.defined() && !has_requirement(f)) {
-                no_requirement(f, "dimensions", "dimension");
-            }
-            return f.dimensions();
-        });
+        .def("outputs", [](const Func &f) { return f.outputs(); })
+        .def("dimensions", [](const Func &f) { return f.dimensions(); });
 }
 
 } // namespace halide_py
