@@ -86,9 +86,8 @@ template <typename T> void check_clamped_edges(int lanes, bool repeat_edge_bound
     for (int w : {1, 3, lanes / 2, lanes - 1, lanes, lanes + 3, 3 * lanes + 5}) {
         const int h = 2;
         for (bool at_end : {true, false}) {
-            GuardedArray<T> storage((size_t)w * h, at_end);
-            halide_dimension_t dims[2] = {{0, w, 1, 0}, {0, h, w, 0}};
-            Runtime::Buffer<T> input(storage.data(), 2, dims);
+            GuardedImage<T> guarded(w, h, at_end);
+            Runtime::Buffer<T> &input = guarded.buffer();
             for (int j = 0; j < h; j++) {
                 for (int i = 0; i < w; i++) {
                     input(i, j) = (T)(i * 3 + j * 50 + 1);

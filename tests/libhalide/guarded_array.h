@@ -1,6 +1,7 @@
-// Test helper: `count` elements of T ending at (end_at_page_end) or
+// Test helpers: `count` elements of T ending at (end_at_page_end) or
 // starting at a page boundary next to an inaccessible page, so a generated
-// load past the end (or before the start) faults instead of reading junk.
+// load past the end (or before the start) faults instead of reading junk;
+// and a dense w x h image in such memory.
 #ifndef HALIDE_TESTS_GUARDED_ARRAY_H
 #define HALIDE_TESTS_GUARDED_ARRAY_H
 
@@ -8,6 +9,8 @@
 #include <unistd.h>
 
 #include <cstddef>
+
+#include "HalideBuffer.h"
 
 template <typename T> class GuardedArray {
 public:
@@ -30,6 +33,20 @@ private:
     size_t page_, size_;
     char *base_;
     T *data_;
+};
+
+// A dense w x h image (rows of w elements) in a GuardedArray.
+template <typename T> class GuardedImage {
+public:
+    GuardedImage(int w, int h, bool end_at_page_end) : storage_((size_t)w * h, end_at_page_end) {
+        halide_dimension_t dims[2] = {{0, w, 1, 0}, {0, h, w, 0}};
+        buffer_ = Halide::Runtime::Buffer<T>(storage_.data(), 2, dims);
+    }
+    Halide::Runtime::Buffer<T> &buffer() { return buffer_; }
+
+private:
+    GuardedArray<T> storage_;
+    Halide::Runtime::Buffer<T> buffer_;
 };
 
 #endif

@@ -433,6 +433,21 @@ Func sobel_of(Func in) {
     return out;
 }
 
+// Sobel of a w x h uint16 input through clamp(likely()) on both coordinates,
+// and the same pipeline reading the input as if it were pre-padded.
+struct SobelPair {
+    ImageParam im;
+    Func with_clamp, on_padding;
+};
+SobelPair sobel_pair(int w, int h) {
+    ImageParam im(UInt(16), 2, "im");
+    Var x("x"), y("y");
+    Func clamped("clamped"), padded("padded");
+    clamped(x, y) = im(clamp(likely(x), 0, w - 1), clamp(likely(y), 0, h - 1));
+    padded(x, y) = im(x, y);
+    return {im, sobel_of(clamped), sobel_of(padded)};
+}
+
 // The fewest instructions of an innermost loop over 256-bit vectors in the
 // AVX2 assembly of `f`: the steady state of its vector loop.
 size_t shortest_vector_loop(Func f, ImageParam in, const std::string &name) {
@@ -499,14 +514,9 @@ TEST(PartitionLoops, ClampLikelySobelEdgeLoopsShareTheRowPointers) {
     // addresses in all against the padded pipeline's 4. Now 13: the row
     // pointers of the y loop's prologue, steady state and epilogue (three
     // copies of the padded row) and the steady x loops' own.
-    const int w = 70, h = 37;
-    ImageParam im(UInt(16), 2, "im");
-    Var x("x"), y("y");
-    Func clamped("clamped"), padded("padded");
-    clamped(x, y) = im(clamp(likely(x), 0, w - 1), clamp(likely(y), 0, h - 1));
-    padded(x, y) = im(x, y);
-    int with_clamp = row_address_leas(sobel_of(clamped), im, "sobel_clamp_likely_rows");
-    int reference = row_address_leas(sobel_of(padded), im, "sobel_padded_rows");
+    SobelPair p = sobel_pair(70, 37);
+    int with_clamp = row_address_leas(p.with_clamp, p.im, "sobel_clamp_likely_rows");
+    int reference = row_address_leas(p.on_padding, p.im, "sobel_padded_rows");
     ASSERT_GT(reference, 0);
     EXPECT_LE(with_clamp, 4 * reference) << with_clamp << " against " << reference;
 }
@@ -519,12 +529,9 @@ TEST(PartitionLoops, ClampLikelySobelSteadyStateIsThePaddedOnes) {
     // state (nine loads and a store, a variable start) and stepped four
     // pointers and a counter, 32-33 instructions against the padded 29.
     const int w = 70, h = 37;
-    ImageParam im(UInt(16), 2, "im");
-    Var x("x"), y("y");
-    Func clamped("clamped"), padded("padded");
-    clamped(x, y) = im(clamp(likely(x), 0, w - 1), clamp(likely(y), 0, h - 1));
-    padded(x, y) = im(x, y);
-    Func with_clamp = sobel_of(clamped), on_padding = sobel_of(padded);
+    SobelPair p = sobel_pair(w, h);
+    ImageParam im = p.im;
+    Func with_clamp = p.with_clamp, on_padding = p.on_padding;
     size_t steady = shortest_vector_loop(with_clamp, im, "sobel_clamp_likely");
     size_t reference = shortest_vector_loop(on_padding, im, "sobel_padded");
     ASSERT_GT(reference, 0u);

@@ -74,9 +74,8 @@ template <typename T> void check_mirrored(int lanes, const Target &target) {
             }
             const int h = 2;
             for (bool at_end : {true, false}) {
-                GuardedArray<T> storage((size_t)w * h, at_end);
-                halide_dimension_t dims[2] = {{0, w, 1, 0}, {0, h, w, 0}};
-                Runtime::Buffer<T> input(storage.data(), 2, dims);
+                GuardedImage<T> guarded(w, h, at_end);
+                Runtime::Buffer<T> &input = guarded.buffer();
                 for (int j = 0; j < h; j++) {
                     for (int i = 0; i < w; i++) {
                         input(i, j) = (T)((i * 7 + j * 3) % 31);

@@ -1,7 +1,8 @@
 // Behaviours matched to upstream 21's, each against a plain C++ reference:
 // compute_with at Var::outermost(), fuse of loops that are not adjacent,
-// reads bounded by the values a Func can produce, print's line limit and
-// the alignment of string constants.
+// reads bounded by the values a Func can produce, print's line limit, the
+// alignment of string constants, a producer computed at a loop fused from
+// split RVars.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -158,6 +159,38 @@ TEST(UpstreamBehaviours, AStringCastToAHandleIsAnAlignedPointerToIt) {
     }
     EXPECT_EQ(reinterpret_cast<uintptr_t>(im(0)) % 4, 0u) << (void *)im(0);
     EXPECT_EQ(std::string(im(0)), "hello!\n");
+}
+
+int fused_rvar_stores = 0;
+int count_fused_rvar_stores(JITUserContext *, const halide_trace_event_t *e) {
+    if (e->event == halide_trace_store) {
+        fused_rvar_stores += e->type.lanes;
+    }
+    return 0;
+}
+
+TEST(UpstreamBehaviours, AProducerAtALoopFusedFromSplitRVarsComputesEachPointOnce) {
+    // Each iteration of the fused loop reads one point of f (r = ro * 4 + ri
+    // with ri = fused % 4, ro = fused / 4): upstream 21 stores 20 values of f
+    // in all (observed), once each; ours stored 4 per iteration, the whole
+    // range of fused % 4.
+    Func f("ub_fr_f"), g("ub_fr_g");
+    Var x("x");
+    RDom r(0, 20, "ub_fr_r");
+    RVar ro("ro"), ri("ri"), fused("fused");
+    f(x) = x * 3;
+    g(x) = 0;
+    g(r) = f(r) + g(r);
+    g.update().split(r, ro, ri, 4).fuse(ri, ro, fused);
+    f.compute_at(g, fused);
+    f.trace_stores();
+    g.jit_handlers().custom_trace = count_fused_rvar_stores;
+    fused_rvar_stores = 0;
+    Buffer<int> out = g.realize({20});
+    for (int i = 0; i < 20; i++) {
+        EXPECT_EQ(out(i), 3 * i) << i;
+    }
+    EXPECT_EQ(fused_rvar_stores, 20);
 }
 
 } // namespace

@@ -335,9 +335,14 @@ public:
             result = Interval::everything();
             return;
         }
-        Interval b = of(op->b);
+        Interval a = of(op->a), b = of(op->b);
         const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
-        if (cb && *cb != 0) {
+        if (a.min.defined() && a.min.same_as(a.max) && b.min.defined() && b.min.same_as(b.max) &&
+            a.min.type() == b.min.type()) {
+            // One value (`fused % 2` of a loop fused from split RVars, at
+            // one iteration of it): itself, not the divisor's whole range.
+            result = Interval::single_point(Mod::make(a.min, b.min));
+        } else if (cb && *cb != 0) {
             result = {int32(0), int32(std::abs(*cb) - 1)};
         } else if (b.is_bounded()) {
             result = {int32(0), Sub::make(Max::make(b.max, Sub::make(int32(0), b.min)), int32(1))};

@@ -98,15 +98,9 @@ std::map<std::string, Level> loop_levels(const Environment &env) {
     for (const auto &[name, f] : env) {
         for (int stage = 0; stage <= (int)f->updates.size(); stage++) {
             levels[loop_var_name(name, outermost, stage)] = {name, outermost};
-            auto add = [&, name = name](const std::vector<LoopDim> &dims) {
-                for (const LoopDim &d : dims) {
-                    levels[loop_var_name(name, d.var, stage)] = {name, d.name};
-                }
-            };
-            const bool pure = stage == 0;
-            add(pure ? f->dims : f->updates[(size_t)stage - 1].dims);
-            for_each_specialization(pure ? f->specializations : f->updates[(size_t)stage - 1].specializations,
-                                    [&](const Specialization &sp) { add(sp.dims); });
+            for_each_stage_dim(*f, stage, [&, name = name](const LoopDim &d) {
+                levels[loop_var_name(name, d.var, stage)] = {name, d.name};
+            });
         }
     }
     return levels;

@@ -52,14 +52,8 @@ std::map<std::string, Partition> partition_policies(const Environment &env) {
     std::map<std::string, Partition> policies;
     for (const auto &[name, f] : env) {
         for (int k = 0; k <= (int)f->updates.size(); k++) {
-            auto add = [&](const std::vector<LoopDim> &dims) {
-                for (const LoopDim &d : dims) {
-                    policies[loop_var_name(name, d.var, k)] = d.partition;
-                }
-            };
-            add(k == 0 ? f->dims : f->updates[k - 1].dims);
-            for_each_specialization(k == 0 ? f->specializations : f->updates[k - 1].specializations,
-                                    [&](const Specialization &sp) { add(sp.dims); });
+            for_each_stage_dim(
+                *f, k, [&, name = name](const LoopDim &d) { policies[loop_var_name(name, d.var, k)] = d.partition; });
         }
     }
     return policies;

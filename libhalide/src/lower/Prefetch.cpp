@@ -28,20 +28,11 @@ struct Wanted {
 // specialization; the plain loop name when no dimension is called so.
 std::set<std::string> loops_named(const FunctionContents &f, int stage, const std::string &var) {
     std::set<std::string> loops;
-    auto add = [&](const std::vector<LoopDim> &dims) {
-        for (const LoopDim &d : dims) {
-            if (d.name == var) {
-                loops.insert(loop_var_name(f.name, d.var, stage));
-            }
+    for_each_stage_dim(f, stage, [&](const LoopDim &d) {
+        if (d.name == var) {
+            loops.insert(loop_var_name(f.name, d.var, stage));
         }
-    };
-    const bool pure = stage == 0;
-    const bool valid = pure || stage - 1 < (int)f.updates.size();
-    if (valid) {
-        add(pure ? f.dims : f.updates[stage - 1].dims);
-        for_each_specialization(pure ? f.specializations : f.updates[stage - 1].specializations,
-                                [&](const Specialization &sp) { add(sp.dims); });
-    }
+    });
     if (loops.empty()) {
         loops.insert(loop_var_name(f.name, var, stage));
     }
