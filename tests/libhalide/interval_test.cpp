@@ -2,7 +2,8 @@
 // Param is a symbol, so an integer cast of a bounded value times a Param is
 // bounded by [min(0, p), max(0, p)]-style ends, as upstream's bounds are.
 // Each end is checked by evaluating it for concrete Param values against
-// the range worked out here by hand. Also integer division by a symbol.
+// the range worked out here by hand. Also integer division by a symbol and
+// by constants that arrive unsimplified.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -146,6 +147,32 @@ TEST(IntInterval, DivisionByASymbolOfUnknownSign) {
     ASSERT_TRUE(by_range.is_bounded());
     EXPECT_EQ(simplify(by_range.min).as<IntImm>()->value, -20);
     EXPECT_EQ(simplify(by_range.max).as<IntImm>()->value, 20);
+}
+
+TEST(IntInterval, UnsimplifiedConstantDivisors) {
+    // A fused loop's halves, fused / e and fused % e with e a split's
+    // extent as lowering builds it ((4 + (2 - 1)) / 2 is 2): at one value of
+    // fused, each is one value, not a range.
+    const Expr fused = Variable::make(Int(32), "fused");
+    const Expr e = Div::make(Add::make(Expr(4), Sub::make(Expr(2), Expr(1))), Expr(2));
+    Interval m = bounds_of_expr(Mod::make(fused, e), {});
+    Interval q = bounds_of_expr(Div::make(fused, e), {});
+    for (int fv : {0, 1, 2, 7, 9}) {
+        auto at = [&](const Expr &end) { return evaluate<int>(substitute({{"fused", Expr(fv)}}, end)); };
+        EXPECT_EQ(at(m.min), fv % 2);
+        EXPECT_EQ(at(m.max), fv % 2);
+        EXPECT_EQ(at(q.min), fv / 2);
+        EXPECT_EQ(at(q.max), fv / 2);
+    }
+    // A divisor folding through a division of negatives: (-1) / (-2) is 1
+    // (Euclidean: the remainder -1 - (-2) * 1 = 1 is not negative), so
+    // i / ((-1) / (-2)) is i itself, not the zero a division by 0 gives.
+    const Expr i = Variable::make(Int(32), "i");
+    Interval by_one =
+        bounds_of_expr(Div::make(i, Div::make(Expr(-1), Expr(-2))), {{"i", Interval{Expr(-9), Expr(20)}}});
+    ASSERT_TRUE(by_one.is_bounded());
+    EXPECT_EQ(evaluate<int>(by_one.min), -9);
+    EXPECT_EQ(evaluate<int>(by_one.max), 20);
 }
 
 // An update at r / w of an output (upstream's dynamic_reduction_bounds):

@@ -170,27 +170,33 @@ int count_fused_rvar_stores(JITUserContext *, const halide_trace_event_t *e) {
 }
 
 TEST(UpstreamBehaviours, AProducerAtALoopFusedFromSplitRVarsComputesEachPointOnce) {
-    // Each iteration of the fused loop reads one point of f (r = ro * 4 + ri
-    // with ri = fused % 4, ro = fused / 4): upstream 21 stores 20 values of f
-    // in all (observed), once each; ours stored 4 per iteration, the whole
-    // range of fused % 4.
-    Func f("ub_fr_f"), g("ub_fr_g");
-    Var x("x");
-    RDom r(0, 20, "ub_fr_r");
-    RVar ro("ro"), ri("ri"), fused("fused");
-    f(x) = x * 3;
-    g(x) = 0;
-    g(r) = f(r) + g(r);
-    g.update().split(r, ro, ri, 4).fuse(ri, ro, fused);
-    f.compute_at(g, fused);
-    f.trace_stores();
-    g.jit_handlers().custom_trace = count_fused_rvar_stores;
-    fused_rvar_stores = 0;
-    Buffer<int> out = g.realize({20});
-    for (int i = 0; i < 20; i++) {
-        EXPECT_EQ(out(i), 3 * i) << i;
+    // Each iteration of the fused loop reads the points of f its inner loops
+    // cover: upstream 21 stores 20 values of f in all (observed), once each.
+    // Ours stored the whole range of fused % 4 each iteration (80) with one
+    // split, and 160 with two (the divisor, a split's extent, unsimplified).
+    for (bool two_splits : {false, true}) {
+        Func f("ub_fr_f"), g("ub_fr_g");
+        Var x("x");
+        RDom r(0, 20, "ub_fr_r");
+        RVar ro("ro"), ri("ri"), rio("rio"), rii("rii"), fused("fused");
+        f(x) = x * 3;
+        g(x) = 0;
+        g(r) = f(r) + g(r);
+        if (two_splits) {
+            g.update().split(r, ro, ri, 4).split(ri, rio, rii, 2).fuse(rio, ro, fused);
+        } else {
+            g.update().split(r, ro, ri, 4).fuse(ri, ro, fused);
+        }
+        f.compute_at(g, fused);
+        f.trace_stores();
+        g.jit_handlers().custom_trace = count_fused_rvar_stores;
+        fused_rvar_stores = 0;
+        Buffer<int> out = g.realize({20});
+        for (int i = 0; i < 20; i++) {
+            EXPECT_EQ(out(i), 3 * i) << i;
+        }
+        EXPECT_EQ(fused_rvar_stores, 20) << (two_splits ? "two splits" : "one split");
     }
-    EXPECT_EQ(fused_rvar_stores, 20);
 }
 
 } // namespace

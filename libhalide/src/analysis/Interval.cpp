@@ -170,9 +170,10 @@ std::optional<int64_t> fold_constant(const Expr &e) {
         }
     } else if (const Div *op = e.as<Div>()) {
         if (auto p = both(op->a, op->b); p && p->second != 0) {
-            // Rounding down, as integer division does in the language.
-            int64_t q = p->first / p->second;
-            return (p->first % p->second != 0 && ((p->first < 0) != (p->second < 0))) ? q - 1 : q;
+            // Euclidean, as the language divides: the remainder is never
+            // negative (down for a positive divisor, up for a negative one).
+            int64_t q = p->first / p->second, r = p->first % p->second;
+            return r < 0 ? (p->second > 0 ? q - 1 : q + 1) : q;
         }
     } else if (const Min *op = e.as<Min>()) {
         if (auto p = both(op->a, op->b)) {
@@ -184,6 +185,19 @@ std::optional<int64_t> fold_constant(const Expr &e) {
         }
     }
     return std::nullopt;
+}
+
+// The integer constant an interval is, if it is one: a split's extent can
+// arrive unsimplified ((4 + (2 - 1)) / 2), its ends two equal expressions.
+std::optional<int64_t> constant_of(const Interval &b) {
+    if (!b.min.defined() || !b.max.defined()) {
+        return std::nullopt;
+    }
+    std::optional<int64_t> lo = fold_constant(b.min);
+    if (!lo || !(b.min.same_as(b.max) || fold_constant(b.max) == lo)) {
+        return std::nullopt;
+    }
+    return lo;
 }
 
 template <typename Node> Expr binary(const Expr &a, const Expr &b) {
@@ -306,7 +320,8 @@ public:
             result = float_div(a, b);
             return;
         }
-        const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
+        const std::optional<int64_t> kb = constant_of(b);
+        const int64_t *cb = kb ? &*kb : nullptr;
         if (cb && *cb > 0) {
             result = {binary<Div>(a.min, b.min), binary<Div>(a.max, b.min)};
         } else if (cb && *cb < 0) {
@@ -336,8 +351,9 @@ public:
             return;
         }
         Interval a = of(op->a), b = of(op->b);
-        const int64_t *cb = b.min.defined() && b.min.same_as(b.max) ? as_int(b.min) : nullptr;
-        if (a.min.defined() && a.min.same_as(a.max) && b.min.defined() && b.min.same_as(b.max) &&
+        const std::optional<int64_t> kb = constant_of(b);
+        const int64_t *cb = kb ? &*kb : nullptr;
+        if (a.min.defined() && a.min.same_as(a.max) && b.min.defined() && (b.min.same_as(b.max) || (cb && *cb != 0)) &&
             a.min.type() == b.min.type()) {
             // One value (`fused % 2` of a loop fused from split RVars, at
             // one iteration of it): itself, not the divisor's whole range.
