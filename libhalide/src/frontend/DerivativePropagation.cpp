@@ -620,8 +620,9 @@ private:
                 if (expr_uses_any_var(s.lhs[i], {domain[j].var})) {
                     dim_of[j] = (int)i;
                     Expr r = Variable::make(Int(32), domain[j].var);
-                    const int64_t *step =
-                        as_const_int(simplify(substitute({{domain[j].var, r + 1}}, s.lhs[i]) - s.lhs[i]));
+                    // (Held: as_const_int points into the node.)
+                    const Expr moved = simplify(substitute({{domain[j].var, r + 1}}, s.lhs[i]) - s.lhs[i]);
+                    const int64_t *step = as_const_int(moved);
                     sign[j] = step && (*step == 1 || *step == -1) ? (int)*step : 0;
                 }
             }
