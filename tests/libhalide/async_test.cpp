@@ -21,15 +21,9 @@ using namespace Halide::Internal;
 namespace {
 
 Environment async_env(const std::vector<std::string> &names) {
-    Environment env;
-    for (const std::string &name : names) {
-        auto f = std::make_shared<FunctionContents>();
-        f->name = name;
-        f->args = {"x"};
-        f->values = {Expr(0)};
-        f->compute = ComputeLevel::Root;
-        f->async = true;
-        env[name] = f;
+    Environment env = root_funcs(names);
+    for (auto &entry : env) {
+        entry.second->async = true;
     }
     return env;
 }

@@ -17,19 +17,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Environment env_of(const std::vector<std::string> &names) {
-    Environment env;
-    for (const std::string &name : names) {
-        auto f = std::make_shared<FunctionContents>();
-        f->name = name;
-        f->args = {"x"};
-        f->values = {Expr(0)};
-        f->compute = ComputeLevel::Root;
-        env[name] = f;
-    }
-    return env;
-}
-
 Expr i32(int v) {
     return IntImm::make(Int(32), v);
 }
@@ -53,7 +40,7 @@ TEST(SkipStages, AProducerReadOnlyInOneBranchIsComputedAndSizedOnlyThere) {
     // allocate f[n] { f[x] = x; if (p) { out[x] = f[x] } else { out[x] = 0 } }
     Stmt uses = IfThenElse::make(param(), loop("out", load_f()), loop("out", i32(0)));
     Stmt before = Allocate::make("f", Int(32), {var("n")}, Block::make(loop("f", var("x")), uses));
-    std::string text = printed(skip_stages(before, env_of({"f"})));
+    std::string text = printed(skip_stages(before, root_funcs({"f"})));
     // After: allocate f[select(p, n, 0)] { if (p) { f[x] = x }; if (p) ... }
     EXPECT_NE(text.find("select(p, n, 0)"), std::string::npos) << text;
     EXPECT_LT(text.find("if (p)"), text.find("f[x] = x")) << text;
@@ -61,12 +48,12 @@ TEST(SkipStages, AProducerReadOnlyInOneBranchIsComputedAndSizedOnlyThere) {
     // A select on the Param picks the same way.
     Stmt select_use = loop("out", Select::make(Not::make(param()), i32(0), load_f()));
     Stmt s2 = Allocate::make("f", Int(32), {var("n")}, Block::make(loop("f", var("x")), select_use));
-    std::string text2 = printed(skip_stages(s2, env_of({"f"})));
+    std::string text2 = printed(skip_stages(s2, root_funcs({"f"})));
     EXPECT_LT(text2.find("if (p)"), text2.find("f[x] = x")) << text2;
 }
 
 TEST(SkipStages, ConditionsThatVaryOrAreUnknownBeforeTheProductionAreLeftAlone) {
-    Environment env = env_of({"f"});
+    Environment env = root_funcs({"f"});
     Stmt production = loop("f", var("x"));
     auto alloc = [&](const Stmt &uses) {
         return Allocate::make("f", Int(32), {var("n")}, Block::make(production, uses));
@@ -98,7 +85,7 @@ TEST(SkipStages, ALetTheConditionNeedsMovesBeforeTheAllocate) {
     Expr lookup = Call::make(Int(32), "lookup", {}, Call::Extern);
     Stmt uses = LetStmt::make("r", lookup, IfThenElse::make(EQ::make(var("r"), i32(1)), loop("out", load_f())));
     Stmt before = Allocate::make("f", Int(32), {var("n")}, Block::make(loop("f", var("x")), uses));
-    std::string text = printed(skip_stages(before, env_of({"f"})));
+    std::string text = printed(skip_stages(before, root_funcs({"f"})));
     size_t let = text.find("let r = lookup()"), alloc = text.find("allocate f"), guard = text.find("if ((r == 1))");
     ASSERT_NE(let, std::string::npos) << text;
     EXPECT_LT(let, alloc) << text;
