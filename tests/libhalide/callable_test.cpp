@@ -256,3 +256,46 @@ TEST(Callable, JITExternsOfFuncsAndPipelines) {
         }
     }
 }
+
+// A Func's jit_handlers() serve the Callable compiled from it, as they serve
+// realize(); handlers set after compile_to_callable do not (upstream 21: one
+// custom malloc and one custom free per call).
+namespace {
+int callable_test_mallocs = 0;
+int callable_test_frees = 0;
+
+void *callable_test_malloc(JITUserContext *, size_t size) {
+    callable_test_mallocs++;
+    return malloc(size);
+}
+
+void callable_test_free(JITUserContext *, void *ptr) {
+    callable_test_frees++;
+    free(ptr);
+}
+
+void *callable_test_refusing_malloc(JITUserContext *, size_t) {
+    ADD_FAILURE() << "a handler set after compile_to_callable was called";
+    return nullptr;
+}
+} // namespace
+
+TEST(Callable, UsesTheJITHandlersOfItsFunc) {
+    Var x("x");
+    Func f("callable_handlers_f"), g("callable_handlers_g");
+    f(x) = x * 3;
+    g(x) = f(x) + 1;
+    f.compute_root();
+    g.jit_handlers().custom_malloc = callable_test_malloc;
+    g.jit_handlers().custom_free = callable_test_free;
+    Callable c = g.compile_to_callable({});
+    g.jit_handlers().custom_malloc = callable_test_refusing_malloc;
+    callable_test_mallocs = callable_test_frees = 0;
+    Buffer<int32_t> out(1000);
+    ASSERT_EQ(c(out), 0);
+    EXPECT_EQ(callable_test_mallocs, 1);
+    EXPECT_EQ(callable_test_frees, 1);
+    for (int i = 0; i < 1000; i++) {
+        ASSERT_EQ(out(i), i * 3 + 1);
+    }
+}

@@ -161,23 +161,23 @@ Callable Pipeline::compile_to_callable(const std::vector<Argument> &args, const 
 }
 
 Callable Func::compile_to_callable(const std::vector<Argument> &args, const Target &target) {
-    return Pipeline(*this).compile_to_callable(args, target);
+    return pipeline().compile_to_callable(args, target);
 }
 
 void Func::infer_input_bounds(const std::vector<int32_t> &sizes, const Target &target) {
-    Pipeline(*this).infer_input_bounds(sizes, target);
+    pipeline().infer_input_bounds(sizes, target);
 }
 
 void Func::infer_input_bounds(const Realization &dst, const Target &target) {
-    Pipeline(*this).infer_input_bounds(dst, target);
+    pipeline().infer_input_bounds(dst, target);
 }
 
 void Func::infer_input_bounds(JITUserContext *context, const std::vector<int32_t> &sizes, const Target &target) {
-    Pipeline(*this).infer_input_bounds(context, sizes, target);
+    pipeline().infer_input_bounds(context, sizes, target);
 }
 
 void Func::infer_input_bounds(JITUserContext *context, const Realization &dst, const Target &target) {
-    Pipeline(*this).infer_input_bounds(context, dst, target);
+    pipeline().infer_input_bounds(context, dst, target);
 }
 
 std::vector<Argument> Func::infer_arguments() {
