@@ -437,6 +437,8 @@ TEST(MemoizePass, StorageFromTheCacheAndProductionOnAMiss) {
     std::string after = printed(inject_memoization(before, env, pipe));
     std::smatch id;
     ASSERT_TRUE(std::regex_search(after, id, std::regex("\\(uint64\\)([0-9]+)")));
+    // The key's 24 bytes: a C struct of a string pointer, the uint64
+    // compilation id and the int32 p, padded to 8.
     std::string expected =
         "let f.stride.0 = 1\n"
         "let f.memo.buffer.0 = buffer_make(0, 0, 0, 32, 1, 1, f.min.0, f.extent.0, f.stride.0)\n"
@@ -445,7 +447,7 @@ TEST(MemoizePass, StorageFromTheCacheAndProductionOnAMiss) {
         id[1].str() +
         ", p)\n"
         "let f.memo.buffers = make_struct(f.memo.buffer.0)\n"
-        "let f.memo.result = halide_memoization_cache_lookup(__user_context, f.memo.key, 20, f.memo.bounds, 1, "
+        "let f.memo.result = halide_memoization_cache_lookup(__user_context, f.memo.key, 24, f.memo.bounds, 1, "
         "f.memo.buffers)\n";
     ASSERT_EQ(after.substr(0, expected.size()), expected) << after;
     EXPECT_NE(after.find("assert((f.memo.result != -1), halide_error_out_of_memory(__user_context))"),
@@ -456,7 +458,7 @@ TEST(MemoizePass, StorageFromTheCacheAndProductionOnAMiss) {
     // The production and the store only on a miss; the consumer always.
     size_t miss = after.find("if ((f.memo.result == 1))");
     size_t loop = after.find("for (f.s0.x");
-    size_t store = after.find("halide_memoization_cache_store(__user_context, f.memo.key, 20, f.memo.bounds, 1, "
+    size_t store = after.find("halide_memoization_cache_store(__user_context, f.memo.key, 24, f.memo.bounds, 1, "
                               "f.memo.buffers, false, (uint64)0)");
     size_t consumer = after.find("out[0] = f[0]");
     ASSERT_NE(miss, std::string::npos) << after;

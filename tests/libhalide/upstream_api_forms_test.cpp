@@ -6,7 +6,7 @@
 // Internal::safe_numeric_cast; compute_at a Func defined afterwards;
 // wrappers used in RDom::where() predicates and wrappers of wrappers;
 // Call::IntrinsicOp in a custom lowering pass; an ImageParam or a Buffer as
-// a Func.
+// a Func; Call::make_struct read by an extern as its C struct.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -339,3 +339,36 @@ TEST(UpstreamApiForms, ImageParamConvertsToOneSchedulableFunc) {
 }
 
 } // namespace
+
+// make_struct's pointer is a C struct of its fields, padding and all: an
+// extern reads it through its own struct type (upstream's make_struct test;
+// ours packed the fields, and the extern read a wild pointer).
+struct ApiFormsStruct {
+    double a;
+    int32_t b;
+    int16_t c;
+    const char *d;
+    uint8_t e;
+    int64_t f;
+};
+
+extern "C" HALIDE_EXPORT_SYMBOL int api_forms_read_struct(ApiFormsStruct *s) {
+    // The pointer last: read at a wrong offset it would be wild.
+    if (s->e != 1 || s->f != -(int64_t(1) << 40) || s->a != 3.0 || s->b != 1234567 || s->c != 1234 ||
+        std::string(s->d) != "a global string") {
+        return 1;
+    }
+    return 42;
+}
+HalideExtern_1(int, api_forms_read_struct, ApiFormsStruct *);
+
+TEST(UpstreamApiForms, MakeStructIsLaidOutAsACStruct) {
+    Expr s = Internal::Call::make(Handle(), Internal::Call::make_struct,
+                                  {cast<double>(3.0f), cast<int32_t>(1234567), cast<int16_t>(1234),
+                                   Expr(std::string("a global string")), Expr(true), Expr(-(int64_t(1) << 40))},
+                                  Internal::Call::Intrinsic);
+    Func g("api_forms_struct");
+    g() = api_forms_read_struct(s);
+    Buffer<int> out = g.realize();
+    EXPECT_EQ(out(), 42);
+}

@@ -278,6 +278,23 @@ def test_embedded_buffer_and_predicated_tail(tmp_path):
     np.testing.assert_array_equal(args_c[1], args_l[1])
 
 
+def test_memoized_stage_keyed_by_params_of_several_types(tmp_path):
+    # The cache key is a make_struct of a string, a uint64 and the Params
+    # (an int32 and a bool): laid out as a C struct, padding zeroed, in both
+    # backends. Repeated and changed keys must give the values of their own.
+    p, q = hl.Param(hl.Int(32), "mp"), hl.Param(hl.Bool(), "mq")
+    f, g = hl.Func("memo_f"), hl.Func("memo_g")
+    f[x] = x * p + hl.select(q, 100, 0)
+    f.compute_root().memoize()
+    g[x] = f[x] + 1
+    lib = _build(tmp_path, hl.Pipeline(g), [p, q], "memo")
+    for name in ["memo_c", "memo_llvm"]:
+        for pv, qv in [(3, True), (3, True), (3, False), (5, True), (3, True)]:
+            out = np.zeros(16, np.int32)
+            assert _call(lib, name, [np.int32(pv), np.bool_(qv), out]) == 0
+            np.testing.assert_array_equal(out, np.arange(16) * pv + (100 if qv else 0) + 1)
+
+
 def test_async_producer_and_traced_stores(tmp_path, capfd):
     im = hl.ImageParam(hl.Float(32), 2, "im")
     g, f = hl.Func("ag"), hl.Func("af")

@@ -6,12 +6,14 @@
 // CodeGen_LLVM_Buffers.cpp.
 #include "codegen/CodeGen_LLVM_Internal.h"
 
+#include <algorithm>
 #include <map>
 
 #include "Halide/Error.h"
 #include "Halide/IR.h"
 #include "Halide/IROperator.h"
 #include "ir/IntrinsicNames.h"
+#include "ir/StructLayout.h"
 
 namespace Halide {
 namespace Internal {
@@ -180,20 +182,26 @@ llvm::Value *CodeGen_LLVM::call_intrinsic(const Call *op) {
         return buffer_intrinsic(op);
     }
     if (n == "make_struct") {
-        // The values packed one after the other (no padding) in the
-        // function's stack frame; a pointer to them (memoization keys,
-        // arrays of buffer pointers).
-        std::vector<llvm::Value *> values;
-        std::vector<llvm::Type *> types;
+        // The values laid out as a C struct of them (ir/StructLayout.h) in
+        // the function's stack frame, padding zeroed; a pointer to them
+        // (structs for externs, memoization keys, arrays of buffer pointers).
+        std::vector<Type> types;
         for (const Expr &a : op->args) {
-            values.push_back(codegen(a));
-            types.push_back(values.back()->getType());
+            types.push_back(a.type());
         }
-        llvm::StructType *st = llvm::StructType::get(ctx_, types, true);
+        StructLayout layout = struct_layout(types);
         llvm::IRBuilder<> entry(&current_fn()->getEntryBlock(), current_fn()->getEntryBlock().begin());
-        llvm::Value *p = entry.CreateAlloca(st, nullptr, "struct");
-        for (size_t i = 0; i < values.size(); i++) {
-            b_.CreateAlignedStore(values[i], b_.CreateStructGEP(st, p, (unsigned)i), llvm::Align(1));
+        llvm::AllocaInst *p = entry.CreateAlloca(llvm::ArrayType::get(b_.getInt8Ty(), std::max<size_t>(layout.size, 1)),
+                                                 nullptr, "struct");
+        p->setAlignment(llvm::Align(std::max<size_t>(layout.alignment, 8)));
+        b_.CreateMemSet(p, b_.getInt8(0), std::max<size_t>(layout.size, 1), llvm::Align(8));
+        for (size_t i = 0; i < op->args.size(); i++) {
+            llvm::Value *v = codegen(op->args[i]);
+            if (types[i].is_bool()) {
+                v = b_.CreateZExt(v, v->getType()->getWithNewBitWidth(8)); // a C bool is a byte
+            }
+            llvm::Value *at = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), p, layout.offsets[i]);
+            b_.CreateAlignedStore(v, at, llvm::Align(1));
         }
         return p;
     }

@@ -423,13 +423,6 @@ struct h_any {
     }
 };
 
-// The packed bytes of values one after the other (make_struct).
-inline void h_pack(uint8_t *) {}
-template <typename T, typename... R> inline void h_pack(uint8_t *at, const T &v, const R &...rest) {
-    memcpy(at, &v, sizeof(T));
-    h_pack(at + sizeof(T), rest...);
-}
-
 // Frees a heap block when its scope ends, early returns included.
 struct h_free_at_exit {
     void *user_context;

@@ -2,6 +2,7 @@
 // local constant through the prelude's helpers (CPrelude.cpp), which carry
 // Halide's meaning (wrap-around, Euclidean division, ...) and work on
 // scalars and vectors alike. Loads and calls, intrinsics included, are here.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -11,6 +12,7 @@
 #include "codegen/BackendCommon.h"
 #include "codegen_c/CodeGen_C_Internal.h"
 #include "ir/IntrinsicNames.h"
+#include "ir/StructLayout.h"
 
 namespace Halide {
 namespace Internal {
@@ -332,16 +334,23 @@ std::string CodeGen_C::call_intrinsic(const Call *op) {
         return arg(1);
     }
     if (n == "make_struct") {
-        std::string list;
-        size_t bytes = 0;
+        // A C struct's layout (ir/StructLayout.h), padding zeroed.
+        std::vector<Type> types;
+        std::vector<std::string> values; // each emitted before the struct's lines
         for (size_t i = 0; i < op->args.size(); i++) {
-            // Each at its own type's size (a string is its pointer).
-            list += ", (" + c_type(op->args[i].type()) + ")" + arg(i);
-            bytes += (size_t)op->args[i].type().bytes();
+            types.push_back(op->args[i].type());
+            values.push_back(arg(i));
         }
+        StructLayout layout = struct_layout(types);
         std::string name = "t" + std::to_string(counter_++);
-        line() << "alignas(8) uint8_t " << name << "[" << std::max<size_t>(bytes, 1) << "];\n";
-        line() << "h_pack(" << name << list << ");\n";
+        line() << "alignas(8) uint8_t " << name << "[" << std::max<size_t>(layout.size, 1) << "] = {0};\n";
+        for (size_t i = 0; i < values.size(); i++) {
+            std::string field = "t" + std::to_string(counter_++);
+            std::string type = c_type(types[i]);
+            line() << type << " " << field << " = (" << type << ")" << values[i] << ";\n";
+            line() << "memcpy(" << name << " + " << layout.offsets[i] << ", &" << field << ", sizeof(" << field
+                   << "));\n";
+        }
         return "((void *)" + name + ")";
     }
     if (n.compare(0, 7, "buffer_") == 0) {

@@ -30,6 +30,7 @@
 #include "Halide/IRPrinter.h"
 #include "Halide/IRVisitor.h"
 #include "ir/BlockList.h"
+#include "ir/StructLayout.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -336,7 +337,6 @@ private:
         std::vector<Expr> key_values = {StringImm::make(std::to_string(pipeline_.size()) + ":" + pipeline_ +
                                                         std::to_string(f.name.size()) + ":" + f.name),
                                         make_const(UInt(64), compilation_)};
-        int64_t key_size = 16;
         std::vector<Expr> tags;
         std::vector<Expr> key_parts;
         for (const std::string &name : key_params(f, production, &tags)) {
@@ -352,8 +352,13 @@ private:
                 v = cast(UInt(8), v);
             }
             key_values.push_back(v);
-            key_size += v.type().is_handle() ? 8 : v.type().bytes();
         }
+        std::vector<Type> key_types;
+        for (const Expr &v : key_values) {
+            key_types.push_back(v.type());
+        }
+        // The key's bytes, padding (zeroed) included.
+        int64_t key_size = (int64_t)struct_layout(key_types).size;
         Stmt store = Evaluate::make(Call::make(
             Int(32), "halide_memoization_cache_store",
             {uc, key, int32_const(key_size), bounds, int32_const((int64_t)allocs.size()), buffers,
