@@ -5,6 +5,7 @@
 #include "Halide/IREquality.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
+#include "analysis/ImpliedConditions.h"
 #include "ir/IntrinsicNames.h"
 #include "ir/Substitute.h"
 #include "ir/UsesVars.h"
@@ -915,23 +916,7 @@ private:
     // values: its comparisons, under a conjunction when it holds or a
     // disjunction when it fails.
     static void collect_facts(const Expr &cond, bool holds, std::vector<std::pair<Expr, Expr>> &out) {
-        if (const Not *n = cond.as<Not>()) {
-            collect_facts(n->a, !holds, out);
-        } else if (const And *a = cond.as<And>()) {
-            if (holds) {
-                collect_facts(a->a, true, out);
-                collect_facts(a->b, true, out);
-            }
-        } else if (const Or *o = cond.as<Or>()) {
-            if (!holds) {
-                collect_facts(o->a, false, out);
-                collect_facts(o->b, false, out);
-            }
-        } else if (const Call *c = cond.as<Call>(); c && c->call_type == Call::Intrinsic &&
-                                                    (c->name == "likely" || c->name == "likely_if_innermost") &&
-                                                    c->args.size() == 1) {
-            collect_facts(c->args[0], holds, out);
-        } else {
+        for_each_implied_condition(cond, holds, [&](const Expr &c, bool h) {
             auto fact = [&](const Expr &a, const Expr &b, bool strict) {
                 if (a.type() != Int(32) || b.type() != Int(32)) {
                     return;
@@ -939,19 +924,19 @@ private:
                 out.emplace_back(a, strict ? Sub::make(b, int32(1)) : b);
             };
             // a < b holds, or fails (b <= a); the other comparisons alike.
-            if (const LT *lt = cond.as<LT>()) {
-                holds ? fact(lt->a, lt->b, true) : fact(lt->b, lt->a, false);
-            } else if (const LE *le = cond.as<LE>()) {
-                holds ? fact(le->a, le->b, false) : fact(le->b, le->a, true);
-            } else if (const GT *gt = cond.as<GT>()) {
-                holds ? fact(gt->b, gt->a, true) : fact(gt->a, gt->b, false);
-            } else if (const GE *ge = cond.as<GE>()) {
-                holds ? fact(ge->b, ge->a, false) : fact(ge->a, ge->b, true);
-            } else if (const EQ *eq = cond.as<EQ>(); eq && holds) {
+            if (const LT *lt = c.as<LT>()) {
+                h ? fact(lt->a, lt->b, true) : fact(lt->b, lt->a, false);
+            } else if (const LE *le = c.as<LE>()) {
+                h ? fact(le->a, le->b, false) : fact(le->b, le->a, true);
+            } else if (const GT *gt = c.as<GT>()) {
+                h ? fact(gt->b, gt->a, true) : fact(gt->a, gt->b, false);
+            } else if (const GE *ge = c.as<GE>()) {
+                h ? fact(ge->b, ge->a, false) : fact(ge->a, ge->b, true);
+            } else if (const EQ *eq = c.as<EQ>(); eq && h) {
                 fact(eq->a, eq->b, false);
                 fact(eq->b, eq->a, false);
             }
-        }
+        });
     }
 
     // Narrows the loop variable that a <= b bounds, if one side is a

@@ -6,6 +6,7 @@
 #include "ir/ShareSubexpressions.h"
 
 #include <map>
+#include <string>
 #include <vector>
 
 #include "Halide/IRMutator.h"
@@ -28,6 +29,7 @@ public:
         int uses = 0;      // edges reaching it
         bool has_call = false;
     };
+    explicit GraphCounts(const std::map<std::string, uint64_t> *let_sizes = nullptr) : let_sizes_(let_sizes) {}
     std::map<const IRNode *, Node> nodes;
     std::vector<const IRNode *> order; // children before parents
     bool has_let = false;
@@ -56,7 +58,7 @@ private:
         call_ = false;
         IRVisitor::visit(op);
         Node n;
-        n.size = saturating_add(total, 1);
+        n.size = saturating_add(total, own_size(op));
         n.uses = 1;
         n.has_call = call_ || op->node_type == IRNodeType::Call;
         has_let = has_let || op->node_type == IRNodeType::Let;
@@ -65,7 +67,20 @@ private:
         total = saturating_add(outer_total, n.size);
         call_ = outer_call || n.has_call;
     }
+    template <typename T> uint64_t own_size(const T *) {
+        return 1;
+    }
+    uint64_t own_size(const Variable *op) {
+        if (let_sizes_) {
+            auto it = let_sizes_->find(op->name);
+            if (it != let_sizes_->end()) {
+                return it->second;
+            }
+        }
+        return 1;
+    }
     bool call_ = false;
+    const std::map<std::string, uint64_t> *let_sizes_;
 };
 
 // Rebuilds with the chosen nodes replaced by their let's variable; each
@@ -101,8 +116,8 @@ private:
 
 } // namespace
 
-uint64_t tree_size(const Expr &e) {
-    GraphCounts counts;
+uint64_t tree_size(const Expr &e, const std::map<std::string, uint64_t> *let_sizes) {
+    GraphCounts counts(let_sizes);
     counts.include(e);
     return counts.total;
 }

@@ -6,6 +6,8 @@
 #define HALIDE_IR_SHARE_SUBEXPRESSIONS_H
 
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "Halide/Expr.h"
 
@@ -13,8 +15,10 @@ namespace Halide {
 namespace Internal {
 
 // The number of nodes of e walked as a tree (saturating at UINT64_MAX),
-// counted over its graph: linear in the graph's size.
-uint64_t tree_size(const Expr &e);
+// counted over its graph: linear in the graph's size. A variable named in
+// `let_sizes` counts as that many nodes (the size of the let it names, as
+// if expanded).
+uint64_t tree_size(const Expr &e, const std::map<std::string, uint64_t> *let_sizes = nullptr);
 
 // e with each subexpression it reaches by more than one path bound in a
 // let (`<prefix>N`), when its tree is past `min_tree` nodes and larger than

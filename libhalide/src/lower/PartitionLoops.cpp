@@ -160,38 +160,6 @@ constexpr size_t kMaxExpandedLet = 2000;
 // edge conditions (clamps, boundary conditions, tails) are tens of nodes.
 constexpr uint64_t kMaxBoundedTree = 256;
 
-// Counts nodes, each Variable naming a let in `sizes` as that let's size.
-class ExpandedSize : public IRVisitor {
-public:
-    explicit ExpandedSize(const std::map<std::string, size_t> &s) : sizes_(s) {}
-    size_t total = 0;
-    using IRVisitor::visit;
-#define HALIDE_IR_NODE(N)                                                                                              \
-    void visit(const N *op) override {                                                                                 \
-        count(op);                                                                                                     \
-    }
-#include "Halide/IRNodes.def"
-#undef HALIDE_IR_NODE
-
-private:
-    template <typename Node> void count(const Node *op) {
-        total++;
-        IRVisitor::visit(op);
-    }
-    void count(const Variable *op) {
-        auto it = sizes_.find(op->name);
-        total += it == sizes_.end() ? 1 : it->second;
-    }
-    const std::map<std::string, size_t> &sizes_;
-};
-
-// The size of e once every let named in `sizes` is expanded into it.
-size_t expanded_size(const Expr &e, const std::map<std::string, size_t> &sizes) {
-    ExpandedSize counter(sizes);
-    counter.include(e);
-    return counter.total;
-}
-
 const Expr &likely_arg(const Expr &e) {
     return e.as<Call>()->args[0];
 }
@@ -503,7 +471,7 @@ private:
         if (solver_depends(value)) {
             lets_[name] = value;
         } else {
-            size_t size = expanded_size(value, invariant_size_);
+            uint64_t size = tree_size(value, &invariant_size_);
             if (size <= kMaxExpandedLet) {
                 invariant_lets_[name] = substitute(invariant_lets_, value);
                 invariant_size_[name] = size;
@@ -682,7 +650,7 @@ private:
     std::string v_;
     Expr min_, max_;
     std::map<std::string, Expr> lets_, invariant_lets_;
-    std::map<std::string, size_t> invariant_size_; // expanded_size of each invariant let
+    std::map<std::string, uint64_t> invariant_size_; // tree_size of each invariant let, expanded
     std::set<std::string> inside_;
     Scope inner_;
     bool innermost_;

@@ -21,6 +21,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/Simplify.h"
+#include "analysis/ImpliedConditions.h"
 #include "ir/Substitute.h"
 #include "lower/Passes.h"
 
@@ -137,24 +138,12 @@ private:
 // What holding (`holds`) or failing of condition c says: p, !p, p == k,
 // k == p about single variables, c itself, and conjunctions (or, when c
 // fails, disjunctions) of those.
-void learn(const Expr &c, bool holds, Facts &facts) {
-    facts.conditions.emplace_back(c, holds);
-    if (const Variable *v = c.as<Variable>()) {
-        facts.values[v->name] = holds ? const_true() : const_false();
-    } else if (const Not *n = c.as<Not>()) {
-        learn(n->a, !holds, facts);
-    } else if (const And *a = c.as<And>()) {
-        if (holds) {
-            learn(a->a, true, facts);
-            learn(a->b, true, facts);
-        }
-    } else if (const Or *o = c.as<Or>()) {
-        if (!holds) {
-            learn(o->a, false, facts);
-            learn(o->b, false, facts);
-        }
-    } else if (const EQ *eq = c.as<EQ>()) {
-        if (holds) {
+void learn(const Expr &cond, bool holds, Facts &facts) {
+    for_each_implied_condition(cond, holds, [&](const Expr &c, bool h) {
+        facts.conditions.emplace_back(c, h);
+        if (const Variable *v = c.as<Variable>()) {
+            facts.values[v->name] = h ? const_true() : const_false();
+        } else if (const EQ *eq = c.as<EQ>(); eq && h) {
             const Variable *va = eq->a.as<Variable>(), *vb = eq->b.as<Variable>();
             if (va && is_const(eq->b)) {
                 facts.values[va->name] = eq->b;
@@ -162,7 +151,7 @@ void learn(const Expr &c, bool holds, Facts &facts) {
                 facts.values[vb->name] = eq->a;
             }
         }
-    }
+    });
 }
 
 Facts with(Facts facts, const Expr &c, bool holds) {
