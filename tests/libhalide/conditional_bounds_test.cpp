@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "Halide.h"
 
@@ -41,6 +42,15 @@ std::string runtime_error_of(const std::function<void()> &fn) {
         return e.what();
     }
     return "";
+}
+
+// The width and height of im that f's infer_input_bounds({10}) allocates
+// with p set to `value`.
+std::pair<int, int> input_region(Func f, ImageParam im, Param<int> p, int value) {
+    im.reset();
+    p.set(value);
+    f.infer_input_bounds({10});
+    return {im.get().width(), im.get().height()};
 }
 
 } // namespace
@@ -104,15 +114,8 @@ TEST(SpecializeBounds, AConditionThatDecidesASelectTrimsItsOtherSide) {
     Var x("x");
     f(x) = select(test, im(x, 0), im(0, x));
     f.specialize(test);
-    p.set(100);
-    f.infer_input_bounds({10});
-    EXPECT_EQ(im.get().width(), 10);
-    EXPECT_EQ(im.get().height(), 1);
-    im.reset();
-    p.set(-100);
-    f.infer_input_bounds({10});
-    EXPECT_EQ(im.get().width(), 1);
-    EXPECT_EQ(im.get().height(), 10);
+    EXPECT_EQ(input_region(f, im, p, 100), std::make_pair(10, 1));
+    EXPECT_EQ(input_region(f, im, p, -100), std::make_pair(1, 10));
 }
 
 TEST(SpecializeBounds, AComparisonImpliedByTheConditionIsDecided) {
@@ -122,15 +125,8 @@ TEST(SpecializeBounds, AComparisonImpliedByTheConditionIsDecided) {
     Var x("x");
     f(x) = select(p > 50, im(x, 0), im(0, x));
     f.specialize(p > 73); // p > 73 implies p > 50; p <= 73 decides nothing
-    p.set(100);
-    f.infer_input_bounds({10});
-    EXPECT_EQ(im.get().width(), 10);
-    EXPECT_EQ(im.get().height(), 1);
-    im.reset();
-    p.set(-100);
-    f.infer_input_bounds({10});
-    EXPECT_EQ(im.get().width(), 10);
-    EXPECT_EQ(im.get().height(), 10);
+    EXPECT_EQ(input_region(f, im, p, 100), std::make_pair(10, 1));
+    EXPECT_EQ(input_region(f, im, p, -100), std::make_pair(10, 10));
 }
 
 TEST(SpecializeBounds, AVectorizedBranchNotTakenDoesNotWidenTheInput) {
