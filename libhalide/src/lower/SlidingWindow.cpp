@@ -1,7 +1,7 @@
 // See Passes.h: sliding window.
 //
 // A Func g stored outside a serial loop and computed inside it (its region
-// lets g.c.min.d / g.c.max.d open the loop's body) computes, in every
+// g.c.min.d / g.c.max.d bound by lets in the loop's body) computes, in every
 // iteration after the first, only the part of its region past what the
 // previous iteration computed:
 //
@@ -19,21 +19,39 @@
 // keeps them. The new bound is clamped to the region itself, so nothing
 // outside what the schedule already computed (and stored) is computed.
 //
+// g's region may be bound deeper in the loop's body, as upstream slides it:
+//  - inside a loop of one iteration (a consumer computed at y, its own loop
+//    over [y, y]): its variable is the let it amounts to;
+//  - inside loops whose bounds do not depend on y, and branches whose
+//    conditions do not (the same inner iterations run every y): the region
+//    at inner iteration i slides against the region at the same i of the
+//    previous y. So g(x, y) = f(x - 1, y) + f(x, y) + f(x, y - 1) with f
+//    stored at root and computed at g's x slides along x within a row (that
+//    loop's own slide) and along y across rows: each point of f once.
+// Each cut only leaves out points of a region an earlier iteration (of y,
+// or of the inner loop) computed, so cuts at several loops compose.
+//
 // The ends are judged on the values the lets actually take, including the
 // already slid regions of consumers at the same loop (a slid end is
 // monotonic in the same direction as the end it replaced), so chains of
-// line-buffered Funcs slide together. Funcs with update definitions keep
-// their full region (a partial recomputation would redo the pure stage over
-// rows the updates already finished).
+// line-buffered Funcs slide together. A Func with update definitions slides
+// along a dimension that every update writes and reads at its own pure Var
+// (f(r, y) = ... f(r, y) ...): each stage then computes each row apart from
+// the others, and every stage loops over the slid region of that dimension,
+// so each stage computes only the new rows. Otherwise it keeps its full
+// region (a partial recomputation would redo the pure stage over rows the
+// updates already finished).
 #include <set>
 #include <sstream>
 
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
+#include "Halide/IRVisitor.h"
 #include "Halide/Simplify.h"
 #include "analysis/Monotonic.h"
 #include "ir/Substitute.h"
+#include "ir/UsesVars.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -73,6 +91,309 @@ bool parse_region_let(const std::string &name, RegionLet &out) {
     return !out.func.empty();
 }
 
+// Whether a schedule (or one of its specializations) splits or fuses `var`.
+bool splits_var(const std::vector<SplitStep> &splits, const std::vector<Specialization> &specs,
+                const std::string &var) {
+    for (const SplitStep &s : splits) {
+        if (s.old_var == var || s.inner == var || s.outer == var) {
+            return true;
+        }
+    }
+    bool found = false;
+    for_each_specialization(specs, [&](const Specialization &s) { found = found || splits_var(s.splits, {}, var); });
+    return found;
+}
+
+// Whether every update of g writes and reads g at its pure Var in dimension
+// d (and nothing splits that Var): each stage then computes each row along
+// d from that row alone, over the region's rows, so computing only the new
+// rows leaves the finished ones as they are.
+bool updates_keep_rows_apart(const FunctionContents &g, int d) {
+    const std::string &var = g.args[(size_t)d];
+    if (splits_var(g.splits, g.specializations, var)) {
+        return false;
+    }
+    class ReadsOwnRow : public IRVisitor {
+    public:
+        const std::string *func = nullptr, *var = nullptr;
+        int d = 0;
+        bool ok = true;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Halide && op->name == *func) {
+                const Variable *v = (size_t)d < op->args.size() ? op->args[(size_t)d].as<Variable>() : nullptr;
+                ok = ok && v && v->name == *var;
+            }
+            IRVisitor::visit(op);
+        }
+    } reads;
+    reads.func = &g.name;
+    reads.var = &var;
+    reads.d = d;
+    for (const UpdateDefinition &u : g.updates) {
+        if ((size_t)d >= u.pure_vars.size() || u.pure_vars[(size_t)d] != var ||
+            splits_var(u.splits, u.specializations, var)) {
+            return false;
+        }
+        for (const Expr &e : u.args) {
+            reads.include(e);
+        }
+        for (const Expr &e : u.values) {
+            reads.include(e);
+        }
+        if (u.rdom) {
+            for (const Expr &e : u.rdom->predicates) {
+                reads.include(e);
+            }
+        }
+    }
+    return reads.ok;
+}
+
+// The names of the variables e uses.
+std::vector<std::string> variables_of(const Expr &e) {
+    class Collect : public IRVisitor {
+    public:
+        std::set<std::string> names;
+        using IRVisitor::visit;
+        void visit(const Variable *op) override { names.insert(op->name); }
+    } collect;
+    collect.include(e);
+    return {collect.names.begin(), collect.names.end()};
+}
+
+// The sliding of the Funcs stored outside one loop whose regions are bound
+// in its body.
+class SlideAlong : public IRMutator {
+public:
+    SlideAlong(const Environment &env, const std::multiset<std::string> &stored_outside, const For *loop)
+        : env_(env), stored_outside_(stored_outside), loop_(loop) {}
+
+    bool changed = false;
+
+    using IRMutator::visit;
+
+    Stmt visit(const Realize *op) override {
+        stored_inside_.insert(op->name);
+        Stmt s = IRMutator::visit(op);
+        stored_inside_.erase(stored_inside_.find(op->name));
+        return s;
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        push(op->name, op->value, true);
+        RegionLet r;
+        if (parse_region_let(op->name, r) && r.field == "extent") {
+            // The last let of a region (extent of its last dimension): the
+            // whole region is known now.
+            auto f = env_.find(r.func);
+            if (f != env_.end() && r.dim + 1 == (int)f->second->args.size()) {
+                try_slide(*f->second);
+            }
+        }
+        Stmt body = mutate(op->body);
+        Expr value = path_.back().value;
+        path_.pop_back();
+        if (body.same_as(op->body) && value.same_as(op->value)) {
+            return self_stmt(op);
+        }
+        return LetStmt::make(op->name, value, body);
+    }
+
+    Stmt visit(const For *op) override {
+        if (!depends(op->min) && !depends(op->extent) &&
+            (op->for_type == ForType::Serial || op->for_type == ForType::Unrolled ||
+             op->for_type == ForType::Parallel)) {
+            // The same iterations every time around the sliding loop.
+            push(op->name, Expr(), false);
+        } else if (is_const_one(expand(op->extent))) {
+            // One iteration: its variable is a let of its min.
+            push(op->name, op->min, false);
+        } else {
+            return self_stmt(op);
+        }
+        Stmt body = mutate(op->body);
+        path_.pop_back();
+        return body.same_as(op->body) ? self_stmt(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
+    }
+
+    Stmt visit(const IfThenElse *op) override {
+        if (depends(op->condition)) {
+            return self_stmt(op); // a different branch may have run the previous time
+        }
+        return IRMutator::visit(op);
+    }
+
+private:
+    // A let (or a loop's variable) from the loop's body down to here.
+    struct Entry {
+        std::string name;
+        Expr value; // undefined: a loop's variable, the same along the sliding loop
+        bool is_let = true;
+        std::vector<std::string> vars; // what value uses
+        bool depends = false;          // whether its value changes with the sliding loop's variable
+        // Found when first asked (most lets are never asked about):
+        bool known = false;
+        Monotonic mono = Monotonic::Constant; // its direction along the loop
+        Expr expanded;                        // its value in terms of the loop and outer names
+        bool forced = false;                  // mono set by a slide (the select hides it)
+    };
+
+    // The innermost entry named `name` before path_[before], or -1.
+    int find(const std::string &name, size_t before) const {
+        for (size_t i = before; i-- > 0;) {
+            if (path_[i].name == name) {
+                return (int)i;
+            }
+        }
+        return -1;
+    }
+
+    bool depends(const Expr &e, size_t before) const {
+        for (const std::string &v : variables_of(e)) {
+            if (v == loop_->name) {
+                return true;
+            }
+            int i = find(v, before);
+            if (i >= 0 && path_[(size_t)i].depends) {
+                return true;
+            }
+        }
+        return false;
+    }
+    bool depends(const Expr &e) const { return depends(e, path_.size()); }
+
+    void push(const std::string &name, const Expr &value, bool is_let) {
+        Entry e;
+        e.name = name;
+        e.value = value;
+        e.is_let = is_let;
+        if (value.defined()) {
+            e.vars = variables_of(value);
+            e.depends = depends(value);
+        }
+        path_.push_back(std::move(e));
+    }
+
+    // Entry i with its direction and expansion worked out.
+    const Entry &resolve(size_t i) {
+        Entry &e = path_[i];
+        if (e.known) {
+            return e;
+        }
+        if (e.value.defined()) {
+            std::map<std::string, Monotonic> mono;
+            std::map<std::string, Expr> expansions;
+            for (const std::string &v : e.vars) {
+                int j = find(v, i);
+                if (j < 0) {
+                    continue;
+                }
+                const Entry &used = resolve((size_t)j);
+                mono[v] = used.mono;
+                if (used.expanded.defined()) {
+                    expansions[v] = used.expanded;
+                }
+            }
+            if (!e.forced) {
+                e.mono = e.depends ? is_monotonic(e.value, loop_->name, mono) : Monotonic::Constant;
+            }
+            e.expanded = simplify(substitute(expansions, e.value));
+        }
+        e.known = true;
+        return e;
+    }
+
+    // e in terms of the loop and outer names.
+    Expr expand(const Expr &e) {
+        std::map<std::string, Expr> expansions;
+        for (const std::string &v : variables_of(e)) {
+            int j = find(v, path_.size());
+            if (j >= 0 && resolve((size_t)j).expanded.defined()) {
+                expansions[v] = path_[(size_t)j].expanded;
+            }
+        }
+        return simplify(substitute(expansions, e));
+    }
+
+    void try_slide(const FunctionContents &g) {
+        if (!stored_outside_.count(g.name) || stored_inside_.count(g.name) || g.args.empty()) {
+            return; // stored inside this loop: nothing to reuse
+        }
+        std::string prefix = g.name + ".c.";
+        int dim = -1;
+        for (int d = 0; d < (int)g.args.size(); d++) {
+            std::string suffix = "." + std::to_string(d);
+            int mn = find(prefix + "min" + suffix, path_.size()), mx = find(prefix + "max" + suffix, path_.size());
+            if (mn < 0 || mx < 0 || !path_[(size_t)mn].is_let || !path_[(size_t)mx].is_let) {
+                return; // the region is not all bound here
+            }
+            if (!path_[(size_t)mn].depends && !path_[(size_t)mx].depends) {
+                continue;
+            }
+            if (dim >= 0) {
+                return; // two dimensions move: upstream slides along one only
+            }
+            dim = d;
+        }
+        if (dim < 0) {
+            // The same region every iteration: the first computes it, the
+            // others nothing (the min slides past the max), as upstream's.
+            for (int d = 0; d < (int)g.args.size() && dim < 0; d++) {
+                if (g.updates.empty() || updates_keep_rows_apart(g, d)) {
+                    dim = d;
+                }
+            }
+            if (dim < 0) {
+                return;
+            }
+        } else if (!g.updates.empty() && !updates_keep_rows_apart(g, dim)) {
+            return;
+        }
+        std::string suffix = "." + std::to_string(dim);
+        size_t min_at = (size_t)find(prefix + "min" + suffix, path_.size());
+        size_t max_at = (size_t)find(prefix + "max" + suffix, path_.size());
+        Monotonic mn = resolve(min_at).mono, mx = resolve(max_at).mono;
+        auto up = [](Monotonic m) { return m == Monotonic::Increasing || m == Monotonic::Constant; };
+        auto down = [](Monotonic m) { return m == Monotonic::Decreasing || m == Monotonic::Constant; };
+        bool forward = up(mn) && up(mx);
+        if (!forward && !(down(mn) && down(mx))) {
+            return;
+        }
+        // The end that moves on, at the previous iteration.
+        size_t lead = forward ? max_at : min_at, trail = forward ? min_at : max_at;
+        Expr loop_var = Variable::make(Int(32), loop_->name);
+        Expr previous = simplify(
+            substitute({{loop_->name, Sub::make(loop_var, IntImm::make(Int(32), 1))}}, resolve(lead).expanded));
+        if (!small_enough(previous)) {
+            return;
+        }
+        Entry &t = path_[trail];
+        Expr steady = forward ? Max::make(Add::make(previous, IntImm::make(Int(32), 1)), t.value)
+                              : Min::make(Sub::make(previous, IntImm::make(Int(32), 1)), t.value);
+        t.value = Select::make(GT::make(loop_var, loop_->min), steady, t.value);
+        t.vars = variables_of(t.value);
+        t.depends = true;
+        // Still monotonic the same way (the analysis may not see through the select).
+        t.mono = forward ? Monotonic::Increasing : Monotonic::Decreasing;
+        t.forced = true;
+        changed = true;
+        // The entries from the slid one on take its new value.
+        for (size_t i = trail; i < path_.size(); i++) {
+            path_[i].known = false;
+            if (i > trail && path_[i].value.defined()) {
+                path_[i].depends = depends(path_[i].value, i);
+            }
+        }
+    }
+
+    const Environment &env_;
+    const std::multiset<std::string> &stored_outside_;
+    std::multiset<std::string> stored_inside_;
+    const For *loop_;
+    std::vector<Entry> path_;
+};
+
 class SlideLoops : public IRMutator {
 public:
     explicit SlideLoops(const Environment &env) : env_(env) {}
@@ -88,138 +409,20 @@ public:
 
     Stmt visit(const For *op) override {
         Stmt body = op->body;
-        if (op->for_type == ForType::Serial || op->for_type == ForType::Unrolled) {
-            body = slide(op, body);
+        if ((op->for_type == ForType::Serial || op->for_type == ForType::Unrolled) && !realized_.empty()) {
+            SlideAlong slide(env_, realized_, op);
+            Stmt slid = slide.mutate(body);
+            if (slide.changed) {
+                body = slid;
+            }
         }
         body = mutate(body);
         return body.same_as(op->body) ? self_stmt(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
     }
 
 private:
-    struct Let {
-        std::string name;
-        Expr value;
-    };
-
-    // The lets opening a loop's body, with the regions of the Funcs that
-    // can slide along the loop rewritten.
-    Stmt slide(const For *loop, const Stmt &body) {
-        std::vector<Let> lets;
-        Stmt inside = body;
-        while (const LetStmt *l = inside.as<LetStmt>()) {
-            lets.push_back({l->name, l->value});
-            inside = l->body;
-        }
-        if (lets.empty()) {
-            return body;
-        }
-        std::map<std::string, Monotonic> mono;  // each let's direction along the loop
-        std::map<std::string, Expr> expanded;   // each let's value in terms of the loop and outer names
-        std::map<std::string, size_t> position; // index in `lets`
-        bool changed = false;
-        for (size_t i = 0; i < lets.size(); i++) {
-            const Let &l = lets[i];
-            mono[l.name] = is_monotonic(l.value, loop->name, mono);
-            expanded[l.name] = simplify(substitute(expanded, l.value));
-            position[l.name] = i;
-            RegionLet r;
-            if (!parse_region_let(l.name, r) || r.field != "extent") {
-                continue;
-            }
-            // The last let of a region (extent of its last dimension): the
-            // whole region is known now.
-            auto f = env_.find(r.func);
-            if (f == env_.end() || r.dim + 1 != (int)f->second->args.size()) {
-                continue;
-            }
-            if (try_slide(*f->second, loop, lets, mono, expanded, position)) {
-                // The lets from the slid one on take its new value.
-                changed = true;
-                std::map<std::string, Expr> outer;
-                for (size_t k = 0; k <= i; k++) {
-                    if (k > 0) {
-                        outer[lets[k - 1].name] = expanded[lets[k - 1].name];
-                    }
-                    if (k > trail_) {
-                        mono[lets[k].name] = is_monotonic(lets[k].value, loop->name, mono);
-                    }
-                    if (k >= trail_) {
-                        expanded[lets[k].name] = simplify(substitute(outer, lets[k].value));
-                    }
-                }
-            }
-        }
-        if (!changed) {
-            return body;
-        }
-        Stmt s = inside;
-        for (size_t i = lets.size(); i-- > 0;) {
-            s = LetStmt::make(lets[i].name, lets[i].value, s);
-        }
-        return s;
-    }
-
-    bool try_slide(const FunctionContents &g, const For *loop, std::vector<Let> &lets,
-                   std::map<std::string, Monotonic> &mono, std::map<std::string, Expr> &expanded,
-                   const std::map<std::string, size_t> &position) {
-        if (!g.updates.empty() || !realized_.count(g.name)) {
-            return false; // updates, or stored inside this loop: nothing to reuse
-        }
-        int dim = -1;
-        for (int d = 0; d < (int)g.args.size(); d++) {
-            std::string prefix = g.name + ".c.";
-            std::string suffix = "." + std::to_string(d);
-            auto mn = mono.find(prefix + "min" + suffix), mx = mono.find(prefix + "max" + suffix);
-            if (mn == mono.end() || mx == mono.end()) {
-                return false; // the region is not (all) at this loop
-            }
-            if (mn->second == Monotonic::Constant && mx->second == Monotonic::Constant) {
-                continue;
-            }
-            if (dim >= 0) {
-                return false; // two dimensions move: upstream slides along one only
-            }
-            dim = d;
-        }
-        if (dim < 0) {
-            if (g.args.empty()) {
-                return false;
-            }
-            // The same region every iteration: the first computes it, the
-            // others nothing (the min slides past the max), as upstream's.
-            dim = 0;
-        }
-        std::string suffix = "." + std::to_string(dim);
-        std::string min_name = g.name + ".c.min" + suffix, max_name = g.name + ".c.max" + suffix;
-        Monotonic mn = mono[min_name], mx = mono[max_name];
-        auto up = [](Monotonic m) { return m == Monotonic::Increasing || m == Monotonic::Constant; };
-        auto down = [](Monotonic m) { return m == Monotonic::Decreasing || m == Monotonic::Constant; };
-        bool forward = up(mn) && up(mx);
-        if (!forward && !(down(mn) && down(mx))) {
-            return false;
-        }
-        // The end that moves on, at the previous iteration.
-        const std::string &lead = forward ? max_name : min_name;
-        const std::string &trail = forward ? min_name : max_name;
-        Expr loop_var = Variable::make(Int(32), loop->name);
-        Expr previous =
-            simplify(substitute({{loop->name, Sub::make(loop_var, IntImm::make(Int(32), 1))}}, expanded.at(lead)));
-        if (!small_enough(previous)) {
-            return false;
-        }
-        Let &t = lets[position.at(trail)];
-        Expr steady = forward ? Max::make(Add::make(previous, IntImm::make(Int(32), 1)), t.value)
-                              : Min::make(Sub::make(previous, IntImm::make(Int(32), 1)), t.value);
-        t.value = Select::make(GT::make(loop_var, loop->min), steady, t.value);
-        // Still monotonic the same way; its expansion now has the select.
-        mono[trail] = forward ? Monotonic::Increasing : Monotonic::Decreasing;
-        trail_ = position.at(trail);
-        return true;
-    }
-
     const Environment &env_;
     std::multiset<std::string> realized_;
-    size_t trail_ = 0; // the let the last successful try_slide rewrote
 };
 
 } // namespace
