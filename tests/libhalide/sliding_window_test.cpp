@@ -499,3 +499,59 @@ TEST(SlidingWindow, ATwoDimensionalStencilComputedPerPointSlidesAlongBothLoops) 
         }
     }
 }
+
+namespace {
+
+// The coordinates (min, extent per dimension) of each produce event of `func`.
+std::vector<std::vector<int>> produced_regions;
+std::string traced_func;
+int record_produce(JITUserContext *, const halide_trace_event_t *e) {
+    if (e->event == halide_trace_produce && traced_func == e->func) {
+        produced_regions.emplace_back(e->coordinates, e->coordinates + e->dimensions);
+    }
+    return 0;
+}
+
+} // namespace
+
+TEST(SlidingWindow, ProduceEventsGiveTheRegionComputedInEachIteration) {
+    // The programs above at a small size, traced: each produce event of f
+    // has the region computed in that iteration, as upstream 21 traces them
+    // (upstream starts the loop one iteration early to compute the first
+    // part, f over [-1, 0], in two events, (-1, 1) and (0, 1); ours
+    // computes it in the first iteration).
+    Var x("x"), y("y");
+    Func f("traced_f"), g("traced_g"), h("traced_h");
+    f(x) = sliding_window_counted(x, 0);
+    g(x) = f(x) + f(x - 1);
+    h(x) = g(x);
+    f.store_root().compute_at(g, x).trace_realizations();
+    g.compute_at(h, x);
+    h.jit_handlers().custom_trace = record_produce;
+    traced_func = "traced_f";
+    produced_regions.clear();
+    h.realize({5});
+    EXPECT_EQ(produced_regions, (std::vector<std::vector<int>>{{-1, 2}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}));
+
+    Func f2("traced_f2"), g2("traced_g2");
+    f2(x, y) = sliding_window_counted(x, y);
+    g2(x, y) = f2(x - 1, y) + f2(x, y) + f2(x, y - 1);
+    f2.store_root().compute_at(g2, x).trace_realizations();
+    g2.jit_handlers().custom_trace = record_produce;
+    traced_func = "traced_f2";
+    produced_regions.clear();
+    g2.realize({3, 3});
+    // Upstream 21 traces (-1, 1, y, 1) then (x, 1, y, 1) for each x in each
+    // row y >= 0, after a row y = -1 of (x, 1, -1, 1): the same events from
+    // x = 1 on, the first of each row (and the first row) the union of its
+    // first ones.
+    EXPECT_EQ(produced_regions, (std::vector<std::vector<int>>{{-1, 2, -1, 2},
+                                                               {1, 1, -1, 2},
+                                                               {2, 1, -1, 2},
+                                                               {-1, 2, 1, 1},
+                                                               {1, 1, 1, 1},
+                                                               {2, 1, 1, 1},
+                                                               {-1, 2, 2, 1},
+                                                               {1, 1, 2, 1},
+                                                               {2, 1, 2, 1}}));
+}

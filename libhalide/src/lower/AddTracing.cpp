@@ -151,7 +151,9 @@ public:
     Stmt mark_production(const Stmt &s, const std::string &f, const std::vector<Expr> &coords, bool consume,
                          bool *found) {
         if (const LetStmt *let = s.as<LetStmt>()) {
+            lets_in_scope_.insert(let->name);
             Stmt body = mark_production(let->body, f, coords, consume, found);
+            lets_in_scope_.erase(lets_in_scope_.find(let->name));
             return *found ? LetStmt::make(let->name, let->value, body) : s;
         }
         std::vector<Stmt> list;
@@ -179,16 +181,30 @@ public:
         }
         *found = true;
         const std::string id = f + ".trace_id";
+        // Computed at a loop inside its storage: the events give the region
+        // computed there (f.c.*, which sliding window narrows to the new
+        // part), as upstream's, not the storage.
+        std::vector<Expr> computed;
+        for (size_t d = 0; d < coords.size() / 2; d++) {
+            std::string min = f + ".c.min." + std::to_string(d), extent = f + ".c.extent." + std::to_string(d);
+            if (!lets_in_scope_.count(min) || !lets_in_scope_.count(extent)) {
+                computed.clear();
+                break;
+            }
+            computed.push_back(Variable::make(Int(32), min));
+            computed.push_back(Variable::make(Int(32), extent));
+        }
+        const std::vector<Expr> &coords_here = computed.empty() ? coords : computed;
         std::vector<Stmt> out(list.begin(), list.begin() + first);
         std::vector<Stmt> produced(list.begin() + first, list.begin() + last + 1);
-        produced.push_back(trace_stmt(f, halide_trace_end_produce, trace_id(f), coords));
+        produced.push_back(trace_stmt(f, halide_trace_end_produce, trace_id(f), coords_here));
         out.push_back(
-            LetStmt::make(id, trace_event(f, halide_trace_produce, trace_id(f), coords), Block::make(produced)));
+            LetStmt::make(id, trace_event(f, halide_trace_produce, trace_id(f), coords_here), Block::make(produced)));
         std::vector<Stmt> rest(list.begin() + last + 1, list.end());
         if (consume) {
-            rest.push_back(trace_stmt(f, halide_trace_end_consume, trace_id(f), coords));
+            rest.push_back(trace_stmt(f, halide_trace_end_consume, trace_id(f), coords_here));
             out.push_back(
-                LetStmt::make(id, trace_event(f, halide_trace_consume, trace_id(f), coords), Block::make(rest)));
+                LetStmt::make(id, trace_event(f, halide_trace_consume, trace_id(f), coords_here), Block::make(rest)));
         } else {
             out.insert(out.end(), rest.begin(), rest.end());
         }
@@ -299,6 +315,7 @@ private:
 
     const Environment &env_;
     const TraceOptions &options_;
+    std::multiset<std::string> lets_in_scope_; // around the statement mark_production looks in
 };
 
 // The "func_type_and_dim" tag: value types, then min and extent per dimension.
