@@ -138,6 +138,94 @@ TEST(BoundaryConditions, TwoDimensionalImageParam) {
     }
 }
 
+TEST(BoundaryConditions, EveryWidthToFortyAndOvershootsOfThreeExtentsVectorized) {
+    // Images 1 to 40 wide (min -3), read from 3 extents (and 5 points)
+    // before the image to 3 extents after it: the near band (one period
+    // around the image, computed without a division) and the far
+    // coordinates beyond it. A five-tap stencil vectorized by 8 and a
+    // single tap, scalar and vectorized by 16, against plain C++.
+    ImageParam im(Int(32), 1, "im");
+    Param<int> first("first");
+    Var x("x");
+    for (Mode m : all_modes) {
+        for (int vec : {1, 8, 16}) {
+            Func bc = apply(m, im, -7);
+            Func out("out");
+            out(x) = Tuple(bc(x + first), bc(x + first - 2) + bc(x + first - 1) * 3 + bc(x + first) * 5 +
+                                              bc(x + first + 1) * 7 + bc(x + first + 2) * 11);
+            if (vec > 1) {
+                out.vectorize(x, vec, TailStrategy::GuardWithIf);
+            }
+            for (int extent = 1; extent <= 40; extent++) {
+                Buffer<int32_t> in(extent);
+                in->set_min({-3});
+                for (int i = -3; i < extent - 3; i++) {
+                    in(i) = i * 1000 + (i * 7919) % 97;
+                }
+                im.set(in);
+                int lo = -3 - 3 * extent - 5, n = 7 * extent + 10;
+                first.set(lo);
+                Realization r = out.realize({n});
+                Buffer<int32_t> one = r[0], five = r[1];
+                auto at = [&](int64_t c) {
+                    int64_t k = reference_coord(m, c, -3, extent);
+                    return k == outside ? -7 : in((int)k);
+                };
+                for (int i = 0; i < n; i++) {
+                    int64_t c = lo + i;
+                    ASSERT_EQ(one(i), at(c)) << mode_name(m) << " width " << extent << " vector " << vec << " at " << c;
+                    int expected = at(c - 2) + at(c - 1) * 3 + at(c) * 5 + at(c + 1) * 7 + at(c + 2) * 11;
+                    ASSERT_EQ(five(i), expected)
+                        << mode_name(m) << " width " << extent << " vector " << vec << " five taps at " << c;
+                }
+            }
+        }
+    }
+}
+
+TEST(BoundaryConditions, TwoDimensionsNearAndFarInBoth) {
+    // Small 2-D images read from 3 extents before to 3 after in both
+    // dimensions, vectorized along x: the rows beyond the top and bottom
+    // and the vectors beyond the sides.
+    ImageParam im(UInt(16), 2, "im");
+    Var x("x"), y("y");
+    for (Mode m : all_modes) {
+        Func bc = apply(m, im, 9);
+        Func out("out");
+        Param<int> fx("fx"), fy("fy");
+        out(x, y) = bc(x + fx - 1, y + fy) + bc(x + fx + 1, y + fy - 1) * 2;
+        out.vectorize(x, 8, TailStrategy::GuardWithIf);
+        for (int w : {1, 2, 3, 5, 17}) {
+            for (int h : {1, 2, 4, 9}) {
+                Buffer<uint16_t> in(w, h);
+                in->set_min({2, -1});
+                for (int j = -1; j < h - 1; j++) {
+                    for (int i = 2; i < w + 2; i++) {
+                        in(i, j) = (uint16_t)(i * 31 + j * 257 + 3);
+                    }
+                }
+                im.set(in);
+                int lx = 2 - 3 * w - 2, ly = -1 - 3 * h - 2, nx = 7 * w + 4, ny = 7 * h + 4;
+                fx.set(lx);
+                fy.set(ly);
+                Buffer<uint16_t> r = out.realize({nx, ny});
+                auto at = [&](int64_t i, int64_t j) {
+                    int64_t cx = reference_coord(m, i, 2, w), cy = reference_coord(m, j, -1, h);
+                    return (cx == outside || cy == outside) ? 9 : (int)in((int)cx, (int)cy);
+                };
+                for (int j = 0; j < ny; j++) {
+                    for (int i = 0; i < nx; i++) {
+                        int64_t cx = lx + i, cy = ly + j;
+                        uint16_t expected = (uint16_t)(at(cx - 1, cy) + at(cx + 1, cy - 1) * 2);
+                        ASSERT_EQ(r(i, j), expected)
+                            << mode_name(m) << " " << w << "x" << h << " at " << cx << ", " << cy;
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(BoundaryConditions, FuncWithBoundsAndAnUnboundedDimension) {
     Var x("x"), y("y");
     Func f("f");

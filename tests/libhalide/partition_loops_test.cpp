@@ -46,6 +46,41 @@ TEST(PartitionLoops, ClampedIndexHasASteadyStateWithoutTheClamp) {
     EXPECT_NE(text.find("out[x] = in[likely((x + -1))]"), std::string::npos) << text;
 }
 
+TEST(PartitionLoops, LikelyBranchesInADroppedSidePartitionTheEdgesAgain) {
+    // in[select(x < 10 || x >= 60, select(likely(x >= 0 - 40 && x <= 110), x - 1000, x % 7), likely(x))]
+    // over x in [-80, 150): a boundary condition's form: inside [10, 59]
+    // the likely x; outside, a cheap form near the image (likely there)
+    // and a general one farther out. The steady state is [10, 59]; each
+    // edge is split again on the nested likely: [-80, -41] and [111, 149]
+    // keep both forms, [-40, 9] and [60, 110] read in[x - 1000] (before:
+    // three loops, the edges with the whole select).
+    Expr x = var("x");
+    Expr outside = Or::make(LT::make(x, 10), GE::make(x, 60));
+    Expr near = likely(And::make(GE::make(x, Sub::make(0, 40)), LE::make(x, 110)));
+    Expr index = Select::make(outside, Select::make(near, Sub::make(x, 1000), Mod::make(x, 7)), likely(x));
+    // Around vector code (a loop over v, vectorized later): scalar loops'
+    // edges are not split again.
+    Stmt store = Store::make("out", Load::make(Int(32), "in", index), Add::make(Mul::make(x, 4), var("v")));
+    Stmt vec = For::make("v", IntImm::make(Int(32), 0), IntImm::make(Int(32), 4), ForType::Vectorized, store);
+    Stmt before = For::make("x", IntImm::make(Int(32), -80), IntImm::make(Int(32), 230), ForType::Serial, vec);
+    Stmt after = simplify(partition_loops(before));
+    std::string text = printed(after);
+    // With constant bounds the simplifier drops the empty parts: five loops.
+    EXPECT_EQ(count(text, "for (x, "), 5) << text;
+    EXPECT_EQ(count(text, "(x % 7)"), 2) << text; // the far loops only
+    EXPECT_NE(text.find("for (x, -80, 40) {"), std::string::npos) << text;
+    EXPECT_NE(text.find("for (x, -40, 50) {\n  vectorized for (v, 0, 4) {\n    out[((x * 4) + v)] = in[(x + -1000)]\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("for (x, 10, 50) {\n  vectorized for (v, 0, 4) {\n    out[((x * 4) + v)] = in[likely(x)]\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("for (x, 60, 51) {\n  vectorized for (v, 0, 4) {\n    out[((x * 4) + v)] = in[(x + -1000)]\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("for (x, 111, 39) {"), std::string::npos) << text;
+}
+
 TEST(PartitionLoops, ALikelyClampOfAnUnboundedInvariantValueIsLeftAlone) {
     // in[max(min(likely(idx[0]), 49), 0) + x]: the clamped value does not
     // depend on x and has no bounds (a load), so nothing can be solved; this

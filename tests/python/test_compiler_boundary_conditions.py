@@ -55,6 +55,29 @@ def test_buffer_2d_far_outside(name):
 
 
 @pytest.mark.parametrize("name", MODES)
+def test_vectorized_five_taps_every_width_near_and_far(name):
+    # One compiled pipeline, images 1 to 40 wide, read from 3 widths before
+    # the image to 3 after: the band next to the image (computed without a
+    # division) and the coordinates beyond it.
+    im = hl.ImageParam(hl.Int(32), 1, "im")
+    first = hl.Param(hl.Int(32), "first")
+    bc = condition(name, im)
+    out = hl.Func("out")
+    out[x] = sum(bc[x + first + k] * (2 * k + 7) for k in range(-2, 3))
+    out.vectorize(x, 8, hl.TailStrategy.GuardWithIf)
+    weights = np.array([2 * k + 7 for k in range(-2, 3)], dtype=np.int64)
+    for width in range(1, 41):
+        data = RNG.integers(-1000, 1000, size=width).astype(np.int32)
+        im.set(hl.Buffer(data))
+        first.set(-3 * width - 5)
+        n = 7 * width + 10
+        got = np.asarray(out.realize([n]))
+        ref = padded(data, name, 3 * width + 7)  # ref[i] is coordinate i - (3 * width + 7)
+        taps = np.stack([ref[k : k + n] for k in range(5)])
+        np.testing.assert_array_equal(got, (weights[:, None] * taps).sum(axis=0), err_msg=f"width {width}")
+
+
+@pytest.mark.parametrize("name", MODES)
 def test_image_param_1d_with_a_shifted_min(name):
     data = RNG.integers(-1000, 1000, size=7).astype(np.int32)
     buf = hl.Buffer(data)

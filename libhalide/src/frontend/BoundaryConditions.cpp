@@ -71,11 +71,24 @@ Expr clamp_likely(const Expr &x, const Range &r) {
     return clamp(likely(x), r.min, r.min + r.extent - 1);
 }
 
+using Remap = std::function<Expr(const Expr &, const Range &)>;
+
 // A condition that maps each bounded coordinate on its own: `remap(x, r)`
 // gives the coordinate read for x outside r. Inside r, x itself is read
-// (as clamp_likely, marked likely).
-Func remap_each(const char *what, const Func &source, const Region &bounds,
-                const std::function<Expr(const Expr &, const Range &)> &remap) {
+// (as clamp_likely, marked likely). `near(d, r)`, where defined, is the
+// same coordinate for d = x - min in [-extent, extent] around r's points
+// (a band that reaches at least one extent beyond each end; for 32-bit
+// bounds only), computed without a division; outside r it is the likely
+// case, so that loop partitioning gives the edges within the band a loop
+// of their own (see lower/PartitionLoops.cpp), and only coordinates
+// farther out take the general form.
+struct Band {
+    std::function<Expr(const Expr &, const Expr &)> contains; // (d, extent): d is in the band
+    Remap value;                                              // (d, r): the coordinate
+};
+
+Func remap_each(const char *what, const Func &source, const Region &bounds, const Remap &remap,
+                const Band *band = nullptr) {
     Region checked = checked_bounds(what, source, bounds);
     std::vector<Var> args = source.args();
     std::vector<Expr> coords;
@@ -88,7 +101,13 @@ Func remap_each(const char *what, const Func &source, const Region &bounds,
             coords.push_back(clamp_likely(x, r));
         } else {
             Expr outside = x < r.min || x >= r.min + r.extent;
-            coords.push_back(select(outside, remap(x, r), likely(clamp_likely(x, r))));
+            Expr far = remap(x, r);
+            if (band && r.min.type() == Int(32) && r.extent.type() == Int(32)) {
+                Expr d = x - r.min;
+                Expr near = clamp(band->value(d, r), r.min, r.min + r.extent - 1);
+                far = select(likely(band->contains(d, r.extent)), near, far);
+            }
+            coords.push_back(select(outside, far, likely(clamp_likely(x, r))));
         }
     }
     Func f(what);
@@ -102,30 +121,66 @@ Func repeat_edge(const Func &source, const Region &bounds) {
     return remap_each("repeat_edge", source, bounds, nullptr);
 }
 
+// d in [-extent, 2 * extent - 1]: one period on each side of the image.
+// Empty for an extent below 1.
+Expr within_one_period(const Expr &d, const Expr &extent) {
+    return d >= 0 - extent && d <= extent * 2 - 1;
+}
+
 Func repeat_image(const Func &source, const Region &bounds) {
-    return remap_each("repeat_image", source, bounds, [](const Expr &x, const Range &r) {
-        // Halide's % is never negative for a positive divisor.
-        return (x - r.min) % r.extent + r.min;
-    });
+    // Within a period of the image: d shifted by one extent.
+    static const Band band{within_one_period, [](const Expr &d, const Range &r) {
+                               Expr shifted = select(d < 0, d + r.extent, select(d >= r.extent, d - r.extent, d));
+                               return shifted + r.min;
+                           }};
+    return remap_each(
+        "repeat_image", source, bounds,
+        [](const Expr &x, const Range &r) {
+            // Halide's % is never negative for a positive divisor.
+            return (x - r.min) % r.extent + r.min;
+        },
+        &band);
 }
 
 Func mirror_image(const Func &source, const Region &bounds) {
-    return remap_each("mirror_image", source, bounds, [](const Expr &x, const Range &r) {
-        Expr period = r.extent * 2;
-        Expr t = (x - r.min) % period;
-        Expr folded = select(t < r.extent, t, period - 1 - t);
-        return clamp(folded + r.min, r.min, r.min + r.extent - 1);
-    });
+    // Within a period: d reflected about -1/2 (-1 - d for d < 0), then
+    // about extent - 1/2.
+    static const Band band{within_one_period, [](const Expr &d, const Range &r) {
+                               Expr t = max(d, -1 - d);
+                               return min(t, r.extent * 2 - 1 - t) + r.min;
+                           }};
+    return remap_each(
+        "mirror_image", source, bounds,
+        [](const Expr &x, const Range &r) {
+            Expr period = r.extent * 2;
+            Expr t = (x - r.min) % period;
+            Expr folded = select(t < r.extent, t, period - 1 - t);
+            return clamp(folded + r.min, r.min, r.min + r.extent - 1);
+        },
+        &band);
 }
 
 Func mirror_interior(const Func &source, const Region &bounds) {
-    return remap_each("mirror_interior", source, bounds, [](const Expr &x, const Range &r) {
-        // Period 2 * (extent - 1); an extent of 1 gives period 0, and x % 0 is 0.
-        Expr last = r.extent - 1;
-        Expr t = (x - r.min) % (last * 2);
-        Expr folded = select(t <= last, t, last * 2 - t);
-        return clamp(folded + r.min, r.min, r.min + last);
-    });
+    // For d in [-(extent - 1), 2 * (extent - 1)]: |d| reflected about
+    // extent - 1, i.e. min(|d|, 2 * (extent - 1) - |d|).
+    static const Band band{[](const Expr &d, const Expr &extent) {
+                               Expr last = extent - 1;
+                               return d >= 0 - last && d <= last * 2;
+                           },
+                           [](const Expr &d, const Range &r) {
+                               Expr t = max(d, 0 - d);
+                               return min(t, (r.extent - 1) * 2 - t) + r.min;
+                           }};
+    return remap_each(
+        "mirror_interior", source, bounds,
+        [](const Expr &x, const Range &r) {
+            // Period 2 * (extent - 1); an extent of 1 gives period 0, and x % 0 is 0.
+            Expr last = r.extent - 1;
+            Expr t = (x - r.min) % (last * 2);
+            Expr folded = select(t <= last, t, last * 2 - t);
+            return clamp(folded + r.min, r.min, r.min + last);
+        },
+        &band);
 }
 
 Func constant_exterior(const Func &source, const Tuple &value, const Region &bounds) {

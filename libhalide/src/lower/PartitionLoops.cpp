@@ -130,6 +130,21 @@ bool has_inner_loop(const Stmt &s) {
     return loop_depth(s) > 0;
 }
 
+// Whether `s` has a vectorized loop.
+bool has_vectorized_loop(const Stmt &s) {
+    class Find : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            found = found || op->for_type == ForType::Vectorized;
+            IRVisitor::visit(op);
+        }
+    } f;
+    f.include(s);
+    return f.found;
+}
+
 // Whether `s` has a loop with a loop inside (vectorized loops aside).
 bool has_loop_nest(const Stmt &s) {
     return loop_depth(s) > 1;
@@ -362,25 +377,45 @@ public:
     std::vector<Stmt> hoisted_checks; // the require() checks of the sides dropped
     bool found = false;
     bool found_in_main_line = false; // a branch taken outside the inner loops' edges
+    bool nested = false;             // a likely branch in the side of a taken select that is dropped
+
+    // The likely() marks taken (as they were found); the edges' partition
+    // leaves them unmarked.
+    const std::vector<Expr> &taken() const { return taken_; }
+    // Marks not to take (the outer partition's, for its edges).
+    void ignore(const std::vector<Expr> &marks) { ignored_ = &marks; }
 
     using IRMutator::visit;
 
     Expr visit(const Min *op) override { return clamp_side(op->a, op->b, true, self_expr(op)); }
     Expr visit(const Max *op) override { return clamp_side(op->a, op->b, false, self_expr(op)); }
 
+    // A taken select drops its other side: the likely branches there do not
+    // narrow the steady state; they mark the common case of the edges
+    // (`nested`), which an innermost loop's edges are partitioned on again.
     Expr visit(const Select *op) override {
-        Expr cond = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
-        Expr self = Select::make(cond, t, f);
+        Expr cond = mutate(op->condition);
         if (marks(cond) && take(likely_arg(cond), true)) {
-            return t;
+            taken_.push_back(cond);
+            taken_.push_back(op->condition);
+            note_nested(op->false_value);
+            return mutate(op->true_value);
         }
-        if (marks(t) && take(cond, true)) {
-            return t;
+        if (marks(op->true_value) && take(cond, true)) {
+            taken_.push_back(op->true_value);
+            note_nested(op->false_value);
+            return mutate(op->true_value);
         }
-        if (marks(f) && take(cond, false)) {
-            return f;
+        if (marks(op->false_value) && take(cond, false)) {
+            taken_.push_back(op->false_value);
+            note_nested(op->true_value);
+            return mutate(op->false_value);
         }
-        return self;
+        Expr t = mutate(op->true_value), f = mutate(op->false_value);
+        if (cond.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) {
+            return op;
+        }
+        return Select::make(cond, t, f);
     }
 
     // if (likely(c1) && ... && other) body (the guard of a GuardWithIf
@@ -403,6 +438,8 @@ public:
         for (const Expr &t : terms) {
             if (!(marks(t) && take(likely_arg(t), true))) {
                 kept.push_back(t);
+            } else {
+                taken_.push_back(t);
             }
         }
         if (kept.empty()) {
@@ -452,7 +489,36 @@ private:
 
     // A likely branch this loop partitions on: any likely(), and
     // likely_if_innermost() in an innermost loop.
-    bool marks(const Expr &e) const { return is_likely(e) && (innermost_ || !is_likely_if_innermost(e)); }
+    bool marks(const Expr &e) const {
+        if (!is_likely(e) || (!innermost_ && is_likely_if_innermost(e))) {
+            return false;
+        }
+        return !ignored_ || std::none_of(ignored_->begin(), ignored_->end(),
+                                         [&](const Expr &m) { return m.same_as(e) || equal(m, e); });
+    }
+
+    // Whether `dropped` (a select's side not taken) has a likely branch this
+    // loop would partition on.
+    void note_nested(const Expr &dropped) {
+        if (nested) {
+            return;
+        }
+        class Find : public IRVisitor {
+        public:
+            explicit Find(const SteadyState &s) : s_(s) {}
+            bool found = false;
+            using IRVisitor::visit;
+            void visit(const Call *op) override {
+                found = found || s_.marks(Expr(op));
+                IRVisitor::visit(op);
+            }
+
+        private:
+            const SteadyState &s_;
+        } find(*this);
+        find.include(dropped);
+        nested = find.found;
+    }
 
     Solver solver() const { return Solver(v_, min_, max_, lets_, invariant_lets_, inner_); }
 
@@ -522,6 +588,8 @@ private:
             Range1 r = s.solve(likely_arg(l), is_min, bound);
             if (usable(r)) {
                 add(r);
+                taken_.push_back(l);
+                taken_.push_back(side == 0 ? a0 : b0);
                 for (const Stmt &c : checks) {
                     if (std::none_of(hoisted_checks.begin(), hoisted_checks.end(),
                                      [&](const Stmt &h) { return equal(h, c); })) {
@@ -656,6 +724,8 @@ private:
     bool innermost_;
     EdgeLoops &edges_;
     int in_edge_ = 0; // depth inside the prologues and epilogues of inner loops
+    std::vector<Expr> taken_;
+    const std::vector<Expr> *ignored_ = nullptr;
 };
 
 class PartitionLoops : public IRMutator {
@@ -671,11 +741,21 @@ public:
             return body.same_as(op->body) ? self_stmt(op)
                                           : For::make(op->name, op->min, op->extent, op->for_type, body);
         }
-        std::string prefix = op->name + ".steady";
+        return partition_loop(op, body, partition, nullptr);
+    }
+
+private:
+    // Loop op (its inner loops `body`) in three parts. `ignored`: for the
+    // edges of an outer partition, the marks it took, left as they are.
+    Stmt partition_loop(const For *op, const Stmt &body, Partition partition, const std::vector<Expr> *ignored) {
+        std::string prefix = op->name + (ignored ? ".near" : ".steady");
         Expr loop_max = Sub::make(Add::make(op->min, op->extent), int32_const(1));
         SteadyState steady_state(op->name, op->min, loop_max, !has_inner_loop(body), edges_);
+        if (ignored) {
+            steady_state.ignore(*ignored);
+        }
         Stmt steady = steady_state.mutate(body);
-        user_assert(partition != Partition::Always || (steady_state.found && steady_state.range.ok))
+        user_assert(ignored || partition != Partition::Always || (steady_state.found && steady_state.range.ok))
             << "Loop " << op->name << " is scheduled with Partition::Always, but no likely() branch in it "
             << "(a clamp or boundary condition) holds over a range of it the compiler can find, so it can't "
             << "be partitioned.";
@@ -706,11 +786,23 @@ public:
         const Stmt &edge = has_loop_nest(op->body) ? op->body : body;
         Stmt prologue = For::make(op->name, op->min, Sub::make(lo_v, op->min), op->for_type, edge);
         Stmt epilogue = For::make(op->name, after, Sub::make(end, after), op->for_type, edge);
+        if (steady_state.nested && !ignored && !has_inner_loop(body) && has_vectorized_loop(body)) {
+            // The likely branches of the sides the steady state dropped (a
+            // boundary condition's cheap form near the image's edge) split
+            // the edges of an innermost loop around vector code again, the
+            // marks taken here left as they are. (Scalar edges compute
+            // only the lanes they need; splitting them would add loops.)
+            prologue = partition_loop(prologue.as<For>(), edge, Partition::Auto, &steady_state.taken());
+            epilogue = partition_loop(epilogue.as<For>(), edge, Partition::Auto, &steady_state.taken());
+        }
         edges_.add(prologue);
         edges_.add(epilogue);
         std::vector<Stmt> parts = steady_state.hoisted_checks;
-        Stmt three =
-            Block::make({prologue, For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady), epilogue});
+        Stmt middle = For::make(op->name, lo_v, Sub::make(after, lo_v), op->for_type, steady);
+        if (ignored) {
+            edges_.add(middle); // all of an edge
+        }
+        Stmt three = Block::make({prologue, middle, epilogue});
         const int64_t *extent = as_const_int(op->extent);
         if (extent && *extent > 1 && *extent <= kMaxFastPathExtent && !has_inner_loop(body)) {
             Expr whole = And::make(LE::make(lo_v, op->min), LE::make(loop_max, hi_v));
@@ -722,7 +814,6 @@ public:
         return LetStmt::make(prefix + "_min", lo, s);
     }
 
-private:
     const std::map<std::string, Partition> &policies_;
     EdgeLoops edges_;
 };
