@@ -262,6 +262,11 @@ public:
     void visit(const Cast *op) override {
         Interval v = of(op->value);
         Type from = op->value.type(), to = op->type;
+        if (is_point(v) && index_or_float(to) && index_or_float(v.min.type())) {
+            // One value cast is one value (cast<int>(hypot(w, h)) of Params).
+            result = Interval::single_point(to == v.min.type() ? v.min : Cast::make(to, v.min));
+            return;
+        }
         bool widening = (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && to.can_represent(from);
         if (widening) {
             result = v;
@@ -279,18 +284,27 @@ public:
 
     void visit(const Add *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (point_of<Add>(a, b, op->type)) {
+            return;
+        }
         result = {binary<Add>(a.min, b.min), binary<Add>(a.max, b.max)};
         wrap_around(op->type);
     }
 
     void visit(const Sub *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (point_of<Sub>(a, b, op->type)) {
+            return;
+        }
         result = {binary<Sub>(a.min, b.max), binary<Sub>(a.max, b.min)};
         wrap_around(op->type);
     }
 
     void visit(const Mul *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (point_of<Mul>(a, b, op->type)) {
+            return;
+        }
         if (op->type.is_float()) {
             result = float_mul(a, b);
             return;
@@ -317,6 +331,9 @@ public:
 
     void visit(const Div *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (point_of<Div>(a, b, op->type)) {
+            return;
+        }
         if (op->type.is_float()) {
             result = float_div(a, b);
             return;
@@ -370,11 +387,17 @@ public:
 
     void visit(const Min *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (point_of<Min>(a, b, op->type)) {
+            return;
+        }
         result = {make_min(a.min, b.min), pick_min(a.max, b.max)};
     }
 
     void visit(const Max *op) override {
         Interval a = of(op->a), b = of(op->b);
+        if (point_of<Max>(a, b, op->type)) {
+            return;
+        }
         result = {pick_max(a.min, b.min), make_max(a.max, b.max)};
     }
 
@@ -448,6 +471,17 @@ public:
             auto neg = [&](const Expr &e) { return e.defined() ? Sub::make(zero, e) : Expr(); };
             Expr hi = a.min.defined() && a.max.defined() ? make_max(neg(a.min), a.max) : Expr();
             result = {pick_max(zero, pick_max(a.min, neg(a.max))), hi};
+        } else if (op->call_type == Call::Extern && index_or_float(op->type) && is_math_function(op->name) &&
+                   std::all_of(op->args.begin(), op->args.end(), [&](const Expr &e) {
+                       Interval a = of(e);
+                       return is_point(a) && a.min.type() == e.type();
+                   })) {
+            // A math function of single points (sqrt of a Param) is one value.
+            std::vector<Expr> points;
+            for (const Expr &e : op->args) {
+                points.push_back(of(e).min);
+            }
+            result = Interval::single_point(Call::make(op->type, op->name, points, Call::Extern));
         } else if (const Interval *v = func_value_bounds(op)) {
             // A Func whose values are known to lie in *v (an unknown end: its type's).
             bool integer = op->type.is_int() || op->type.is_uint();
@@ -472,6 +506,34 @@ public:
     void visit(const Not *) override { result = bool_range(); }
 
 private:
+    static bool is_point(const Interval &i) { return i.min.defined() && i.min.same_as(i.max); }
+    // The types whose points are of the type itself (narrower integers'
+    // intervals are int32 terms).
+    static bool index_or_float(Type t) { return t.lanes() == 1 && (t == Int(32) || t.is_float()); }
+
+    // Two single points (symbols, or expressions of them) give one: `op` of
+    // the two, as upstream keeps w / h and hypot(w, h) one value.
+    template <typename Node> bool point_of(const Interval &a, const Interval &b, Type t) {
+        if (!index_or_float(t) || !is_point(a) || !is_point(b) || a.min.type() != t || b.min.type() != t) {
+            return false;
+        }
+        result = Interval::single_point(Node::make(a.min, b.min));
+        return true;
+    }
+
+    // The C math functions the IR calls by name (IROperator.cpp's, float and
+    // double forms): pure, unlike an extern call in general.
+    static bool is_math_function(const std::string &name) {
+        static const char *names[] = {"sin",   "asin", "cos",   "acos", "tan",       "atan",  "atan2", "sinh",
+                                      "asinh", "cosh", "acosh", "tanh", "atanh",     "sqrt",  "hypot", "exp",
+                                      "log",   "pow",  "floor", "ceil", "nearbyint", "trunc", "fabs",  "fmod"};
+        std::string base = name;
+        if (!base.empty() && base.back() == 'f') {
+            base.pop_back(); // sqrtf
+        }
+        return std::any_of(std::begin(names), std::end(names), [&](const char *n) { return name == n || base == n; });
+    }
+
     static bool is_rounding(const std::string &name) {
         static const char *names[] = {"floor", "floorf", "ceil", "ceilf", "nearbyint", "nearbyintf", "trunc", "truncf"};
         return std::any_of(std::begin(names), std::end(names), [&](const char *n) { return name == n; });

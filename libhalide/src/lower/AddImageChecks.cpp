@@ -17,6 +17,7 @@
 // Types are compared on code and bits only (the low 16 bits of the type
 // word), so buffers made by Halide 14 (lanes = 1) and by newer tools
 // (reserved = 0) are both accepted.
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -274,8 +275,8 @@ void output_region(const FunctionContents &f, int d, Expr &min, Expr &extent) {
 // one the query fails (-7). A constraint naming another buffer's answer can
 // need a second query to settle: Pipeline::infer_input_bounds repeats it.
 Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, Box> &required,
-                          const OpeningLets &opening, const std::vector<FunctionPtr> &outputs,
-                          const Constraints &constraints) {
+                          const std::map<std::string, Box> &updated, const OpeningLets &opening,
+                          const std::vector<FunctionPtr> &outputs, const Constraints &constraints) {
     std::vector<std::pair<std::string, Expr>> lets;
     std::map<std::string, Expr> adjusted;
     for (const LoweredArgument &a : p.func.args) {
@@ -316,6 +317,18 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
             if (a.kind == LoweredArgument::OutputBuffer) {
                 min = adjusted.at(a.name + ".min" + suffix);
                 extent = adjusted.at(a.name + ".extent" + suffix);
+                // An output whose updates write outside the region asked for
+                // (f(r) += 1 over a wider r) is answered with both, as
+                // upstream: realize(sizes) allocates that and returns a crop.
+                auto written = updated.find(output_func(outputs, a.name)->name);
+                if (written != updated.end() && d < (int)written->second.size() &&
+                    written->second[(size_t)d].is_bounded()) {
+                    Expr max = Sub::make(Add::make(min, extent), int32_const(1));
+                    Expr wmin = substitute(adjusted, written->second[(size_t)d].min);
+                    Expr wmax = substitute(adjusted, written->second[(size_t)d].max);
+                    min = Min::make(min, wmin);
+                    extent = Add::make(Sub::make(Max::make(max, wmax), min), int32_const(1));
+                }
             } else if (box != required.end()) {
                 min = substitute(adjusted, box->second[(size_t)d].min);
                 Expr max = substitute(adjusted, box->second[(size_t)d].max);
@@ -592,7 +605,19 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
     if (!any_query.defined()) {
         return Block::make(Block::make(null_checks), checked);
     }
-    Stmt answers = bind_fields(p.func.args, fixed, bounds_query_answers(p, required, opening, outputs, constraints));
+    // The points the outputs with update definitions write.
+    std::map<std::string, Box> updated;
+    if (std::any_of(outputs.begin(), outputs.end(), [](const FunctionPtr &f) { return !f->updates.empty(); })) {
+        auto touched = boxes_touched(opening.inside, opening.symbolic);
+        for (const FunctionPtr &f : outputs) {
+            auto it = touched.find(f->name);
+            if (!f->updates.empty() && it != touched.end()) {
+                updated[f->name] = it->second;
+            }
+        }
+    }
+    Stmt answers =
+        bind_fields(p.func.args, fixed, bounds_query_answers(p, required, updated, opening, outputs, constraints));
     return Block::make(Block::make(null_checks), IfThenElse::make(any_query, answers, checked));
 }
 
