@@ -284,6 +284,30 @@ TEST_F(Memoize, ExternStages) {
     EXPECT_EQ(extern_calls, 2);
 }
 
+// Upstream's memoize test, block 8: g vectorized by 8 at h's loop loads
+// f over a storage wider than the region it needs (f(4) and f(index)),
+// which is what f computes. That region is the key, as upstream's realized
+// bounds: index 2 computes f(2..4), index 4 only f(4) (a miss, one point:
+// upstream 21 counts 3 then 4), index 2 again hits.
+TEST_F(Memoize, TheRegionComputedIsTheKeyNotTheStorage) {
+    Param<int32_t> index("index");
+    Func f("f"), g("g"), h("h");
+    Var x("x");
+    f(x) = counted(x * 3);
+    g(x) = f(x);
+    h(x) = g(4) + g(index);
+    f.compute_root().memoize();
+    g.vectorize(x, 8).compute_at(h, x);
+    const int expected_calls[3] = {3, 4, 4};
+    const int indices[3] = {2, 4, 2};
+    for (int i = 0; i < 3; i++) {
+        index.set(indices[i]);
+        Buffer<int> out = h.realize({1});
+        EXPECT_EQ(out(0), 3 * 4 + 3 * indices[i]) << i;
+        EXPECT_EQ(calls, expected_calls[i]) << "after realization " << i;
+    }
+}
+
 TEST_F(Memoize, ParallelConsumers) {
     Var x, y;
     Param<int> p("p", 5);

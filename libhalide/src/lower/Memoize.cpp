@@ -5,6 +5,7 @@
 //
 //   let f.memo.buffer.i = buffer_make(no host, value i's type, (f.min.d, f.extent.d, f.stride.d)...)
 //   let f.memo.bounds = buffer_make(no host, handle, (f.min.d, f.extent.d, 0)...)
+//     (the region computed, f.c.min.d / f.c.extent.d, where that is apart)
 //   let f.memo.key = make_struct("<pipeline>.<f>", compilation id, the Params f depends on...)
 //   let f.memo.buffers = make_struct(f.memo.buffer.0, ...)
 //   let f.memo.result = halide_memoization_cache_lookup(uc, f.memo.key, key size, f.memo.bounds, n, f.memo.buffers)
@@ -20,6 +21,7 @@
 // buffers, which upstream refuses (their contents are not in the key).
 // The name string's address and the compilation id keep apart Funcs of
 // different pipelines and of different compilations of one pipeline.
+#include <algorithm>
 #include <atomic>
 #include <set>
 
@@ -142,6 +144,13 @@ public:
         }
     }
     using IRMutator::visit;
+
+    Stmt visit(const LetStmt *op) override {
+        lets_.push_back(op->name);
+        Stmt s = IRMutator::visit(op);
+        lets_.pop_back();
+        return s;
+    }
 
     Stmt visit(const Allocate *op) override {
         const FunctionContents *f = memoized_func_of(op->name);
@@ -301,12 +310,18 @@ private:
         const Expr bounds = handle_var(p + "bounds"), buffers = handle_var(p + "buffers"), key = handle_var(p + "key");
         const Expr result = var_int32(p + "result");
 
+        // The region computed is the key's (as upstream's realized bounds):
+        // f.c.* where it is narrower than the storage (whose loads past it
+        // do not matter), else the storage's. The buffers' shapes must
+        // match too for a hit.
+        const bool computed_apart = std::find(lets_.begin(), lets_.end(), f.name + ".c.min.0") != lets_.end();
         auto make_buffer = [&](Type t, bool with_strides) {
             std::vector<Expr> args = {int32_const(0),        int32_const(0),         int32_const(t.code()),
                                       int32_const(t.bits()), int32_const(t.lanes()), int32_const(dims)};
+            const std::string region = with_strides || !computed_apart ? f.name : f.name + ".c";
             for (int d = 0; d < dims; d++) {
-                args.push_back(buffer_field(f.name, "min", d));
-                args.push_back(buffer_field(f.name, "extent", d));
+                args.push_back(buffer_field(region, "min", d));
+                args.push_back(buffer_field(region, "extent", d));
                 args.push_back(with_strides ? buffer_field(f.name, "stride", d) : int32_const(0));
             }
             return Call::make(Handle(), "buffer_make", args, Call::Intrinsic);
@@ -389,6 +404,7 @@ private:
     }
 
     const Environment &env_;
+    std::vector<std::string> lets_; // the LetStmts around the node visited
     Arguments args_;
     std::string pipeline_;
     uint64_t compilation_;
