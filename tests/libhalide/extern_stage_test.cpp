@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace {
 struct Seen {
     int queries = 0, calls = 0;
     std::vector<halide_dimension_t> in_dims, out_dims; // of the last real call
+    std::set<const void *> in_hosts, out_hosts;        // extern_row_blur's buffers' memory
     int i = 0;
     float f = 0;
     uint8_t u8 = 0;
@@ -86,6 +88,8 @@ int extern_row_blur(halide_buffer_t *in, halide_buffer_t *out) {
     seen.calls++;
     seen.in_dims.assign(in->dim, in->dim + in->dimensions);
     seen.out_dims.assign(out->dim, out->dim + out->dimensions);
+    seen.in_hosts.insert(in->host);
+    seen.out_hosts.insert(out->host);
     const halide_dimension_t *d = out->dim;
     for (int y = d[1].min; y < d[1].min + d[1].extent; y++) {
         for (int x = d[0].min; x < d[0].min + d[0].extent; x++) {
@@ -354,4 +358,118 @@ TEST(ExternStage, ComputedPerRowReadingAComputeRootFunc) {
     ASSERT_EQ(seen.out_dims.size(), 2u);
     EXPECT_EQ(seen.out_dims[1].min, 9); // the last row
     EXPECT_EQ(seen.out_dims[1].extent, 1);
+}
+
+TEST(ExternStage, AFuncInputStoredOutsideItsLoopIsCroppedToTheRegionAskedFor) {
+    // f stored at the root, computed at each row of h, read by an extern
+    // stage computed there too: the stage gets the region of f its query
+    // asked for (the row, one more column each side), as upstream 21 passes
+    // it, not f's whole storage (columns -1 to 20, rows 0 to 9).
+    seen = {};
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h");
+    f(x, y) = x * 3 + y * 7;
+    g.define_extern("extern_row_blur", {f}, Int(32), 2);
+    h(x, y) = g(x, y) * 2;
+    f.store_root().compute_at(h, y);
+    g.compute_at(h, y);
+    Buffer<int32_t> out = h.realize({20, 10});
+    auto rf = [](int i, int j) { return i * 3 + j * 7; };
+    for (int j = 0; j < 10; j++) {
+        for (int i = 0; i < 20; i++) {
+            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
+        }
+    }
+    EXPECT_EQ(seen.calls, 10);
+    ASSERT_EQ(seen.in_dims.size(), 2u);
+    EXPECT_EQ(seen.in_dims[0].min, -1);
+    EXPECT_EQ(seen.in_dims[0].extent, 22);
+    EXPECT_EQ(seen.in_dims[1].min, 9); // the last row only
+    EXPECT_EQ(seen.in_dims[1].extent, 1);
+    EXPECT_EQ(seen.in_dims[1].stride, 22);
+}
+
+TEST(ExternStage, ItsOutputFoldsAsFoldStorageAsks) {
+    // As upstream's storage_folding test: g, an extern stage stored at the
+    // root and computed per row of h, folded to 8 rows. Ours refused it
+    // ("not accessed within a single loop"); upstream 21 runs it, g's row y
+    // written at row y mod 8 of its storage (8 places in turn).
+    seen = {};
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h");
+    f(x, y) = x * 3 + y * 7;
+    g.define_extern("extern_row_blur", {f}, Int(32), 2);
+    h(x, y) = g(x, y) * 2;
+    f.compute_root();
+    g.store_root().compute_at(h, y).fold_storage(g.args()[1], 8);
+    h.compute_root();
+    Buffer<int32_t> out = h.realize({20, 30});
+    auto rf = [](int i, int j) { return i * 3 + j * 7; };
+    for (int j = 0; j < 30; j++) {
+        for (int i = 0; i < 20; i++) {
+            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
+        }
+    }
+    EXPECT_EQ(seen.calls, 30);
+    EXPECT_EQ(seen.out_hosts.size(), 8u);
+    ASSERT_EQ(seen.out_dims.size(), 2u);
+    EXPECT_EQ(seen.out_dims[1].min, 29); // its coordinates are the rows', not the fold's
+    // A fold too small for the rows one iteration writes fails at run time,
+    // as upstream's (h split by 8, each iteration computing 8 rows of g).
+    Func f2("f2"), g2("g2"), h2("h2");
+    Var yo("yo"), yi("yi");
+    f2(x, y) = x + y;
+    g2.define_extern("extern_row_blur", {f2}, Int(32), 2);
+    h2(x, y) = g2(x, y);
+    f2.compute_root();
+    g2.store_root().compute_at(h2, yo).fold_storage(g2.args()[1], 4);
+    h2.compute_root().split(y, yo, yi, 8);
+    std::string m = message_of([&] { h2.realize({16, 16}); });
+    EXPECT_NE(m.find("fold factor (4)"), std::string::npos) << m;
+}
+
+TEST(ExternStage, AFuncItReadsFoldsAsFoldStorageAsks) {
+    // Upstream's storage_folding test: f stored at the root, computed per
+    // row of h and folded to 8 rows, read by an extern stage computed there
+    // too. Each row's region is only known from the stage's query at run
+    // time; ours refused it ("not accessed within a single loop"), upstream
+    // 21 runs it, the stage reading its row of f at 8 places in turn.
+    seen = {};
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h");
+    f(x, y) = x * 3 + y * 7;
+    g.define_extern("extern_row_blur", {f}, Int(32), 2);
+    h(x, y) = g(x, y) * 2;
+    f.store_root().compute_at(h, y).fold_storage(y, 8);
+    g.compute_at(h, y);
+    h.compute_root();
+    Buffer<int32_t> out = h.realize({20, 30});
+    auto rf = [](int i, int j) { return i * 3 + j * 7; };
+    for (int j = 0; j < 30; j++) {
+        for (int i = 0; i < 20; i++) {
+            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
+        }
+    }
+    EXPECT_EQ(seen.calls, 30);
+    EXPECT_EQ(seen.in_hosts.size(), 8u);
+    ASSERT_EQ(seen.in_dims.size(), 2u);
+    EXPECT_EQ(seen.in_dims[1].min, 29);
+    EXPECT_EQ(seen.in_dims[1].extent, 1);
+    // h split by 8: each iteration computes 8 rows of f, more than the fold
+    // keeps: upstream's run-time error.
+    Func f2("f2"), g2("g2"), h2("h2");
+    Var yo("yo"), yi("yi");
+    f2(x, y) = x + y;
+    g2.define_extern("extern_row_blur", {f2}, Int(32), 2);
+    h2(x, y) = g2(x, y);
+    f2.store_root().compute_at(h2, yo).fold_storage(y, 4);
+    g2.compute_at(h2, yo);
+    h2.compute_root().split(y, yo, yi, 8);
+    std::string m = message_of([&] { h2.realize({16, 16}); });
+    // (upstream names the loop h2.s0.y.yo)
+    EXPECT_NE(m.find("The fold factor (4) of dimension y of f2 is too small to store the required region accessed by "
+                     "loop h2.s0."),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("(8)"), std::string::npos) << m;
 }

@@ -86,6 +86,23 @@ std::string value_buffer(const FunctionContents &g, size_t i) {
     return g.values.size() > 1 ? g.name + "." + std::to_string(i) : g.name;
 }
 
+// A region of one value of g's storage (its memory at `value`.host, its
+// fields named `storage`.min.d, .stride.d), with ends region(d, false)
+// (min) and region(d, true) (extent): buffer_make(host, offset, t, (min,
+// extent, stride) per dimension) with offset the sum of (min -
+// storage.min.d) * storage.stride.d, the form storage_folding rewrites.
+Expr storage_buffer(const FunctionContents &g, const std::string &value, const std::string &storage, Type t,
+                    const std::function<Expr(int, bool)> &region) {
+    std::vector<std::array<Expr, 3>> dims;
+    Expr offset = int32_const(0);
+    for (int d = 0; d < (int)g.args.size(); d++) {
+        Expr min = region(d, false), stride = buffer_field(storage, "stride", d);
+        dims.push_back({min, region(d, true), stride});
+        offset = Add::make(offset, Mul::make(Sub::make(min, buffer_field(storage, "min", d)), stride));
+    }
+    return buffer_make(handle_var(value + ".host"), offset, t, dims);
+}
+
 // The names of the root query's lets (extern_root_query).
 std::string root_prefix(const FunctionContents &f) {
     return f.name + ".extern.root.";
@@ -230,14 +247,17 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
         if (kind == FuncArg) {
             const FunctionContents &g = *find_function(c->name);
             std::string q = prefix + "q" + std::to_string(j);
+            // g's realization; one stored outside the loop it is computed
+            // in is cropped to the region asked for, as upstream's (which
+            // is all storage folding needs to keep: storage_folding).
+            const bool crop = stored_apart(g);
             for (size_t i = 0; i < g.values.size(); i++) {
-                std::vector<std::array<Expr, 3>> realized;
-                for (size_t d = 0; d < g.args.size(); d++) {
-                    realized.push_back({buffer_field(g.name, "min", (int)d), buffer_field(g.name, "extent", (int)d),
-                                        buffer_field(g.name, "stride", (int)d)});
-                }
-                args.push_back(buffer_make(handle_var(value_buffer(g, i) + ".host"), int32_const(0), g.values[i].type(),
-                                           realized));
+                args.push_back(
+                    storage_buffer(g, value_buffer(g, i), g.name, g.values[i].type(), [&](int d, bool extent) {
+                        std::string suffix = "." + std::to_string(d);
+                        return crop ? var_int32(q + (extent ? ".extent" : ".min") + suffix)
+                                    : buffer_field(g.name, extent ? "extent" : "min", d);
+                    }));
             }
             for (size_t d = 0; d < g.args.size(); d++) {
                 std::string suffix = "." + std::to_string(d);
@@ -260,15 +280,9 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
     for (size_t i = 0; i < f.values.size(); i++) {
         Type t = f.values[i].type();
         std::string storage = is_output ? value_buffer(f, i) : f.name;
-        std::vector<std::array<Expr, 3>> dims;
-        Expr offset = int32_const(0);
-        for (size_t d = 0; d < f.args.size(); d++) {
-            Expr min = buffer_field(region, "min", (int)d), extent = buffer_field(region, "extent", (int)d);
-            Expr stride = buffer_field(storage, "stride", (int)d);
-            dims.push_back({min, extent, stride});
-            offset = Add::make(offset, Mul::make(Sub::make(min, buffer_field(storage, "min", (int)d)), stride));
-        }
-        args.push_back(buffer_make(handle_var(value_buffer(f, i) + ".host"), offset, t, dims));
+        args.push_back(storage_buffer(f, value_buffer(f, i), storage, t, [&](int d, bool extent) {
+            return buffer_field(region, extent ? "extent" : "min", d);
+        }));
         zeros.push_back(make_zero(t));
     }
     for (size_t d = 0; d < f.args.size(); d++) {

@@ -142,6 +142,13 @@ size_t registered_name_count() {
     return registry().names.size();
 }
 
+bool stored_apart(const FunctionContents &g) {
+    if (g.compute != ComputeLevel::At || g.store == ComputeLevel::Inlined) {
+        return false; // compute_root stores at the root; inline Funcs have no storage
+    }
+    return g.store == ComputeLevel::Root || g.store_at_func != g.compute_at_func || g.store_at_var != g.compute_at_var;
+}
+
 FunctionPtr find_function(const std::string &name) {
     return find(registry().functions, name);
 }

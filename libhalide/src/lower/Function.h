@@ -349,6 +349,9 @@ uint64_t latest_change_stamp();
 void mark_changed(FunctionContents &f);
 void mark_everything_changed();
 uint64_t everything_changed_stamp();
+// Whether g's storage is at a different level from its computation
+// (store_root() or store_at() outside its compute_at() loop).
+bool stored_apart(const FunctionContents &g);
 // Locks the LoopLevels f's schedule was given (compute_at/store_at/
 // hoist_storage/compute_with) and records what they name in f's fields.
 void resolve_loop_levels(FunctionContents &f);

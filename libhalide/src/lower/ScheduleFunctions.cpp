@@ -1234,14 +1234,6 @@ Stmt check_output_touched(const FunctionContents &f, const Stmt &nest) {
     return checks.empty() ? nest : Block::make(Block::make(checks), nest);
 }
 
-// Whether g's storage is at a different level from its computation.
-bool stored_apart(const FunctionContents &g) {
-    if (g.compute != ComputeLevel::At || g.store == ComputeLevel::Inlined) {
-        return false; // compute_root stores at the root; inline Funcs have no storage
-    }
-    return g.store == ComputeLevel::Root || g.store_at_func != g.compute_at_func || g.store_at_var != g.compute_at_var;
-}
-
 } // namespace
 
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,

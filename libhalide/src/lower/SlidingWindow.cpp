@@ -58,6 +58,21 @@ namespace Halide {
 namespace Internal {
 namespace {
 
+// Whether e reads a field of a buffer (buffer_get_min ...).
+bool reads_buffer_field(const Expr &e) {
+    class Finder : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || (op->call_type == Call::Intrinsic && op->name.compare(0, 11, "buffer_get_") == 0);
+            IRVisitor::visit(op);
+        }
+    } finder;
+    e.accept(&finder);
+    return finder.found;
+}
+
 // Whether e is short enough to write out (the previous iteration's bound
 // is spelled in full: a long chain of regions could make it huge).
 bool small_enough(const Expr &e) {
@@ -270,7 +285,7 @@ private:
         e.is_let = is_let;
         if (value.defined()) {
             e.vars = variables_of(value);
-            e.depends = depends(value);
+            e.depends = depends(value) || reads_buffer_field(value);
         }
         path_.push_back(std::move(e));
     }
@@ -296,7 +311,11 @@ private:
                 }
             }
             if (!e.forced) {
-                e.mono = e.depends ? is_monotonic(e.value, loop_->name, mono) : Monotonic::Constant;
+                // A field of a buffer an extern stage's query wrote (its
+                // answer) changes however the query says.
+                e.mono = reads_buffer_field(e.value)
+                             ? Monotonic::Unknown
+                             : (e.depends ? is_monotonic(e.value, loop_->name, mono) : Monotonic::Constant);
             }
             e.expanded = simplify(substitute(expansions, e.value));
         }
@@ -382,7 +401,7 @@ private:
         for (size_t i = trail; i < path_.size(); i++) {
             path_[i].known = false;
             if (i > trail && path_[i].value.defined()) {
-                path_[i].depends = depends(path_[i].value, i);
+                path_[i].depends = depends(path_[i].value, i) || reads_buffer_field(path_[i].value);
             }
         }
     }

@@ -39,6 +39,30 @@ namespace Halide {
 namespace Internal {
 namespace {
 
+// Whether `op` is a buffer_make of (a region of) g's storage, as an extern
+// stage passes it (ExternStages.cpp: host g.host or g.<i>.host, offset the
+// sum of (min - g.min.d) * g.stride.d).
+bool is_storage_buffer(const Call *op, const std::string &g) {
+    if (op->call_type != Call::Intrinsic || op->name != "buffer_make" || op->args.size() < 6) {
+        return false;
+    }
+    const Variable *host = op->args[0].as<Variable>();
+    if (!host) {
+        return false;
+    }
+    const std::string &n = host->name;
+    if (n == g + ".host") {
+        return true;
+    }
+    const std::string suffix = ".host";
+    if (n.size() <= g.size() + suffix.size() + 1 || n.compare(0, g.size() + 1, g + ".") != 0 ||
+        n.compare(n.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        return false;
+    }
+    std::string index = n.substr(g.size() + 1, n.size() - g.size() - 1 - suffix.size());
+    return std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // The loops directly inside a statement (not nested in another loop) that
 // access g, each with the if/else branches it lies in, and whether anything
 // accesses g outside every loop or uses its storage's fields (g.min.d,
@@ -52,6 +76,9 @@ public:
     };
     std::vector<Found> loops;
     bool outside = false, other_use = false;
+    // g's storage given to an extern stage (a region of it, cropped where
+    // the fold keeps it: folded only as fold_storage() asks).
+    bool extern_use = false;
 
     // Whether no two of the loops can run in one execution (each pair lies
     // in the two branches of one if).
@@ -110,9 +137,25 @@ public:
         if (op->call_type == Call::Halide) {
             note(op->name);
         }
+        if (is_storage_buffer(op, g_)) {
+            note(g_);
+            extern_use = true;
+            // The whole realization (a min of g.min.d) is not a region a fold keeps.
+            for (size_t k = 6; k < op->args.size(); k += 3) {
+                const Variable *min = op->args[k].as<Variable>();
+                other_use = other_use || (min && min->name.compare(0, g_.size() + 5, g_ + ".min.") == 0);
+            }
+            in_storage_buffer_++;
+            IRVisitor::visit(op);
+            in_storage_buffer_--;
+            return;
+        }
         IRVisitor::visit(op);
     }
     void visit(const Variable *op) override {
+        if (in_storage_buffer_ > 0) {
+            return; // its fields give the region's place in the storage (rewritten by a fold)
+        }
         if (op->name == g_ || op->name == g_ + ".buffer") {
             other_use = true;
         }
@@ -130,7 +173,7 @@ private:
         }
     }
     std::string g_;
-    int depth_ = 0;
+    int depth_ = 0, in_storage_buffer_ = 0;
     bool accessed_ = false;
     std::vector<std::pair<const IfThenElse *, bool>> branches_;
 };
@@ -207,6 +250,9 @@ public:
     }
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
+        if (const Call *c = e.as<Call>(); c && is_storage_buffer(c, g_)) {
+            return fold_buffer(e);
+        }
         if (op->call_type != Call::Halide || op->name != g_) {
             return e;
         }
@@ -215,8 +261,43 @@ public:
         args[dim_] = fold(args[dim_]);
         return Call::make(c->type, c->name, args, c->call_type, c->value_index, c->callee);
     }
+    // A LetStmt whose value gives an extern stage a region of g: the region
+    // must not cross a fold boundary (checked first, as upstream).
+    Stmt visit(const LetStmt *op) override {
+        size_t before = checks_.size();
+        Expr value = mutate(op->value);
+        std::vector<Stmt> mine(checks_.begin() + (std::ptrdiff_t)before, checks_.end());
+        checks_.resize(before);
+        Stmt body = mutate(op->body);
+        Stmt s =
+            value.same_as(op->value) && body.same_as(op->body) ? self_stmt(op) : LetStmt::make(op->name, value, body);
+        return mine.empty() ? s : Block::make(Block::make(mine), s);
+    }
 
 private:
+    // buffer_make(host, offset, type..., (min, extent, stride) per dim) of
+    // g's storage: its offset moved to where min lives in the folded
+    // storage (g.min.d is 0 there), keeping min as its coordinate.
+    Expr fold_buffer(const Expr &e) {
+        const Call *op = e.as<Call>();
+        const size_t at = 6 + 3 * (size_t)dim_;
+        if (at + 2 >= op->args.size()) {
+            return e;
+        }
+        std::vector<Expr> args = op->args;
+        Expr min = args[at], extent = args[at + 1], stride = args[at + 2];
+        Expr unfolded = Sub::make(min, Variable::make(Int(32), g_ + ".min." + std::to_string(dim_)));
+        args[1] = Add::make(args[1], Mul::make(Sub::make(fold(min), unfolded), stride));
+        Expr f = IntImm::make(Int(32), factor_);
+        checks_.push_back(AssertStmt::make(LE::make(Add::make(fold(min), extent), f),
+                                           Call::make(Int(32), "halide_error_bad_extern_fold",
+                                                      {Variable::make(Handle(), "__user_context"), StringImm::make(g_),
+                                                       IntImm::make(Int(32), dim_), min, extent, min, f},
+                                                      Call::Extern)));
+        return Call::make(op->type, op->name, args, op->call_type);
+    }
+    std::vector<Stmt> checks_;
+
     Expr fold(const Expr &c) const {
         Expr f = IntImm::make(Int(32), factor_);
         if ((factor_ & (factor_ - 1)) == 0) {
@@ -272,7 +353,44 @@ private:
         int dim;
         int64_t factor;
         std::vector<std::pair<std::string, Stmt>> checks; // run-time checks opening loops, by loop name
+        // Checks inside a loop's opening lets (which they name), by loop name.
+        std::vector<std::pair<std::string, Stmt>> checks_after_lets;
     };
+
+    // A loop's body without the lets that open it, and their names.
+    static Stmt without_opening_lets(const Stmt &body) {
+        Stmt s = body;
+        while (const LetStmt *l = s.as<LetStmt>()) {
+            s = l->body;
+        }
+        return s;
+    }
+
+    // An explicit fold of dimension d of g, an extern stage's input or
+    // output, whose region each iteration of `loop` is only known at run
+    // time (an extern stage's query answers it): then nothing slid (the
+    // region's lets are not monotonic), so each iteration computes all it
+    // reads and the fold need only hold one iteration's region. Checked
+    // there, after the lets that give it (upstream tracks the region at run
+    // time instead).
+    bool fold_at_run_time(const FunctionContents &g, const For *loop, int d, int64_t factor, Planned &p) {
+        auto inner = boxes_touched(without_opening_lets(loop->body));
+        auto it = inner.find(g.name);
+        if (it == inner.end() || d >= (int)it->second.size() || !it->second[(size_t)d].is_bounded()) {
+            return false;
+        }
+        const Interval &i = it->second[(size_t)d];
+        Expr span = simplify(Add::make(Sub::make(i.max, i.min), IntImm::make(Int(32), 1)));
+        Expr fits = LE::make(span, IntImm::make(Int(32), factor));
+        p.checks_after_lets.push_back(
+            {loop->name,
+             AssertStmt::make(fits, Call::make(Int(32), "halide_error_fold_factor_too_small",
+                                               {Variable::make(Handle(), "__user_context"), StringImm::make(g.name),
+                                                StringImm::make(g.args[(size_t)d]), IntImm::make(Int(32), factor),
+                                                StringImm::make(loop->name), span},
+                                               Call::Extern))});
+        return true;
+    }
 
     // What a dimension's coordinates do over one level of loops.
     struct Motion {
@@ -350,7 +468,7 @@ private:
                 }
                 break;
             }
-            automatic = automatic && level.loops.size() == 1;
+            automatic = automatic && level.loops.size() == 1 && !level.extern_use;
             std::vector<const For *> loops;
             std::vector<Box> boxes;
             bool usable = true;
@@ -384,6 +502,15 @@ private:
                 Motion m = motion(loops, boxes, d);
                 auto spec = g.storage_folds.find(g.args[d]);
                 if (!m.bounded) {
+                    Planned p{d, 0, {}, {}};
+                    if (spec != g.storage_folds.end() && level.extern_use && loops.size() == 1 &&
+                        fold_at_run_time(g, loops[0], d, spec->second.first.as<IntImm>()->value, p)) {
+                        p.factor = spec->second.first.as<IntImm>()->value;
+                        plan.push_back(p);
+                        folded.insert(d);
+                        stop = true; // what lives from one iteration to the next is unknown
+                        continue;
+                    }
                     if (spec != g.storage_folds.end()) {
                         why = "the coordinates of dimension '" + g.args[d] + "' accessed by the loop over " +
                               loops[0]->name + " are unbounded";
@@ -394,7 +521,7 @@ private:
                     continue; // the same coordinates every iteration: nothing to fold away at this level
                 }
                 disjoint = disjoint || m.disjoint;
-                Planned p{d, 0, {}};
+                Planned p{d, 0, {}, {}};
                 if (spec == g.storage_folds.end()) {
                     if (!automatic || !(m.forward || m.backward) || m.bound == 0) {
                         continue;
@@ -502,6 +629,30 @@ private:
                 };
                 // The check uses the loop's variable and names from outside it.
                 folded = AddCheck(loop_name, check).mutate(folded);
+            }
+            for (const auto &[loop_name, check] : p.checks_after_lets) {
+                class AddCheckAfterLets : public IRMutator {
+                public:
+                    AddCheckAfterLets(const std::string &loop, Stmt check) : loop_(loop), check_(std::move(check)) {}
+                    using IRMutator::visit;
+                    Stmt visit(const For *op) override {
+                        if (op->name != loop_) {
+                            return IRMutator::visit(op);
+                        }
+                        return For::make(op->name, op->min, op->extent, op->for_type, after_lets(op->body));
+                    }
+
+                private:
+                    Stmt after_lets(const Stmt &s) const {
+                        if (const LetStmt *l = s.as<LetStmt>()) {
+                            return LetStmt::make(l->name, l->value, after_lets(l->body));
+                        }
+                        return Block::make(check_, s);
+                    }
+                    std::string loop_;
+                    Stmt check_;
+                };
+                folded = AddCheckAfterLets(loop_name, check).mutate(folded);
             }
         }
         Stmt s = Realize::make(op->name, op->types, bounds, folded);
