@@ -463,6 +463,28 @@ TEST(SlidingWindow, AProducerWithAnUpdateComputesOnlyTheNewRows) {
     }
 }
 
+TEST(SlidingWindow, AnUpdateSplitAlongTheSlidingDimensionSlides) {
+    // f(x, y) += ... with the update's y split by 2 (its tail guarded):
+    // each stage computes only the new row, 11 rows of 12 points, as upstream
+    // 21 counts them (132; was 330, every row of the 3-row window each time).
+    Var x("x"), y("y"), yi("yi");
+    Func f("split_update_f"), g("split_update_g");
+    f(x, y) = sliding_window_counted(x, y);
+    f(x, y) += 1;
+    g(x, y) = f(x, y - 1) + f(x, y + 1) + f(x + 1, y);
+    f.update().split(y, y, yi, 2);
+    f.store_root().compute_at(g, y);
+    producer_calls = 0;
+    Buffer<int32_t> out = g.realize({10, 10});
+    EXPECT_EQ(producer_calls, 132);
+    auto ref = [](int i, int j) { return i * 3 + j * 1000 + 1; };
+    for (int j = 0; j < 10; j++) {
+        for (int i = 0; i < 10; i++) {
+            ASSERT_EQ(out(i, j), ref(i, j - 1) + ref(i, j + 1) + ref(i + 1, j)) << i << ", " << j;
+        }
+    }
+}
+
 TEST(SlidingWindow, ATwoDimensionalStencilComputedPerPointSlidesAlongBothLoops) {
     // f stored at root, computed at g's x: along x within a row, along y
     // across rows; every point of f's 11x11 region once.

@@ -120,7 +120,8 @@ bool splits_var(const std::vector<SplitStep> &splits, const std::vector<Speciali
 }
 
 // Whether every update of g writes and reads g at its pure Var in dimension
-// d (and nothing splits that Var): each stage then computes each row along
+// d (and the pure definition does not split that Var: its last iteration
+// may shift inwards, over finished rows): each stage then computes each row along
 // d from that row alone, over the region's rows, so computing only the new
 // rows leaves the finished ones as they are.
 bool updates_keep_rows_apart(const FunctionContents &g, int d) {
@@ -146,8 +147,9 @@ bool updates_keep_rows_apart(const FunctionContents &g, int d) {
     reads.var = &var;
     reads.d = d;
     for (const UpdateDefinition &u : g.updates) {
-        if ((size_t)d >= u.pure_vars.size() || u.pure_vars[(size_t)d] != var ||
-            splits_var(u.splits, u.specializations, var)) {
+        // (An update's splits of a producer are guarded: they cover the
+        // slid rows exactly.)
+        if ((size_t)d >= u.pure_vars.size() || u.pure_vars[(size_t)d] != var) {
             return false;
         }
         for (const Expr &e : u.args) {
