@@ -328,27 +328,42 @@ TEST(ExternStage, DefinedFuncIsRefused) {
         << message;
 }
 
+// h(x, y) = 2 * g(x, y), g the extern row blur of f(x, y) = 3x + 7y: the
+// pipeline of the tests below, each scheduling it its own way.
+struct RowBlur {
+    Var x{"x"}, y{"y"};
+    Func f{"f"}, g{"g"}, h{"h"};
+    RowBlur() {
+        seen = {};
+        f(x, y) = x * 3 + y * 7;
+        g.define_extern("extern_row_blur", {f}, Int(32), 2);
+        h(x, y) = g(x, y) * 2;
+    }
+};
+
+// out against RowBlur's values, computed in plain C++.
+void expect_row_blur(const Buffer<int32_t> &out) {
+    auto rf = [](int i, int j) { return i * 3 + j * 7; };
+    for (int j = out.dim(1).min(); j <= out.dim(1).max(); j++) {
+        for (int i = out.dim(0).min(); i <= out.dim(0).max(); i++) {
+            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
+        }
+    }
+}
+
 TEST(ExternStage, ComputedPerRowReadingAComputeRootFunc) {
     // An extern stage computed at each row of its consumer, reading a
     // compute_root Func: the Func's region is what the stage's query over
     // every row asks for (as upstream 21's root-level query: columns -1 to
     // 20, all 10 rows). Ours refused: "Can't infer the region of Func 'f' its
     // consumers need: the minimum ... is unbounded".
-    seen = {};
-    Var x("x"), y("y");
-    Func f("f"), g("g"), h("h");
-    f(x, y) = x * 3 + y * 7;
-    g.define_extern("extern_row_blur", {f}, Int(32), 2);
-    h(x, y) = g(x, y) * 2;
+    RowBlur p;
+    Func &f = p.f, &g = p.g, &h = p.h;
+    Var &y = p.y;
     f.compute_root();
     g.compute_at(h, y);
     Buffer<int32_t> out = h.realize({20, 10});
-    auto rf = [](int i, int j) { return i * 3 + j * 7; };
-    for (int j = 0; j < 10; j++) {
-        for (int i = 0; i < 20; i++) {
-            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
-        }
-    }
+    expect_row_blur(out);
     EXPECT_EQ(seen.calls, 10); // one per row, as upstream
     ASSERT_EQ(seen.in_dims.size(), 2u);
     EXPECT_EQ(seen.in_dims[0].min, -1);
@@ -365,21 +380,13 @@ TEST(ExternStage, AFuncInputStoredOutsideItsLoopIsCroppedToTheRegionAskedFor) {
     // stage computed there too: the stage gets the region of f its query
     // asked for (the row, one more column each side), as upstream 21 passes
     // it, not f's whole storage (columns -1 to 20, rows 0 to 9).
-    seen = {};
-    Var x("x"), y("y");
-    Func f("f"), g("g"), h("h");
-    f(x, y) = x * 3 + y * 7;
-    g.define_extern("extern_row_blur", {f}, Int(32), 2);
-    h(x, y) = g(x, y) * 2;
+    RowBlur p;
+    Func &f = p.f, &g = p.g, &h = p.h;
+    Var &y = p.y;
     f.store_root().compute_at(h, y);
     g.compute_at(h, y);
     Buffer<int32_t> out = h.realize({20, 10});
-    auto rf = [](int i, int j) { return i * 3 + j * 7; };
-    for (int j = 0; j < 10; j++) {
-        for (int i = 0; i < 20; i++) {
-            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
-        }
-    }
+    expect_row_blur(out);
     EXPECT_EQ(seen.calls, 10);
     ASSERT_EQ(seen.in_dims.size(), 2u);
     EXPECT_EQ(seen.in_dims[0].min, -1);
@@ -394,22 +401,14 @@ TEST(ExternStage, ItsOutputFoldsAsFoldStorageAsks) {
     // root and computed per row of h, folded to 8 rows. Ours refused it
     // ("not accessed within a single loop"); upstream 21 runs it, g's row y
     // written at row y mod 8 of its storage (8 places in turn).
-    seen = {};
-    Var x("x"), y("y");
-    Func f("f"), g("g"), h("h");
-    f(x, y) = x * 3 + y * 7;
-    g.define_extern("extern_row_blur", {f}, Int(32), 2);
-    h(x, y) = g(x, y) * 2;
+    RowBlur p;
+    Func &f = p.f, &g = p.g, &h = p.h;
+    Var &x = p.x, &y = p.y;
     f.compute_root();
     g.store_root().compute_at(h, y).fold_storage(g.args()[1], 8);
     h.compute_root();
     Buffer<int32_t> out = h.realize({20, 30});
-    auto rf = [](int i, int j) { return i * 3 + j * 7; };
-    for (int j = 0; j < 30; j++) {
-        for (int i = 0; i < 20; i++) {
-            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
-        }
-    }
+    expect_row_blur(out);
     EXPECT_EQ(seen.calls, 30);
     EXPECT_EQ(seen.out_hosts.size(), 8u);
     ASSERT_EQ(seen.out_dims.size(), 2u);
@@ -434,22 +433,14 @@ TEST(ExternStage, AFuncItReadsFoldsAsFoldStorageAsks) {
     // too. Each row's region is only known from the stage's query at run
     // time; ours refused it ("not accessed within a single loop"), upstream
     // 21 runs it, the stage reading its row of f at 8 places in turn.
-    seen = {};
-    Var x("x"), y("y");
-    Func f("f"), g("g"), h("h");
-    f(x, y) = x * 3 + y * 7;
-    g.define_extern("extern_row_blur", {f}, Int(32), 2);
-    h(x, y) = g(x, y) * 2;
+    RowBlur p;
+    Func &f = p.f, &g = p.g, &h = p.h;
+    Var &x = p.x, &y = p.y;
     f.store_root().compute_at(h, y).fold_storage(y, 8);
     g.compute_at(h, y);
     h.compute_root();
     Buffer<int32_t> out = h.realize({20, 30});
-    auto rf = [](int i, int j) { return i * 3 + j * 7; };
-    for (int j = 0; j < 30; j++) {
-        for (int i = 0; i < 20; i++) {
-            ASSERT_EQ(out(i, j), 2 * (rf(i - 1, j) + rf(i, j) + rf(i + 1, j))) << i << ", " << j;
-        }
-    }
+    expect_row_blur(out);
     EXPECT_EQ(seen.calls, 30);
     EXPECT_EQ(seen.in_hosts.size(), 8u);
     ASSERT_EQ(seen.in_dims.size(), 2u);
