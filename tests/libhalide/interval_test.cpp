@@ -3,7 +3,8 @@
 // bounded by [min(0, p), max(0, p)]-style ends, as upstream's bounds are.
 // Each end is checked by evaluating it for concrete Param values against
 // the range worked out here by hand. Also integer division by a symbol and
-// by constants that arrive unsimplified.
+// by constants that arrive unsimplified; lets of one variable plus
+// constants keeping their difference in a region.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -190,4 +191,23 @@ TEST(IntInterval, AnUpdateAtRDomOverAParam) {
         int want = 1 + (c < 8 ? 32 : 0); // dom / 32 lands on 0..7, 32 times each
         EXPECT_EQ(out(2, 1, c), want) << c;
     }
+}
+
+// A region computed per x (`f.min.0 = x + 1`, `f.max.0 = x + 1`) is one
+// wide: a loop over its extent covers one point, not 2 - n to n as two
+// independent intervals of x would give (a fused loop over such a region
+// then read rows far outside the image).
+TEST(IntInterval, TwoLetsOfOneVariablePlusConstantsKeepTheirDifference) {
+    Expr x = Variable::make(Int(32), "x");
+    Expr fmin = Variable::make(Int(32), "f.min.0"), fmax = Variable::make(Int(32), "f.max.0");
+    Expr i = Variable::make(Int(32), "i");
+    Stmt read = Evaluate::make(Call::make(Int(32), "g", {i}, Call::Halide));
+    Stmt inner = For::make("i", 0, (fmax - fmin) + 1, ForType::Serial, read);
+    Stmt lets = LetStmt::make("f.min.0", x + 1, LetStmt::make("f.max.0", x + 3, inner));
+    Stmt loop = For::make("x", 0, 34, ForType::Serial, lets);
+    std::map<std::string, Box> boxes = boxes_required(loop);
+    ASSERT_EQ(boxes.count("g"), 1u);
+    ASSERT_EQ(boxes["g"].size(), 1u);
+    EXPECT_TRUE(can_prove(boxes["g"][0].min == 0)) << boxes["g"][0].min;
+    EXPECT_TRUE(can_prove(boxes["g"][0].max == 2)) << boxes["g"][0].max; // was 35
 }

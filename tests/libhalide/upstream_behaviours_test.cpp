@@ -2,11 +2,12 @@
 // compute_with at Var::outermost(), fuse of loops that are not adjacent,
 // reads bounded by the values a Func can produce, print's line limit, the
 // alignment of string constants, a producer computed at a loop fused from
-// split RVars.
+// split RVars, the input bounds of a fused loop inside a one-wide region.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "Halide.h"
@@ -196,6 +197,46 @@ TEST(UpstreamBehaviours, AProducerAtALoopFusedFromSplitRVarsComputesEachPointOnc
             EXPECT_EQ(out(i), 3 * i) << i;
         }
         EXPECT_EQ(fused_rvar_stores, 20) << (two_splits ? "two splits" : "one split");
+    }
+}
+
+// A Func computed at the innermost loop of its consumer (one column per
+// iteration: its region is `f2.min.0 = x + 1` to `f2.max.0 = x + 1`), with
+// its two dimensions fused and vectorized, reading an input directly.
+// Bounds inference took the one-wide column as [1 - 34, 34] (two lets of
+// one variable bounded apart), the fused loop as that many rows, and
+// refused the input: "Input buffer ... is accessed at -12" (differential
+// seed 85, pipeline 15). Upstream 21 runs it.
+TEST(UpstreamBehaviours, AFusedLoopInAOneWideRegionReadsOnlyItsRows) {
+    // Inputs over [0, 448) read 191 to 194 points in, as the tester's.
+    Buffer<uint64_t> a(448, 448), b(448, 448);
+    Buffer<int32_t> c(448, 448);
+    a.for_each_element([&](int x, int y) { a(x, y) = (uint64_t)((x * 37 + y * 11) % 400); });
+    b.for_each_element([&](int x, int y) { b(x, y) = (uint64_t)((x * 13 + y * 7) % 300); });
+    c.for_each_element([&](int x, int y) { c(x, y) = (x * 29 + y * 5) % 41 - 20; });
+    Var x("x"), y("y");
+    Func f0("ub_fl_f0"), f1("ub_fl_f1"), f2("ub_fl_f2"), f3("ub_fl_f3");
+    // b / 0 is 0 (Halide's division by zero): f0 and f1 are 0 everywhere,
+    // but their reads of a and b stay in what bounds inference sees.
+    f0(x, y) = a(x + 192, y + 191) *
+               (select(a(x + 191, y + 193) < Expr((uint64_t)200), a(x + 194, y + 192), b(x + 191, y + 192)) /
+                (b(x + 192, y + 194) / Expr((uint64_t)0)));
+    f1(x, y) = cast<int32_t>(select(f0(x, y) != Expr((uint64_t)0), absd(cast<float>(f0(x - 2, y)), 23.0f), 0.5f));
+    f2(x, y) = absd(f1(x, y - 2), c(x + 192, y + 192));
+    f3(x, y) = cast<double>(f2(x + 1, y));
+    Var o1("o1"), i2("i2"), o3("o3"), i4("i4"), fused("fused"), i6("i6");
+    Var xi("xi"), yi("yi"), xo("xo"), yo("yo");
+    f3.split(y, o1, i2, 3, TailStrategy::GuardWithIf).reorder(o1, x, i2);
+    f3.split(i2, o3, i4, 8, TailStrategy::Predicate);
+    f2.fuse(x, y, fused).vectorize(fused, 2).split(fused, fused, i6, 5, TailStrategy::GuardWithIf);
+    f2.compute_at(f3, o1);
+    f1.tile(x, y, xo, yo, xi, yi, 2, 2, TailStrategy::ShiftInwards).parallel(xo);
+    f1.vectorize(yi, 8, TailStrategy::ShiftInwards).compute_at(f2, fused);
+    Buffer<double> out = f3.realize({34, 6});
+    for (int j = 0; j < 6; j++) {
+        for (int i = 0; i < 34; i++) {
+            ASSERT_EQ(out(i, j), (double)std::abs(c(i + 193, j + 192))) << i << ", " << j;
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include "Halide/Error.h"
 #include "Halide/IREquality.h"
+#include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "analysis/ImpliedConditions.h"
@@ -688,8 +689,9 @@ public:
     void visit(const For *op) override {
         include(op->min);
         include(op->extent);
-        Interval lo = bounds_of_expr(op->min, scope_);
-        Interval hi = bounds_of_expr(Sub::make(Add::make(op->min, op->extent), int32(1)), scope_);
+        Expr min = cancel_shifts(op->min), extent = cancel_shifts(op->extent);
+        Interval lo = bounds_of_expr(min, scope_);
+        Interval hi = bounds_of_expr(Sub::make(Add::make(min, extent), int32(1)), scope_);
         // A loop over [F.min.d, F.extent.d] with F.max.d in scope: use that
         // max, which keeps the correlation between min and extent.
         const Variable *mn = op->min.as<Variable>(), *ex = op->extent.as<Variable>();
@@ -708,18 +710,96 @@ public:
         pop(op->name);
     }
 
-    void visit(const LetStmt *op) override {
+    void visit(const LetStmt *op) override { visit_let(op); }
+
+    void visit(const Let *op) override { visit_let(op); }
+
+    template <typename LetOrLetStmt> void visit_let(const LetOrLetStmt *op) {
         include(op->value);
-        push(op->name, bounds_of_expr(op->value, scope_));
+        push(op->name, bounds_of_expr(cancel_shifts(op->value), scope_));
+        std::optional<Shift> shift = shift_of(op->value);
+        // The shifts made stale by this binding (of this name, or of a
+        // variable this name shadows), restored after its body.
+        std::map<std::string, Shift> stale;
+        for (auto it = shifts_.begin(); it != shifts_.end();) {
+            if (it->first == op->name || it->second.var == op->name) {
+                stale.insert(*it);
+                it = shifts_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (shift && shift->var != op->name) {
+            shifts_[op->name] = *shift;
+        }
         include(op->body);
+        shifts_.erase(op->name);
+        shifts_.insert(stale.begin(), stale.end());
         pop(op->name);
     }
 
-    void visit(const Let *op) override {
-        include(op->value);
-        push(op->name, bounds_of_expr(op->value, scope_));
-        include(op->body);
-        pop(op->name);
+    // Lets that are a variable plus a constant (`f.min.0 = x + 1`), as
+    // that variable and constant: the difference of two such lets of one
+    // variable (`f.max.0 - f.min.0`, a one-wide region computed per x) is
+    // the constant it is, where their intervals alone would make it
+    // [min - max, max - min] (upstream's simplifier substitutes these lets;
+    // ours keeps them).
+    struct Shift {
+        std::string var;
+        int64_t offset;
+    };
+    std::map<std::string, Shift> shifts_;
+
+    std::optional<Shift> shift_of(const Expr &e) const {
+        if (e.type() != Int(32)) {
+            return std::nullopt;
+        }
+        if (const Variable *v = e.as<Variable>()) {
+            auto it = shifts_.find(v->name);
+            return it != shifts_.end() ? it->second : Shift{v->name, 0};
+        }
+        const Add *add = e.as<Add>();
+        const Sub *sub = e.as<Sub>();
+        const Expr *k = add ? &add->b : sub ? &sub->b : nullptr;
+        if (!k) {
+            return std::nullopt;
+        }
+        const IntImm *c = k->as<IntImm>();
+        std::optional<Shift> base = c ? shift_of(add ? add->a : sub->a) : std::nullopt;
+        if (!base) {
+            return std::nullopt;
+        }
+        int64_t offset = base->offset + (add ? c->value : -c->value);
+        if (offset < INT32_MIN || offset > INT32_MAX) {
+            return std::nullopt;
+        }
+        return Shift{base->var, offset};
+    }
+
+    // e with each difference of two shifts of one variable made a constant.
+    Expr cancel_shifts(const Expr &e) const {
+        if (shifts_.empty()) {
+            return e;
+        }
+        class Cancel : public IRMutator {
+        public:
+            explicit Cancel(const RegionsCalled &r) : r_(r) {}
+            using IRMutator::visit;
+            Expr visit(const Sub *op) override {
+                std::optional<Shift> a = r_.shift_of(op->a), b = r_.shift_of(op->b);
+                if (a && b && a->var == b->var) {
+                    int64_t d = a->offset - b->offset;
+                    if (d >= INT32_MIN && d <= INT32_MAX) {
+                        return int32(d);
+                    }
+                }
+                return IRMutator::visit(op);
+            }
+
+        private:
+            const RegionsCalled &r_;
+        };
+        return Cancel(*this).mutate(e);
     }
 
     // Inside `if (v < e)` (a split's tail guard), v is taken as min(v, e - 1),
