@@ -14,6 +14,7 @@
 #include "Halide/Callable.h"
 #include "Halide/Expr.h"
 #include "Halide/ExternFuncArgument.h"
+#include "Halide/Function.h"
 #include "Halide/Param.h"
 #include "Halide/Parameter.h"
 #include "Halide/PrefetchDirective.h"
@@ -327,6 +328,7 @@ public:
     explicit Func(const Expr &e);
     // A handle on an existing Func's contents (as rfactor() returns).
     explicit Func(std::shared_ptr<Internal::FunctionContents> f);
+    explicit Func(const Internal::Function &f) : Func(f.get_contents()) {}
     // A new Func f(_0, _1, ...) = im(_0, _1, ...) over the buffer.
     template <typename T, int Dims> explicit Func(Buffer<T, Dims> &im) : Func() { define_as_call_of(Buffer<>(im)); }
 
@@ -750,7 +752,7 @@ public:
     bool is_extern() const;
     const std::string &extern_function_name() const;
 
-    std::shared_ptr<Internal::FunctionContents> function() const { return f_; }
+    Internal::Function function() const { return Internal::Function(f_); }
     // The pure definition's schedule (Stage::get_schedule).
     const Internal::StageSchedule &get_schedule() const;
 

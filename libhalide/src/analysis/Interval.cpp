@@ -227,7 +227,7 @@ public:
     void visit(const IntImm *op) override { result = Interval::single_point(cast_index(op)); }
     void visit(const UIntImm *op) override { result = Interval::single_point(int32((int64_t)op->value)); }
     void visit(const FloatImm *op) override { result = Interval::single_point(Expr(std::make_shared<FloatImm>(*op))); }
-    void visit(const StringImm *) override { result = Interval::everything(); }
+    void visit(const StringImm *) override { result = Interval{}; }
 
     void visit(const Variable *op) override {
         auto it = scope_.find(op->name);
@@ -241,7 +241,7 @@ public:
             // A float symbol (a Param) is its own point, as an int32 one is.
             result = Interval::single_point(Expr(std::make_shared<Variable>(*op)));
         } else {
-            result = Interval::everything();
+            result = Interval{};
         }
     }
 
@@ -325,7 +325,7 @@ public:
             result = {make_min(make_min(p[0], p[1]), make_min(p[2], p[3])),
                       make_max(make_max(p[0], p[1]), make_max(p[2], p[3]))};
         } else {
-            result = Interval::everything();
+            result = Interval{};
         }
         wrap_around(op->type);
     }
@@ -348,7 +348,7 @@ public:
         } else if (cb && *cb == 0) {
             result = Interval::single_point(int32(0));
         } else if (!(a.is_bounded() && a.min.type() == Int(32))) {
-            result = Interval::everything(); // (the rules below build int32 terms)
+            result = Interval{}; // (the rules below build int32 terms)
         } else if (b.min.defined() && b.min.same_as(b.max) && b.min.type() == Int(32)) {
             // One divisor of unknown sign (r / in.width()): a / b is monotonic
             // in a, one way or the other (x / 0 is 0).
@@ -366,7 +366,7 @@ public:
         if (op->type.is_float()) {
             // The rules below build int32 terms; a float `%` (bounded now that
             // Funcs' values are) is left unbounded rather than mistyped.
-            result = Interval::everything();
+            result = Interval{};
             return;
         }
         Interval a = of(op->a), b = of(op->b);
@@ -382,7 +382,7 @@ public:
         } else if (b.is_bounded()) {
             result = {int32(0), Sub::make(Max::make(b.max, Sub::make(int32(0), b.min)), int32(1))};
         } else {
-            result = Interval::everything();
+            result = Interval{};
         }
     }
 
@@ -491,7 +491,7 @@ public:
         } else if (op->type.is_int() || op->type.is_uint()) {
             result = {type_min(op->type), type_max(op->type)};
         } else {
-            result = Interval::everything();
+            result = Interval{};
         }
     }
 
@@ -550,7 +550,7 @@ private:
             return {cast_end(v.min), cast_end(v.max)};
         }
         if (!(to.is_int() || to.is_uint()) || to.bits() >= 32) {
-            return Interval::everything();
+            return Interval{};
         }
         // A narrow integer: the ends if both are constants that fit.
         const double *lo = v.min.defined() ? as_float(v.min) : nullptr;
@@ -584,10 +584,10 @@ private:
             }
             // A symbol s of unknown sign: the product lies between a.min * s
             // and a.max * s, in one order or the other.
-            return a.is_bounded() ? Interval{make_min(lo, hi), make_max(lo, hi)} : Interval::everything();
+            return a.is_bounded() ? Interval{make_min(lo, hi), make_max(lo, hi)} : Interval{};
         }
         if (!a.is_bounded() || !b.is_bounded()) {
-            return Interval::everything();
+            return Interval{};
         }
         Expr p[4] = {mul_end(a.min, b.min), mul_end(a.min, b.max), mul_end(a.max, b.min), mul_end(a.max, b.max)};
         return {make_min(make_min(p[0], p[1]), make_min(p[2], p[3])),
@@ -598,20 +598,20 @@ private:
     // the order of the dividend's ends. Anything else may divide by zero.
     static Interval float_div(const Interval &a, const Interval &b) {
         if (!(b.min.defined() && b.min.same_as(b.max))) {
-            return Interval::everything();
+            return Interval{};
         }
         if (a.min.defined() && a.min.same_as(a.max)) {
             return Interval::single_point(Div::make(a.min, b.min));
         }
         std::optional<int> sign = constant_sign(b.min);
         if (sign && *sign == 0) {
-            return Interval::everything();
+            return Interval{};
         }
         Expr lo = binary<Div>(a.min, b.min), hi = binary<Div>(a.max, b.min);
         if (sign) {
             return *sign > 0 ? Interval{lo, hi} : Interval{hi, lo};
         }
-        return a.is_bounded() ? Interval{make_min(lo, hi), make_max(lo, hi)} : Interval::everything();
+        return a.is_bounded() ? Interval{make_min(lo, hi), make_max(lo, hi)} : Interval{};
     }
 
     // Arithmetic in a type that wraps around on overflow (unsigned, or signed

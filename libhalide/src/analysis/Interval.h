@@ -8,18 +8,14 @@
 #include <vector>
 
 #include "Halide/IR.h"
+#include "Halide/Interval.h"
 
 namespace Halide {
 namespace Internal {
 
-// [min, max], inclusive. An undefined end is unbounded.
-struct Interval {
-    Expr min, max;
-    bool is_bounded() const { return min.defined() && max.defined(); }
-    static Interval single_point(const Expr &e) { return {e, e}; }
-    static Interval everything() { return {}; }
-};
-
+// Intervals here (Halide/Interval.h) leave an unbounded end undefined:
+// bounds inference never builds upstream's pos_inf()/neg_inf() markers, so
+// `min.defined()` is "has a lower bound" throughout.
 Interval interval_union(const Interval &a, const Interval &b);
 
 // Variable name -> its range. Variables not in scope are taken as symbols

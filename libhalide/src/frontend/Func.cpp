@@ -901,16 +901,27 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
 }
 
 std::vector<OutputImageParam> Func::output_buffers() const {
-    user_assert(f_->defined()) << "Can't access the output buffer(s) of Func '" << name() << "' before it is defined";
-    if (f_->output_buffers.size() != f_->values.size()) {
+    // A typed Func (Func(types, dims, name)) has them before its definition, as upstream's.
+    const bool typed = !f_->required_types.empty() && f_->required_dimensions >= 0;
+    user_assert(f_->defined() || typed) << "Can't access the output buffer(s) of Func '" << name()
+                                        << "' before it is defined";
+    std::vector<Type> types = f_->required_types;
+    if (f_->defined()) {
+        types.clear();
+        for (const Expr &v : f_->values) {
+            types.push_back(v.type());
+        }
+    }
+    const int dims = f_->defined() ? (int)f_->args.size() : f_->required_dimensions;
+    if (f_->output_buffers.size() != types.size()) {
         // The names the pipeline's output arguments have (InferArguments).
         f_->output_buffers.clear();
-        for (size_t v = 0; v < f_->values.size(); v++) {
+        for (size_t v = 0; v < types.size(); v++) {
             auto c = std::make_shared<InputBufferContents>();
-            c->name = f_->values.size() == 1 ? f_->name : f_->name + "." + std::to_string(v);
+            c->name = types.size() == 1 ? f_->name : f_->name + "." + std::to_string(v);
             c->user_name = c->name;
-            c->type = f_->values[v].type();
-            c->dimensions = (int)f_->args.size();
+            c->type = types[v];
+            c->dimensions = dims;
             c->constraints = default_constraints(c->dimensions);
             c->output = true;
             c->func = f_.get();
@@ -925,10 +936,10 @@ std::vector<OutputImageParam> Func::output_buffers() const {
 }
 
 OutputImageParam Func::output_buffer() const {
-    user_assert(!f_->defined() || f_->values.size() == 1)
-        << "Func '" << name() << "' computes a Tuple of " << f_->values.size()
-        << " values: use output_buffers(), one buffer per value";
-    return output_buffers()[0];
+    std::vector<OutputImageParam> buffers = output_buffers();
+    user_assert(buffers.size() == 1) << "Func '" << name() << "' computes a Tuple of " << buffers.size()
+                                     << " values: use output_buffers(), one buffer per value";
+    return buffers[0];
 }
 
 Func &Func::set_estimates(const Region &estimates) {

@@ -229,7 +229,8 @@ ImageParam::operator Func() const {
             vars.emplace_back("_" + std::to_string(d));
             args.push_back(Variable::make(Int(32), vars.back().name()));
         }
-        Func f(name() + "_im");
+        // Constrained as the buffer is, as upstream's (Function::required_types()).
+        Func f(contents_->type, contents_->dimensions, name() + "_im");
         f(vars) = Call::make(contents_->type, contents_->name, args, Call::Image);
         contents_->as_func = f.function();
     }

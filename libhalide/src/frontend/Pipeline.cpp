@@ -451,8 +451,13 @@ Realization Pipeline::realize(JITUserContext *context, std::vector<int32_t> size
     for (size_t i = 0; i < types.size(); i++) {
         std::vector<int> extents, mins;
         for (size_t d = 0; d < sizes.size(); d++) {
-            mins.push_back(dims[i][d].min);
-            extents.push_back(dims[i][d].extent);
+            const halide_dimension_t &q = dims[i][d];
+            // A region not holding the one requested (the output's bounds
+            // constrained otherwise): the requested region, so that the run
+            // reports the constraint it breaks.
+            const bool holds = q.min <= 0 && (int64_t)q.min + q.extent >= sizes[d];
+            mins.push_back(holds ? q.min : 0);
+            extents.push_back(holds ? q.extent : sizes[d]);
         }
         Runtime::Buffer<> whole(types[i], extents);
         whole.set_min(mins);

@@ -247,10 +247,11 @@ Func Stage::rfactor(std::vector<std::pair<RVar, Var>> preserved) {
     }
     for (size_t i = 0; i < form.ops.size(); i++) {
         Expr self = Call::make(f.values[i].type(), f.name, self_args, Call::Halide, (int)i);
-        Expr part = Call::make(f.values[i].type(), intm.name(), intm_args, Call::Halide, (int)i, intm.function());
+        Expr part = Call::make(f.values[i].type(), intm.name(), intm_args, Call::Halide, (int)i,
+                               intm.function().get_contents());
         m.values.push_back(combine(form.ops[i], self, part));
     }
-    f.referenced.push_back(intm.function());
+    f.referenced.push_back(intm.function().get_contents());
     u = std::move(m);
     mark_changed(f);
     return intm;

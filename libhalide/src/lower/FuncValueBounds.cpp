@@ -49,7 +49,7 @@ FuncValueBounds func_value_bounds(const Environment &env, const std::vector<std:
         }
         Scope anything;
         for (const std::string &a : f.args) {
-            anything[a] = Interval::everything();
+            anything[a] = Interval{};
         }
         FuncValueBoundsScope producers(bounds); // producers come first: theirs are known
 
