@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <vector>
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
@@ -128,6 +130,42 @@ TEST(SlidingWindow, StridedRegionsSlideByTheirStride) {
     EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 0)), -1);
     EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 10)), 21);
     EXPECT_EQ(as_int(let_value(after, "f.c.max.1", 10)), 22);
+}
+
+// A vectorized producer's region widened to a vector of 4 downwards from
+// its max (ScheduleFunctions): select(max >= min, min(min, max - 3), min).
+std::pair<Expr, Expr> widened_to_4(const Expr &min, const Expr &max) {
+    return {Select::make(GE::make(max, min), Min::make(min, Sub::make(max, i32(3))), min), max};
+}
+
+TEST(SlidingWindow, AWidenedRegionSlidesAndStaysOneVectorWide) {
+    // A consumer vectorized by 4 reading f(x - 1) and f(x + 1): rows
+    // [4y - 1, 4y + 4], already a vector wide. The select hid that the min
+    // grows with y: nothing slid before. Now: after the first iteration,
+    // the 4 new rows [4y + 1, 4y + 4].
+    Stmt before = line_buffer(widened_to_4(var("y") * 4 - 1, var("y") * 4 + 4));
+    Stmt after = sliding_window(before, env_with("f", 2));
+    EXPECT_FALSE(after.same_as(before)) << printed(after);
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 0)), -1) << printed(after);
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 1)), 5);
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 57)), 229);
+    EXPECT_EQ(as_int(let_value(after, "f.c.max.1", 57)), 232);
+    // A consumer moving by 2 ([2y - 1, 2y + 2]): 2 new rows, but the
+    // region stays a vector of 4 wide ([2y - 1, 2y + 2] again), so the
+    // producer's shifted last vector stays inside it.
+    after = sliding_window(line_buffer(widened_to_4(var("y") * 2 - 1, var("y") * 2 + 2)), env_with("f", 2));
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 0)), -1) << printed(after);
+    EXPECT_EQ(as_int(let_value(after, "f.c.min.1", 10)), 19);
+    EXPECT_EQ(as_int(let_value(after, "f.c.max.1", 10)), 22);
+    // An empty region keeps its min (the select's other side).
+    after = sliding_window(line_buffer(widened_to_4(var("y") * 4 + 5, var("y") * 4 + 4)), env_with("f", 2));
+    Expr empty_min = let_value(after, "f.c.min.1", 3);
+    Expr empty_max = let_value(after, "f.c.max.1", 3);
+    EXPECT_LT(as_int(empty_max), as_int(empty_min)) << printed(after);
+    // Moving down, the max would be lowered under a min widened from the
+    // max before it: left alone.
+    Stmt down = line_buffer(widened_to_4(0 - var("y") * 4 - 1, 4 - var("y") * 4));
+    EXPECT_TRUE(sliding_window(down, env_with("f", 2)).same_as(down));
 }
 
 TEST(SlidingWindow, DecreasingRegionsLowerTheMax) {
@@ -576,4 +614,60 @@ TEST(SlidingWindow, ProduceEventsGiveTheRegionComputedInEachIteration) {
                                                                {-1, 2, 2, 1},
                                                                {1, 1, 2, 1},
                                                                {2, 1, 2, 1}}));
+}
+
+// Upstream's test sliding_window, the vectorized case: f stored at root and
+// computed per vector of g, both vectorized by 4. Each vector of g needs 6
+// points of f, 4 of them new. Counts as upstream 21's: 8 for the first
+// vector, then 4 each (200 before: every point computed twice); g split or
+// guarded instead of vectorized, f unrolled instead, and a tail that
+// shifts inwards (101 wide: the last vector recomputes 4) alike.
+TEST(SlidingWindow, AVectorizedProducerAtAVectorizedConsumerComputesEachVectorOnce) {
+    struct Case {
+        const char *what;
+        int width, calls;
+        std::function<void(Func &, Func &, Var &)> schedule;
+    };
+    std::vector<Case> cases = {
+        {"both vectorized", 100, 104,
+         [](Func &f, Func &g, Var &x) {
+             f.store_root().compute_at(g, x).vectorize(x, 4);
+             g.vectorize(x, 4);
+         }},
+        {"a tail shifted inwards", 101, 108,
+         [](Func &f, Func &g, Var &x) {
+             f.store_root().compute_at(g, x).vectorize(x, 4);
+             g.vectorize(x, 4);
+         }},
+        {"g split by 8, f at its outer loop", 100, 104,
+         [](Func &f, Func &g, Var &x) {
+             Var xo("xo"), xi("xi");
+             g.split(x, xo, xi, 8);
+             f.store_root().compute_at(g, xo).vectorize(x, 4);
+         }},
+        {"f unrolled by 4", 100, 104,
+         [](Func &f, Func &g, Var &x) {
+             Var xo("xo"), xi("xi");
+             f.store_root().compute_at(g, x).split(x, xo, xi, 4).unroll(xi);
+             g.vectorize(x, 4);
+         }},
+        {"g guarded", 99, 104,
+         [](Func &f, Func &g, Var &x) {
+             f.store_root().compute_at(g, x).vectorize(x, 4);
+             g.vectorize(x, 4, TailStrategy::GuardWithIf);
+         }},
+    };
+    for (const Case &c : cases) {
+        Var x("x");
+        Func f("counted"), g("reader");
+        f(x) = sliding_window_counted(x, 0);
+        g(x) = f(x + 1) + f(x - 1);
+        c.schedule(f, g, x);
+        producer_calls = 0;
+        Buffer<int32_t> out = g.realize({c.width});
+        EXPECT_EQ(producer_calls, c.calls) << c.what;
+        for (int i = 0; i < c.width; i++) {
+            ASSERT_EQ(out(i), (i + 1) * 3 + (i - 1) * 3) << c.what << ": " << i;
+        }
+    }
 }

@@ -31,6 +31,17 @@
 // Each cut only leaves out points of a region an earlier iteration (of y,
 // or of the inner loop) computed, so cuts at several loops compose.
 //
+// A vectorized (or split) producer's region is widened to one vector at
+// least, downwards from its max (ScheduleFunctions: min =
+// select(max >= min, min(min, max - (w - 1)), min), the last vector
+// shifted inwards). The ends are judged on the region before widening (an
+// empty region, where the select keeps the min, computes nothing), and the
+// slid min is widened again: each iteration computes at least one whole
+// vector, recomputing some points of the previous iterations where the
+// consumer moves by less than a vector (as upstream, whose producer loop
+// keeps its vector's width), so the producer's vectors never write below
+// the region its storage and folding were given.
+//
 // The ends are judged on the values the lets actually take, including the
 // already slid regions of consumers at the same loop (a slid end is
 // monotonic in the same direction as the end it replaced), so chains of
@@ -44,6 +55,7 @@
 #include <set>
 #include <sstream>
 
+#include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRPrinter.h"
@@ -165,6 +177,28 @@ bool updates_keep_rows_apart(const FunctionContents &g, int d) {
         }
     }
     return reads.ok;
+}
+
+// A region's min widened to one vector: select(max >= min, min(min, max - k), min).
+struct Widened {
+    Expr min, max, k; // the min before widening, the max, and the vector's width less one
+};
+
+bool match_widened(const Expr &e, Widened &out) {
+    const Select *s = e.as<Select>();
+    const GE *ge = s ? s->condition.as<GE>() : nullptr;
+    const Min *mn = s ? s->true_value.as<Min>() : nullptr;
+    const Sub *sub = mn ? mn->b.as<Sub>() : nullptr;
+    if (!ge || !mn || !sub || !sub->b.as<IntImm>() || !equal(ge->b, s->false_value) || !equal(mn->a, s->false_value) ||
+        !equal(sub->a, ge->a)) {
+        return false;
+    }
+    out = {s->false_value, ge->a, sub->b};
+    return true;
+}
+
+Expr widen(const Widened &w, const Expr &min) {
+    return Select::make(GE::make(w.max, min), Min::make(min, Sub::make(w.max, w.k)), min);
 }
 
 // The names of the variables e uses.
@@ -314,10 +348,14 @@ private:
             }
             if (!e.forced) {
                 // A field of a buffer an extern stage's query wrote (its
-                // answer) changes however the query says.
+                // answer) changes however the query says. A widened min
+                // moves as its two sides do, wherever the region is not
+                // empty (see the top of the file).
+                Widened w;
+                Expr judged = match_widened(e.value, w) ? Min::make(w.min, Sub::make(w.max, w.k)) : e.value;
                 e.mono = reads_buffer_field(e.value)
                              ? Monotonic::Unknown
-                             : (e.depends ? is_monotonic(e.value, loop_->name, mono) : Monotonic::Constant);
+                             : (e.depends ? is_monotonic(judged, loop_->name, mono) : Monotonic::Constant);
             }
             e.expanded = simplify(substitute(expansions, e.value));
         }
@@ -378,8 +416,9 @@ private:
         auto up = [](Monotonic m) { return m == Monotonic::Increasing || m == Monotonic::Constant; };
         auto down = [](Monotonic m) { return m == Monotonic::Decreasing || m == Monotonic::Constant; };
         bool forward = up(mn) && up(mx);
-        if (!forward && !(down(mn) && down(mx))) {
-            return;
+        Widened w;
+        if (!forward && (!(down(mn) && down(mx)) || match_widened(path_[min_at].value, w))) {
+            return; // (a widened min, moving down, would widen below what is stored: left alone)
         }
         // The end that moves on, at the previous iteration.
         size_t lead = forward ? max_at : min_at, trail = forward ? min_at : max_at;
@@ -390,9 +429,14 @@ private:
             return;
         }
         Entry &t = path_[trail];
-        Expr steady = forward ? Max::make(Add::make(previous, IntImm::make(Int(32), 1)), t.value)
-                              : Min::make(Sub::make(previous, IntImm::make(Int(32), 1)), t.value);
-        t.value = Select::make(GT::make(loop_var, loop_->min), steady, t.value);
+        bool widened = forward && match_widened(t.value, w);
+        Expr from = widened ? w.min : t.value;
+        Expr steady = forward ? Max::make(Add::make(previous, IntImm::make(Int(32), 1)), from)
+                              : Min::make(Sub::make(previous, IntImm::make(Int(32), 1)), from);
+        t.value = Select::make(GT::make(loop_var, loop_->min), steady, from);
+        if (widened) {
+            t.value = widen(w, t.value);
+        }
         t.vars = variables_of(t.value);
         t.depends = true;
         // Still monotonic the same way (the analysis may not see through the select).
