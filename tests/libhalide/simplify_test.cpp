@@ -119,6 +119,28 @@ TEST(SimplifyBounds, ComparisonsDecidedByTheLoopRange) {
     EXPECT_TRUE(kept.as<Select>()) << kept;
 }
 
+// A guard proven to hold (or fail) inside likely() goes, as a plain constant
+// condition does; an undecided one keeps its likely() for loop partitioning.
+TEST(SimplifyBounds, LikelyGuardsDecidedByTheLoopRangeGo) {
+    Expr x = var("x");
+    Stmt store = Store::make("out", x, i32(0));
+    Stmt other = Store::make("out", i32(-1), i32(0));
+    auto in_loop = [&](const Expr &cond, int extent) {
+        return simplify(For::make("x", i32(0), i32(extent), ForType::Serial, IfThenElse::make(cond, store, other)));
+    };
+    Stmt held = in_loop(likely(x < 10), 10);
+    EXPECT_TRUE(equal(stored(held), x)) << held;
+    EXPECT_FALSE(held.as<For>()->body.as<IfThenElse>()) << held;
+    Stmt failed = in_loop(likely_if_innermost(x >= 10), 10);
+    EXPECT_TRUE(is_const(stored(failed), -1)) << failed;
+    Stmt kept = in_loop(likely(x < 9), 10);
+    const IfThenElse *guard = kept.as<For>()->body.as<IfThenElse>();
+    ASSERT_TRUE(guard) << kept;
+    const Call *hint = guard->condition.as<Call>();
+    ASSERT_TRUE(hint) << kept;
+    EXPECT_EQ(hint->name, "likely");
+}
+
 // An assert's lower bound on a name holds for the statements after it.
 TEST(SimplifyBounds, AssertedBoundsHoldAfterTheAssert) {
     Expr e = var("e"), o = var("o");

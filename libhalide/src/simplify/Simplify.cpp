@@ -875,7 +875,11 @@ protected:
 
     Stmt visit(const IfThenElse *op) override {
         Expr c = mutate(op->condition);
-        if (const UIntImm *u = c.as<UIntImm>()) {
+        // likely(true) / likely(false) (a guard proven to hold or fail) decide as the constant.
+        const Call *hint = c.as<Call>();
+        const bool is_hint = hint && hint->call_type == Call::Intrinsic && hint->args.size() == 1 &&
+                             (hint->name == "likely" || hint->name == "likely_if_innermost");
+        if (const UIntImm *u = (is_hint ? hint->args[0] : c).as<UIntImm>()) {
             return mutate(u->value ? op->then_case : op->else_case);
         }
         Stmt then_case = with_facts(c, [&] { return mutate(op->then_case); });
