@@ -202,4 +202,50 @@ TEST(CloneIn, Errors) {
     }
 }
 
+TEST(CloneIn, AConsumerThatDoesNotCallTheFuncIsUpstreamsError) {
+    // Upstream 21's message, observed on the same programs (differential
+    // seed 131, pipeline 55: a wrapper for a consumer that reads the Func
+    // only through a boundary condition). Ours ran, the wrapper unused.
+    Var x("x");
+    Func f0("wf0"), h("wh"), f1("wf1"), f2("wf2");
+    f0(x) = x;
+    h(x) = f0(x) + 1;
+    f1(x) = h(x) * 2;
+    f2(x) = f1(x) + f0(x);
+    f0.in(f1).compute_root();
+    h.compute_root();
+    try {
+        f2.realize({4});
+        FAIL() << "a wrapper for a Func that does not call wf0";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("Cannot wrap \"wf0\" in \"wf1\" because \"wf1\" does not call "
+                                             "\"wf0\"\nDirect callees of \"wf1\" are:\n  wh\n"),
+                  std::string::npos)
+            << e.what();
+    }
+    Func a("ca"), b("cb"), c("cc");
+    a(x) = x;
+    b(x) = a(x) + 1;
+    c(x) = b(x) * 3;
+    a.clone_in(c);
+    try {
+        c.realize({4});
+        FAIL() << "a clone for a Func that does not call ca";
+    } catch (const CompileError &e) {
+        EXPECT_NE(std::string(e.what()).find("Cannot wrap \"ca\" in \"cc\" because \"cc\" does not call \"ca\""),
+                  std::string::npos)
+            << e.what();
+    }
+    // A consumer outside the pipeline is no error (as upstream's), and a
+    // consumer that does call the Func gets its wrapper.
+    Func p("pp"), q("pq"), unused("punused");
+    p(x) = x * 5;
+    q(x) = p(x) + 1;
+    unused(x) = 3;
+    p.in(unused);
+    p.in(q).compute_root();
+    Buffer<int> out = q.realize({4});
+    EXPECT_EQ(out(3), 16);
+}
+
 } // namespace

@@ -236,6 +236,19 @@ def test_func_atomic_allow_race_conditions_and_clone_in():
     np.testing.assert_array_equal(np.asarray(c.realize([5])), i * 2 * (i * 2 + 1))
 
 
+def test_a_wrapper_for_a_consumer_that_does_not_call_the_func_is_an_error():
+    # Upstream 21 raises the same (its names carry a "$0" suffix there).
+    x = hl.Var("x")
+    f0, h, f1 = hl.Func("wf0"), hl.Func("wh"), hl.Func("wf1")
+    f0[x] = x
+    h[x] = f0[x] + 1
+    f1[x] = h[x] * 2
+    f0.in_(f1).compute_root()
+    message = 'Cannot wrap "wf0" in "wf1" because "wf1" does not call "wf0"\nDirect callees of "wf1" are:\n  wh\n'
+    with pytest.raises(hl.HalideError, match=re.escape(message)):
+        f1.realize([4])
+
+
 def test_logical_not_and_funcref_size():
     x = hl.Var("x")
     f, t = hl.Func("f"), hl.Func("t")

@@ -1,10 +1,11 @@
 // See Passes.h: the Funcs a pipeline uses, producers first.
-#include <set>
-
 #include "Halide/Error.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IRVisitor.h"
 #include "lower/Passes.h"
+
+#include <set>
+#include <sstream>
 
 namespace Halide {
 namespace Internal {
@@ -179,6 +180,41 @@ void visit_function(FunctionPtr f, Environment &env, std::vector<std::string> &o
     order.push_back(f->name);
 }
 
+// As upstream: f.in(g) or f.clone_in(g) for a Func g of the pipeline whose
+// own definition does not call f is an error (the wrapper would be unused).
+void check_wrapped_consumers(const Environment &env) {
+    for (const auto &[name, f] : env) {
+        if (!f->wraps.empty()) {
+            continue; // a wrapper of a wrapper: g calls the chain's outer end
+        }
+        for (const auto &[consumer, wrapper] : f->wrappers) {
+            auto c = env.find(consumer);
+            if (consumer.empty() || c == env.end() || wrapper == c->second) {
+                continue;
+            }
+            // The consumer as its user defined it, not lowering's redirected copy.
+            const FunctionContents &user = c->second->original ? *c->second->original : *c->second;
+            if (user.wraps == name) {
+                continue;
+            }
+            FindCalls calls;
+            include_definitions(calls, user);
+            std::set<std::string> callees(calls.calls.begin(), calls.calls.end());
+            callees.erase(consumer);
+            if (callees.count(name)) {
+                continue;
+            }
+            std::ostringstream listed;
+            for (const std::string &n : callees) {
+                listed << "  " << n << "\n";
+            }
+            user_error << "Cannot wrap \"" << name << "\" in \"" << consumer << "\" because \"" << consumer
+                       << "\" does not call \"" << name << "\"\nDirect callees of \"" << consumer << "\" are:\n"
+                       << listed.str();
+        }
+    }
+}
+
 } // namespace
 
 std::vector<std::string> realization_order(const std::vector<FunctionPtr> &outputs, Environment &env) {
@@ -187,6 +223,7 @@ std::vector<std::string> realization_order(const std::vector<FunctionPtr> &outpu
     for (const FunctionPtr &f : outputs) {
         visit_function(f, env, order, in_progress);
     }
+    check_wrapped_consumers(env);
     return order;
 }
 
