@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "Halide.h"
 
@@ -419,6 +420,34 @@ void schedule_view() {
     report("schedule_view", Buffer<int32_t>(f.realize({6})));
 }
 
+// Internal::Interval's set operations and Internal::ThreadPool, which
+// upstream's own tests use through Halide.h.
+void internal_helpers() {
+    using Internal::Interval;
+    auto show = [](const char *what, const Interval &i) {
+        std::ostringstream text;
+        text << what << " [" << i.min << ", " << i.max << "] empty=" << i.is_empty() << " bounded=" << i.is_bounded();
+        std::printf("%s\n", text.str().c_str());
+    };
+    Expr x = Internal::Variable::make(Int(32), "x");
+    show("union", Interval::make_union(Interval(3, 4), Interval(9, 10)));
+    show("intersection", Interval::make_intersection(Interval(3, 9), Interval(4, 10)));
+    show("half_open", Interval::make_intersection(Interval(x, Interval::pos_inf()), Interval(Interval::neg_inf(), x)));
+    Interval none = Interval::make_intersection(Interval::nothing(), Interval::everything());
+    std::printf("nothing empty=%d markers=%d\n", (int)none.is_empty(),
+                (int)(none.min.same_as(Interval::pos_inf()) && none.max.same_as(Interval::neg_inf())));
+    Internal::ThreadPool<int> pool(2);
+    std::vector<std::future<int>> parts;
+    for (int i = 1; i <= 8; i++) {
+        parts.push_back(pool.async([](int v) { return v * v; }, i));
+    }
+    int total = 0;
+    for (auto &p : parts) {
+        total += p.get();
+    }
+    std::printf("thread_pool %d\n", total);
+}
+
 int main() {
     gradient();
     brighten();
@@ -434,5 +463,6 @@ int main() {
     target_queries();
     generator_apply();
     schedule_view();
+    internal_helpers();
     return 0;
 }

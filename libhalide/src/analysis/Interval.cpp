@@ -232,7 +232,10 @@ public:
     void visit(const Variable *op) override {
         auto it = scope_.find(op->name);
         if (it != scope_.end()) {
-            result = it->second;
+            // A caller's Interval::everything()/nothing() ends (upstream's
+            // markers) are unbounded ends here.
+            const Interval &i = it->second;
+            result = {i.has_lower_bound() ? i.min : Expr(), i.has_upper_bound() ? i.max : Expr()};
         } else if (op->type == Int(32)) {
             result = Interval::single_point(Expr(std::make_shared<Variable>(*op)));
         } else if (op->type.is_int() || op->type.is_uint()) {

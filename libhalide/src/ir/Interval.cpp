@@ -11,11 +11,22 @@ namespace Internal {
 
 namespace {
 
+// The markers, made once; compared by reference (no handle copies: bounds
+// inference asks is_bounded() often).
+const Expr &pos_marker() {
+    static const Expr marker = Variable::make(Handle(), "pos_inf");
+    return marker;
+}
+const Expr &neg_marker() {
+    static const Expr marker = Variable::make(Handle(), "neg_inf");
+    return marker;
+}
+
 bool is_pos_inf(const Expr &e) {
-    return e.same_as(Interval::pos_inf());
+    return e.same_as(pos_marker());
 }
 bool is_neg_inf(const Expr &e) {
-    return e.same_as(Interval::neg_inf());
+    return e.same_as(neg_marker());
 }
 
 // An undefined end in the markers' form.
@@ -52,13 +63,11 @@ Expr fold_constants(const Expr &a, const Expr &b, bool take_min) {
 } // namespace
 
 Expr Interval::pos_inf() {
-    static const Expr marker = Variable::make(Handle(), "pos_inf");
-    return marker;
+    return pos_marker();
 }
 
 Expr Interval::neg_inf() {
-    static const Expr marker = Variable::make(Handle(), "neg_inf");
-    return marker;
+    return neg_marker();
 }
 
 Interval Interval::everything() {
