@@ -6,6 +6,7 @@
 #include "Halide/Simplify.h"
 #include "lower/Passes.h"
 #include "lower/Prefetch.h"
+#include "lower/ShareShiftedGathers.h"
 #include "simplify/StrictFloatScope.h"
 
 namespace Halide {
@@ -186,9 +187,10 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
 
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);
-    s = deinterleave_stores(s);  // select(x % 2 == 0, a(x / 2), ...): interleaved slices, strided loads
-    s = share_repeated_loads(s); // an inlined value read several times by one store: loaded once
-    s = share_strided_loads(s);  // f(2x), f(2x + 1) in one store: slices of one dense load
+    s = deinterleave_stores(s);   // select(x % 2 == 0, a(x / 2), ...): interleaved slices, strided loads
+    s = share_repeated_loads(s);  // an inlined value read several times by one store: loaded once
+    s = share_strided_loads(s);   // f(2x), f(2x + 1) in one store: slices of one dense load
+    s = share_shifted_gathers(s); // in[g(x - 2)] ... in[g(x + 2)] in one store: slices of one gather
 
     // What sibling loops compute alike (a partitioned row's offsets): once, before them.
     s = share_loop_invariants(s);
