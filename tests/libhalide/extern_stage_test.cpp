@@ -99,6 +99,26 @@ int extern_row_blur(halide_buffer_t *in, halide_buffer_t *out) {
     return 0;
 }
 
+// out(x, y) = x + 1000 * y. Its query rounds the columns asked for out to
+// multiples of 10; each real call's region and row stride is recorded.
+std::vector<std::vector<int>> rounded_calls;
+int extern_rounded(halide_buffer_t *out) {
+    halide_dimension_t *d = out->dim;
+    if (out->is_bounds_query()) {
+        int end = (d[0].min + d[0].extent + 9) / 10 * 10;
+        d[0].min = d[0].min / 10 * 10;
+        d[0].extent = end - d[0].min;
+        return 0;
+    }
+    rounded_calls.push_back({d[0].min, d[0].extent, d[1].min, d[1].extent, d[1].stride});
+    for (int y = d[1].min; y < d[1].min + d[1].extent; y++) {
+        for (int x = d[0].min; x < d[0].min + d[0].extent; x++) {
+            *at2(out, x, y) = x + 1000 * y;
+        }
+    }
+    return 0;
+}
+
 // Records its scalars; out(x) = i + f + u8.
 int extern_scalars(int32_t i, float f, uint8_t u8, halide_buffer_t *out) {
     if (out->is_bounds_query()) {
@@ -403,7 +423,7 @@ TEST(ExternStage, ItsOutputFoldsAsFoldStorageAsks) {
     // written at row y mod 8 of its storage (8 places in turn).
     RowBlur p;
     Func &f = p.f, &g = p.g, &h = p.h;
-    Var &x = p.x, &y = p.y;
+    Var &y = p.y;
     f.compute_root();
     g.store_root().compute_at(h, y).fold_storage(g.args()[1], 8);
     h.compute_root();
@@ -413,10 +433,14 @@ TEST(ExternStage, ItsOutputFoldsAsFoldStorageAsks) {
     EXPECT_EQ(seen.out_hosts.size(), 8u);
     ASSERT_EQ(seen.out_dims.size(), 2u);
     EXPECT_EQ(seen.out_dims[1].min, 29); // its coordinates are the rows', not the fold's
+}
+
+TEST(ExternStage, ItsOutputFoldedSmallerThanTheRowsOneIterationWritesFailsAtRunTime) {
     // A fold too small for the rows one iteration writes fails at run time,
     // as upstream's (h split by 8, each iteration computing 8 rows of g).
+    seen = {};
+    Var x("x"), y("y"), yo("yo"), yi("yi");
     Func f2("f2"), g2("g2"), h2("h2");
-    Var yo("yo"), yi("yi");
     f2(x, y) = x + y;
     g2.define_extern("extern_row_blur", {f2}, Int(32), 2);
     h2(x, y) = g2(x, y);
@@ -435,7 +459,7 @@ TEST(ExternStage, AFuncItReadsFoldsAsFoldStorageAsks) {
     // 21 runs it, the stage reading its row of f at 8 places in turn.
     RowBlur p;
     Func &f = p.f, &g = p.g, &h = p.h;
-    Var &x = p.x, &y = p.y;
+    Var &y = p.y;
     f.store_root().compute_at(h, y).fold_storage(y, 8);
     g.compute_at(h, y);
     h.compute_root();
@@ -446,10 +470,14 @@ TEST(ExternStage, AFuncItReadsFoldsAsFoldStorageAsks) {
     ASSERT_EQ(seen.in_dims.size(), 2u);
     EXPECT_EQ(seen.in_dims[1].min, 29);
     EXPECT_EQ(seen.in_dims[1].extent, 1);
+}
+
+TEST(ExternStage, AFuncItReadsFoldedSmallerThanTheRowsOneIterationComputesFailsAtRunTime) {
     // h split by 8: each iteration computes 8 rows of f, more than the fold
     // keeps: upstream's run-time error.
+    seen = {};
+    Var x("x"), y("y"), yo("yo"), yi("yi");
     Func f2("f2"), g2("g2"), h2("h2");
-    Var yo("yo"), yi("yi");
     f2(x, y) = x + y;
     g2.define_extern("extern_row_blur", {f2}, Int(32), 2);
     h2(x, y) = g2(x, y);
@@ -463,4 +491,42 @@ TEST(ExternStage, AFuncItReadsFoldsAsFoldStorageAsks) {
               std::string::npos)
         << m;
     EXPECT_NE(m.find("(8)"), std::string::npos) << m;
+}
+
+TEST(ExternStage, ComputesTheRegionItsQueryAnswersForItsOutput) {
+    // A stage whose query rounds its columns out to multiples of 10 gets
+    // that region to compute (and its storage covers it), as upstream 21
+    // passes it; ours passed the region its consumer needs (32 columns where
+    // the query answered 40). The calls' (min, extent) of x and y and row
+    // stride are upstream 21's, for a 45 x 3 output.
+    using Calls = std::vector<std::vector<int>>;
+    auto run = [](int mode) {
+        Var x("x"), y("y"), xi("xi"), yi("yi");
+        Func src("src" + std::to_string(mode)), out("out" + std::to_string(mode));
+        src.define_extern("extern_rounded", {}, Int(32), {x, y});
+        out(x, y) = src(x, y) * 2;
+        if (mode <= 1) {
+            if (mode == 0) {
+                src.align_storage(x, 32); // rows of 64: 40 columns aligned to 32
+            }
+            out.tile(x, y, xi, yi, 32, 32);
+            src.compute_at(out, x);
+        } else if (mode == 2) {
+            src.compute_root();
+        } else {
+            src.compute_at(out, y);
+        }
+        rounded_calls.clear();
+        Buffer<int32_t> o = out.realize({45, 3});
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i < 45; i++) {
+                EXPECT_EQ(o(i, j), 2 * (i + 1000 * j)) << mode << ": " << i << ", " << j;
+            }
+        }
+        return rounded_calls;
+    };
+    EXPECT_EQ(run(0), (Calls{{0, 40, -29, 32, 64}, {10, 40, -29, 32, 64}}));
+    EXPECT_EQ(run(1), (Calls{{0, 40, -29, 32, 40}, {10, 40, -29, 32, 40}}));
+    EXPECT_EQ(run(2), (Calls{{0, 50, 0, 3, 50}}));
+    EXPECT_EQ(run(3), (Calls{{0, 50, 0, 1, 50}, {0, 50, 1, 1, 50}, {0, 50, 2, 1, 50}}));
 }

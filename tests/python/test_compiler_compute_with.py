@@ -169,3 +169,23 @@ def test_compute_with_errors_are_upstreams():
         ff.update(0).compute_with(ff, x)
     with pytest.raises(TypeError):
         g.compute_with(3, y)
+
+
+@pytest.mark.parametrize("level", ["outermost", "y"])
+def test_a_func_computed_where_a_wrapper_is_fused_serves_both(level):
+    # Upstream's compute_with_in test: one.in(three) fused with two, and one
+    # computed at two's level they share, read by both. Upstream 21 runs it
+    # (2 * (x + y) + 5); ours refused it ("Func "one" is computed at the
+    # following invalid location").
+    x, y = hl.Var("x"), hl.Var("y")
+    one, two, three, out = hl.Func("wf_one"), hl.Func("wf_two"), hl.Func("wf_three"), hl.Func("wf_out")
+    one[x, y] = x + y
+    two[x, y] = one[x, y] + 2
+    three[x, y] = one[x, y] + 3
+    out[x, y] = two[x, y] + three[x, y]
+    two.compute_root()
+    at = hl.Var.outermost() if level == "outermost" else y
+    one.in_(three).compute_root().compute_with(two, at)
+    one.compute_at(two, at)
+    yy, xx = np.mgrid[0:7, 0:9]
+    np.testing.assert_array_equal(np.asarray(out.realize([9, 7])), 2 * (xx + yy) + 5)

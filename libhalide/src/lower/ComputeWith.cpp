@@ -29,6 +29,7 @@
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
 #include "ir/Substitute.h"
+#include "lower/ComputeWith.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -331,12 +332,43 @@ LoopAlignStrategy strategy_for(const FuseLevel &fuse, const std::string &child_d
     return fuse.all;
 }
 
+// The loop of Var::outermost() of stage `stage` of f around `s`, if s is
+// that loop (schedule_functions makes one where a Func is placed at it).
+const For *outermost_loop(const Stmt &s, const FunctionContents &f, int stage) {
+    const For *loop = s.as<For>();
+    return loop && loop->name == loop_var_name(f.name, kOutermost, stage) ? loop : nullptr;
+}
+
+Stmt fuse_loops(const FunctionContents &cf, int cs, const Stmt &child, const FunctionContents &pf, int ps,
+                const Stmt &parent, size_t depth, const std::set<std::string> &kept,
+                const For *child_outermost = nullptr);
+
 // The parent's stage statement `parent` and the child's `child`, fused over
-// their `depth` outermost loops.
+// their `depth` outermost loops. Var::outermost() is the loop above them all:
+// the parent's loop of it (a Func is placed there) holds the fused nest, as
+// upstream's, so whatever is computed there serves both stages. The child's
+// loop of it, if any, goes around the child's part.
 Stmt fuse_nests(const FunctionContents &cf, int cs, const Stmt &child, const FunctionContents &pf, int ps,
-                const Stmt &parent, size_t depth) {
+                const Stmt &parent, size_t depth, const std::set<std::string> &kept) {
+    const For *po = outermost_loop(parent, pf, ps), *co = outermost_loop(child, cf, cs);
+    if (!po && !co) {
+        return fuse_loops(cf, cs, child, pf, ps, parent, depth, kept);
+    }
+    Stmt fused = fuse_loops(cf, cs, co ? co->body : child, pf, ps, po ? po->body : parent, depth, kept, co);
+    return po ? For::make(po->name, po->min, po->extent, po->for_type, fused) : fused;
+}
+
+// fuse_nests without the loops of Var::outermost(); `child_outermost` (the
+// child's, taken off) goes around the child's part, inside the fused loops.
+Stmt fuse_loops(const FunctionContents &cf, int cs, const Stmt &child, const FunctionContents &pf, int ps,
+                const Stmt &parent, size_t depth, const std::set<std::string> &kept, const For *child_outermost) {
+    auto around_child = [&](const Stmt &body) {
+        return child_outermost ? For::make(child_outermost->name, child_outermost->min, child_outermost->extent,
+                                           child_outermost->for_type, body)
+                               : body;
+    };
     if (depth == 0) { // at Var::outermost(): one after the other, no loop shared
-        return Block::make(parent, child);
+        return Block::make(parent, around_child(child));
     }
     Peeled p = peel(parent, pf.name, ps, depth), c = peel(child, cf.name, cs, depth);
     const std::vector<LoopDim> &pdims = dims_of(pf, ps), &cdims = dims_of(cf, cs);
@@ -344,6 +376,7 @@ Stmt fuse_nests(const FunctionContents &cf, int cs, const Stmt &child, const Fun
     std::map<std::string, Expr> child_vars;
     std::vector<Expr> fused_min(depth), fused_extent(depth);
     Expr p_in, c_in;
+    std::vector<Expr> child_loops; // where each fused loop of the child is, in the parent's variables
     for (size_t i = 0; i < depth; i++) {
         const For *pl = p.loops[i], *cl = c.loops[i];
         Expr v = Variable::make(Int(32), pl->name);
@@ -365,7 +398,10 @@ Stmt fuse_nests(const FunctionContents &cf, int cs, const Stmt &child, const Fun
             hi = cmin + cext - 1;
             cv = v;
         }
-        child_vars[cl->name] = cv;
+        child_loops.push_back(cv);
+        if (!kept.count(cl->name)) {
+            child_vars[cl->name] = cv;
+        }
         Expr fmin = min(pmin, lo), fmax = max(pmax, hi);
         fused_min[i] = fmin;
         fused_extent[i] = fmax - fmin + 1;
@@ -373,8 +409,18 @@ Stmt fuse_nests(const FunctionContents &cf, int cs, const Stmt &child, const Fun
         p_in = p_in.defined() ? (p_in && pi) : pi;
         c_in = c_in.defined() ? (c_in && ci) : ci;
     }
-    Stmt body = Block::make(IfThenElse::make(p_in, p.loops[depth - 1]->body),
-                            IfThenElse::make(c_in, substitute(child_vars, c.loops[depth - 1]->body)));
+    // A loop of the child a Func is placed at (kept) stays, as a loop of one
+    // iteration at the fused loop's point, so that Func is computed within
+    // the child's part.
+    Stmt child_body = substitute(child_vars, c.loops[depth - 1]->body);
+    for (size_t i = depth; i-- > 0;) {
+        if (kept.count(c.loops[i]->name)) {
+            child_body = For::make(c.loops[i]->name, substitute(child_vars, child_loops[i]), int32_const(1),
+                                   ForType::Serial, child_body);
+        }
+    }
+    Stmt body =
+        Block::make(IfThenElse::make(p_in, p.loops[depth - 1]->body), IfThenElse::make(c_in, around_child(child_body)));
     for (size_t i = depth; i-- > 0;) {
         const For *pl = p.loops[i];
         body = For::make(pl->name, fused_min[i], fused_extent[i], pl->for_type, body);
@@ -560,8 +606,76 @@ std::vector<std::string> check_compute_with(const Environment &env, const std::v
     return result;
 }
 
-Stmt fuse_compute_with(const Stmt &stmt, const Environment &env) {
+EarlyFusion fused_before_placing(const Environment &env) {
+    EarlyFusion early;
     std::vector<Pair> pairs = fused_pairs(env);
+    // The loops of each stage fused with a child (its dims fused, by name):
+    // a Func placed at one of them, or at Var::outermost() of a parent, is
+    // placed where the child's part is too.
+    struct Level {
+        std::string func, dim; // a loop level: the loop named dim of stage `stage` of func
+        int stage;
+        std::string var; // its loop variable (a split's outer loop named y may be y.yo)
+    };
+    std::vector<Level> fused_levels, child_levels;
+    for (const Pair &p : pairs) {
+        const FunctionContents &cf = *env.at(p.child), &pf = *env.at(p.parent);
+        const std::string &var = fuse_of(cf, p.child_stage).var;
+        fused_levels.push_back({p.parent, kOutermost, p.parent_stage, kOutermost});
+        for (const FunctionContents *f : {&pf, &cf}) {
+            int stage = f == &pf ? p.parent_stage : p.child_stage;
+            const std::vector<LoopDim> &dims = dims_of(*f, stage);
+            size_t depth = fused_depth(*f, stage, var);
+            for (size_t i = dims.size() - depth; i < dims.size(); i++) {
+                (f == &pf ? fused_levels : child_levels).push_back({f->name, dims[i].name, stage, dims[i].var});
+            }
+        }
+    }
+    auto names = [](const std::vector<Level> &levels, const std::string &func, const std::string &dim, int stage) {
+        std::vector<const Level *> found;
+        for (const Level &l : levels) {
+            if (l.func == func && l.dim == dim && (stage < 0 || stage == l.stage)) {
+                found.push_back(&l);
+            }
+        }
+        return found;
+    };
+    std::vector<Level> placed; // every compute_at and store_at level (stage -1: each stage)
+    for (const auto &[name, g] : env) {
+        if (g->compute == ComputeLevel::At) {
+            placed.push_back({g->compute_at_func, g->compute_at_var, g->compute_at_stage, ""});
+        }
+        if (g->store == ComputeLevel::At) {
+            placed.push_back({g->store_at_func, g->store_at_var, g->store_at_stage, ""});
+        }
+    }
+    for (const Level &at : placed) {
+        for (const Level *l : names(fused_levels, at.func, at.dim, at.stage)) {
+            early.groups.insert(group_of(pairs, l->func));
+        }
+    }
+    for (const Level &at : placed) {
+        for (const Level *l : names(child_levels, at.func, at.dim, at.stage)) {
+            bool in_early = std::any_of(early.groups.begin(), early.groups.end(),
+                                        [&](const std::set<std::string> &g) { return g.count(l->func) > 0; });
+            if (in_early) {
+                early.kept_loops.insert(loop_var_name(l->func, l->var, l->stage));
+            }
+        }
+    }
+    return early;
+}
+
+namespace {
+
+// fuse_compute_with over the pairs whose child is in `only` (all: empty).
+Stmt fuse(const Stmt &stmt, const Environment &env, const std::set<std::string> &only,
+          const std::set<std::string> &kept_loops) {
+    std::vector<Pair> pairs = fused_pairs(env);
+    if (!only.empty()) {
+        pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [&](const Pair &p) { return !only.count(p.child); }),
+                    pairs.end());
+    }
     if (pairs.empty()) {
         return stmt;
     }
@@ -627,14 +741,27 @@ Stmt fuse_compute_with(const Stmt &stmt, const Environment &env) {
         Stmt parent_body = parent_first ? early_body : late_body, child_body = parent_first ? late_body : early_body;
         size_t d = fused_depth(pf, p.parent_stage, fuse_of(cf, p.child_stage).var);
         Stmt fused = mark_compute_with_stage(
-            pf, p.parent_stage, fuse_nests(cf, p.child_stage, child_body, pf, p.parent_stage, parent_body, d));
+            pf, p.parent_stage,
+            fuse_nests(cf, p.child_stage, child_body, pf, p.parent_stage, parent_body, d, kept_loops));
         std::vector<Stmt> placed{fused};
         placed.insert(placed.end(), extract.trailing.begin(), extract.trailing.end());
         ReplaceMarker replace(late, Block::make(placed));
         s = replace.mutate(s);
         internal_assert(replace.done);
     }
-    return StripMarkers().mutate(s);
+    return only.empty() ? StripMarkers().mutate(s) : s;
+}
+
+} // namespace
+
+Stmt fuse_group(const Stmt &s, const Environment &env, const std::set<std::string> &group,
+                const std::set<std::string> &kept_loops) {
+    internal_assert(!group.empty());
+    return fuse(s, env, group, kept_loops);
+}
+
+Stmt fuse_compute_with(const Stmt &s, const Environment &env) {
+    return fuse(s, env, {}, {});
 }
 
 } // namespace Internal

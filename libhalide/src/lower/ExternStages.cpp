@@ -31,6 +31,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/IRVisitor.h"
+#include "lower/ExternStages.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -141,7 +142,7 @@ struct QueryParts {
 };
 
 QueryParts extern_query(const FunctionContents &f, const std::string &region, const std::string &prefix,
-                        bool within_root = false) {
+                        bool within_root = false, std::vector<std::string> *outputs = nullptr) {
     const Call *stage = f.values[0].as<Call>();
     QueryParts q;
     std::vector<Expr> query_args;
@@ -206,15 +207,21 @@ QueryParts extern_query(const FunctionContents &f, const std::string &region, co
             query_dims.push_back(
                 {buffer_field(region, "min", (int)d), buffer_field(region, "extent", (int)d), int32_const(0)});
         }
-        query_args.push_back(buffer_make(int32_const(0), int32_const(0), f.values[i].type(), query_dims));
+        Expr buffer = buffer_make(int32_const(0), int32_const(0), f.values[i].type(), query_dims);
+        if (outputs) { // bound to a let, to read what the query wrote into it
+            outputs->push_back(prefix + "out." + std::to_string(i));
+            q.buffers.emplace_back(outputs->back(), buffer);
+            buffer = handle_var(outputs->back());
+        }
+        query_args.push_back(buffer);
     }
     q.call = Call::make(Int(32), f.extern_symbol, query_args, Call::Extern);
     return q;
 }
 
-// `body` after the query: its lets around the check of its result.
-Stmt with_query(const FunctionContents &f, const QueryParts &q, const std::string &result, Stmt body) {
-    body = Block::make(check_result(f, result), body);
+// The query's lets (its buffers, the call bound to `result`, what it
+// answered) around `body`.
+Stmt query_lets(const QueryParts &q, const std::string &result, Stmt body) {
     for (auto it = q.answers.rbegin(); it != q.answers.rend(); ++it) {
         body = LetStmt::make(it->first, it->second, body);
     }
@@ -225,10 +232,43 @@ Stmt with_query(const FunctionContents &f, const QueryParts &q, const std::strin
     return body;
 }
 
-} // namespace
+// `body` after the query: its lets around the check of its result.
+Stmt with_query(const FunctionContents &f, const QueryParts &q, const std::string &result, Stmt body) {
+    return query_lets(q, result, Block::make(check_result(f, result), body));
+}
 
-Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_output,
-                  const std::function<Stmt(const Stmt &)> &place) {
+// The query of f's output over <required>: its answers, the region f
+// computes (ExternStages.h), as lets <region>.min.d/.max.d/.extent.d.
+// Where the query failed (`result` not 0, checked later) the region is
+// the one required.
+QueryParts output_query(const FunctionContents &f, const std::string &required, const std::string &region,
+                        const std::string &prefix, const std::string &result) {
+    std::vector<std::string> outputs;
+    QueryParts q = extern_query(f, required, prefix, false, &outputs);
+    q.answers.clear(); // what it reads is asked over the region it computes
+    Expr answer = handle_var(outputs[0]), ok = EQ::make(var_int32(result), int32_const(0));
+    for (size_t d = 0; d < f.args.size(); d++) {
+        std::string suffix = "." + std::to_string(d);
+        Expr dim = int32_const((int64_t)d);
+        Expr min = Call::make(Int(32), "buffer_get_min", {answer, dim}, Call::Intrinsic);
+        Expr extent = Call::make(Int(32), "buffer_get_extent", {answer, dim}, Call::Intrinsic);
+        Expr req_min = buffer_field(required, "min", (int)d), req_max = buffer_field(required, "max", (int)d);
+        // Bounds inference sees the region required (promise_clamped to it).
+        auto seen_as = [&](const Expr &e, const Expr &point) {
+            return Call::make(Int(32), "promise_clamped", {Select::make(ok, e, point), point, point}, Call::Intrinsic);
+        };
+        Expr lo = var_int32(region + ".min" + suffix), hi = var_int32(region + ".max" + suffix);
+        q.answers.emplace_back(region + ".min" + suffix, seen_as(Min::make(req_min, min), req_min));
+        q.answers.emplace_back(region + ".max" + suffix, seen_as(Max::make(req_max, max_of(min, extent)), req_max));
+        q.answers.emplace_back(region + ".extent" + suffix, Add::make(Sub::make(hi, lo), int32_const(1)));
+    }
+    return q;
+}
+
+// extern_stage; with `required`, asking first for its output over that
+// region and computing the region answered (extern_stage_computing_answer).
+Stmt make_stage(const FunctionContents &f, const std::string &region, bool is_output,
+                const std::function<Stmt(const Stmt &)> &place, const std::string &required) {
     const Call *stage = f.values[0].as<Call>();
     internal_assert(stage && stage->name == "extern_stage") << f.name << " is not an extern stage";
     const std::string prefix = f.name + ".extern.";
@@ -296,7 +336,29 @@ Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_
     Stmt marker = IfThenElse::make(Call::make(Bool(), kMarker, {}, Call::Intrinsic), Block::make(reads));
     Stmt s = place(Block::make(marker, call));
     // The bounds query (made even without Func inputs, as upstream makes it).
-    return with_query(f, extern_query(f, region, prefix, true), prefix + "query", s);
+    if (required.empty()) {
+        return with_query(f, extern_query(f, region, prefix, true), prefix + "query", s);
+    }
+    // Asked first for its output over the region required, then over the
+    // region it answered for what it reads (as upstream asks): all the lets
+    // first (the loops around keep them symbolic), then the checks.
+    std::string first = prefix + "out.query";
+    s = Block::make({check_result(f, first), check_result(f, prefix + "query"), s});
+    s = query_lets(extern_query(f, region, prefix, true), prefix + "query", s);
+    return query_lets(output_query(f, required, region, prefix + "out.", first), first, s);
+}
+
+} // namespace
+
+Stmt extern_stage(const FunctionContents &f, const std::string &region, bool is_output,
+                  const std::function<Stmt(const Stmt &)> &place) {
+    return make_stage(f, region, is_output, place, "");
+}
+
+Stmt extern_stage_computing_answer(const FunctionContents &f, const std::string &required, const std::string &region,
+                                   const std::function<Stmt(const Stmt &)> &place) {
+    internal_assert(!required.empty() && required != region);
+    return make_stage(f, region, false, place, required);
 }
 
 bool reads_funcs(const FunctionContents &f) {

@@ -29,6 +29,8 @@
 #include "analysis/Interval.h"
 #include "ir/Substitute.h"
 #include "ir/UsesVars.h"
+#include "lower/ComputeWith.h"
+#include "lower/ExternStages.h"
 #include "lower/LegalLocations.h"
 #include "lower/Passes.h"
 
@@ -916,9 +918,13 @@ Stmt realize_around(const FunctionContents &g, const Stmt &body) {
         // storage covers the loads, the computation what is selected.
         return store_around(g, compute_around(g, body));
     }
-    Stmt s = bind_region(g, body, g.name, RegionKind::Required, [&](const Stmt &rest) {
+    // An extern stage computes (and stores) what its query answers for the
+    // region required (ExternStages.h).
+    const std::string required = g.extern_def ? g.name + ".required" : g.name;
+    Stmt s = bind_region(g, body, required, RegionKind::Required, [&](const Stmt &rest) {
         if (g.extern_def) {
-            return extern_stage(g, g.name, false, [&](const Stmt &p) { return realize(g, Block::make(p, rest)); });
+            return extern_stage_computing_answer(g, required, g.name,
+                                                 [&](const Stmt &p) { return realize(g, Block::make(p, rest)); });
         }
         return realize(g, Block::make(produce(g, false, g.name), rest));
     });
@@ -967,6 +973,11 @@ private:
     std::function<Stmt(const Stmt &)> wrap_;
 };
 
+// A level's Var as upstream prints it: Var::outermost() by that name.
+std::string level_var(const std::string &var) {
+    return var == Var::outermost().name() ? "Var::outermost()" : var;
+}
+
 // g's placement as a schedule call, e.g. `f.store_root().compute_at(g, y);`,
 // for the words upstream's placement errors use.
 std::string placement(const FunctionContents &g) {
@@ -974,12 +985,12 @@ std::string placement(const FunctionContents &g) {
     if (g.store == ComputeLevel::Root) {
         s += ".store_root()";
     } else if (g.store == ComputeLevel::At) {
-        s += ".store_at(" + g.store_at_func + ", " + g.store_at_var + ")";
+        s += ".store_at(" + g.store_at_func + ", " + level_var(g.store_at_var) + ")";
     }
     if (g.compute == ComputeLevel::Root) {
         s += ".compute_root()";
     } else if (g.compute == ComputeLevel::At) {
-        s += ".compute_at(" + g.compute_at_func + ", " + g.compute_at_var + ")";
+        s += ".compute_at(" + g.compute_at_func + ", " + level_var(g.compute_at_var) + ")";
     }
     return s + ";";
 }
@@ -1269,9 +1280,25 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
     }
     internal_assert(output_nests.size() == outputs.size()) << "an output is missing from the realization order";
     Stmt s = Block::make(output_nests);
+    // A fused group with a Func placed in its shared loops is fused as soon
+    // as its Funcs are placed (ComputeWith.h), before that Func is.
+    EarlyFusion early = fused_before_placing(env);
+    std::set<std::string> placed(output_names.begin(), output_names.end());
+    auto fuse_placed_groups = [&]() {
+        for (auto g = early.groups.begin(); g != early.groups.end();) {
+            if (std::all_of(g->begin(), g->end(), [&](const std::string &f) { return placed.count(f) > 0; })) {
+                s = fuse_group(s, env, *g, early.kept_loops);
+                g = early.groups.erase(g);
+            } else {
+                ++g;
+            }
+        }
+    };
     // Consumers are placed before their producers, so each producer sees
     // every use of it when its region is inferred.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        fuse_placed_groups(); // (each Func's producers come after it)
+        placed.insert(*it);
         if (output_names.count(*it) || !env.count(*it)) {
             continue; // outputs are already there; inlined Funcs are gone
         }
@@ -1319,6 +1346,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         }
         CheckNoRaceOnStorage(g).include(s);
     }
+    fuse_placed_groups();
     CheckCallsInsideRealizations calls(env, output_names);
     calls.include(s);
     if (calls.misplaced) {
