@@ -4,7 +4,8 @@
 // Each end is checked by evaluating it for concrete Param values against
 // the range worked out here by hand. Also integer division by a symbol and
 // by constants that arrive unsimplified; lets of one variable plus
-// constants keeping their difference in a region.
+// constants keeping their difference in a region; a right shift by an
+// amount in a constant range (2 >> (v & 7)).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -112,6 +113,65 @@ TEST(FloatInterval, LookupIndexedByAFloatParamProduct) {
         for (int k = 0; k < 4; k++) {
             EXPECT_EQ(r(k), 2 * (int)(std::min(std::max(values[k], 0.0f), 1.0f) * s)) << "scale " << s << " at " << k;
         }
+    }
+}
+
+// x >> s with s in a constant range (a byte masked by & 7): x shifted by
+// either end of the range gives the ends, as upstream's constant bounds do.
+TEST(ShiftInterval, ShiftRightByAMaskedAmount) {
+    const Expr u = Variable::make(UInt(8), "u"); // any byte
+    const Expr i = Variable::make(Int(32), "i");
+    const Expr j = Variable::make(Int(32), "j");
+    const Scope scope = {{"i", {IntImm::make(Int(32), -20), IntImm::make(Int(32), 12)}},
+                         {"j", {IntImm::make(Int(32), 1), IntImm::make(Int(32), 3)}}};
+    auto range = [&](const Expr &e, int64_t lo, int64_t hi) {
+        Interval r = bounds_of_expr(e, scope);
+        ASSERT_TRUE(r.is_bounded()) << e;
+        EXPECT_EQ(end_at(r.min, 0.0f), lo) << e << ": min " << r.min;
+        EXPECT_EQ(end_at(r.max, 0.0f), hi) << e << ": max " << r.max;
+    };
+    // 2 >> [0, 7]: 2, 1 or 0.
+    range(cast<int>(Expr((uint8_t)2) >> (u & Expr((uint8_t)7))), 0, 2);
+    range(cast<int>(Expr((uint8_t)200) >> (u & Expr((uint8_t)3))), 25, 200);
+    // A signed value rounds down: [-20, 12] >> [1, 3] is [-10, 6].
+    range(i >> j, -10, 6);
+    range(i >> clamp(j, 2, 2), -5, 3);
+    // A shift that may reach the type's width is not narrowed (no bound).
+    EXPECT_FALSE(bounds_of_expr(i >> cast<int>(u & Expr((uint8_t)63)), scope).is_bounded());
+}
+
+// End to end: a histogram-like update whose index is 2 >> (a byte & 7)
+// touches f(0..2) only, so the pipeline reads its input over the output's
+// region and no further (it once asked for in(0..255)).
+TEST(ShiftInterval, UpdateIndexedByAShiftOfAMaskedByte) {
+    Buffer<int32_t> in(8);
+    for (int k = 0; k < 8; k++) {
+        in(k) = 10 * k;
+    }
+    Buffer<uint8_t> idx(3);
+    for (int k = 0; k < 3; k++) {
+        idx(k) = (uint8_t)(k * 37); // & 7: 0, 5, 2
+    }
+    Var x("x");
+    RDom r(0, 3);
+    Func f("f"), g("g");
+    f(x) = in(x);
+    f(cast<int>(Expr((uint8_t)2) >> (idx(r) & Expr((uint8_t)7)))) += 1;
+    g(x) = f(x);
+    Buffer<int32_t> out = g.realize({4});
+    // The reference: f = in, then f[2 >> (idx[k] & 7)] += 1 for each k.
+    int32_t expected[4];
+    for (int k = 0; k < 4; k++) {
+        expected[k] = 10 * k;
+    }
+    for (int k = 0; k < 3; k++) {
+        int at = 2 >> ((uint8_t)(k * 37) & 7);
+        if (at < 4) {
+            expected[at] += 1;
+        }
+    }
+    for (int k = 0; k < 4; k++) {
+        EXPECT_EQ(out(k), expected[k]) << "at " << k;
     }
 }
 

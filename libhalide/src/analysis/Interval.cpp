@@ -454,6 +454,9 @@ public:
             Interval a = of(op->args[0]);
             Expr scale = int32(int64_t(1) << op->args[1].as<IntImm>()->value);
             result = {binary<Div>(a.min, scale), binary<Div>(a.max, scale)};
+        } else if (op->call_type == Call::Intrinsic && op->name == "shift_right" && op->args.size() == 2 &&
+                   shift_right_by_a_range(op)) {
+            // (done: x >> s for an s in a constant range, 2 >> (v & 7))
         } else if (op->call_type == Call::Intrinsic && op->name == "bitwise_and" && op->args.size() == 2 &&
                    (op->type.is_int() || op->type.is_uint()) && nonnegative_constant(op->args)) {
             // x & c with a constant c >= 0 lies in [0, c], whatever x is.
@@ -510,6 +513,37 @@ public:
     void visit(const Not *) override { result = bool_range(); }
 
 private:
+    // x >> s for an s known to lie in a constant range [lo, hi] within the
+    // type's bits: floor(x / 2^s), monotonic in x and moving towards 0 or -1
+    // as s grows, so the ends are those of x shifted by lo or hi (2 >> (v & 7)
+    // lies in [0, 2], as upstream's constant bounds give). Sets `result`.
+    bool shift_right_by_a_range(const Call *op) {
+        const Type t = op->type;
+        if (t.lanes() != 1 || !(t.is_int() || t.is_uint()) || t.bits() > (t.is_int() ? 32 : 31)) {
+            return false;
+        }
+        Interval a = of(op->args[0]), s = of(op->args[1]);
+        std::optional<int64_t> lo = s.min.defined() ? fold_constant(s.min) : std::nullopt;
+        std::optional<int64_t> hi = s.max.defined() ? fold_constant(s.max) : std::nullopt;
+        if (!lo || !hi || *lo < 0 || *hi < *lo || *hi >= t.bits() || !a.is_bounded() || a.min.type() != Int(32) ||
+            a.max.type() != Int(32)) {
+            return false;
+        }
+        auto shifted = [](const Expr &e, int64_t by) {
+            if (std::optional<int64_t> c = fold_constant(e)) {
+                return int32(*c >> by); // arithmetic: floor(c / 2^by)
+            }
+            return Div::make(e, int32(int64_t(1) << by));
+        };
+        if (*lo == *hi) {
+            result = {shifted(a.min, *lo), shifted(a.max, *lo)};
+        } else {
+            result = {make_min(shifted(a.min, *lo), shifted(a.min, *hi)),
+                      make_max(shifted(a.max, *lo), shifted(a.max, *hi))};
+        }
+        return true;
+    }
+
     static bool is_point(const Interval &i) { return i.min.defined() && i.min.same_as(i.max); }
     // The types whose points are of the type itself (narrower integers'
     // intervals are int32 terms).
