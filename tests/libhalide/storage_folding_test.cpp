@@ -168,6 +168,29 @@ TEST(StorageFolding, LineBufferedBlurIsFoldedAndCorrect) {
     }
 }
 
+TEST(StorageFolding, AVectorizedProducerFoldsAsFoldStorageAsks) {
+    // Upstream 21 runs these; ours refused them ("do not move towards larger
+    // values"): the region, widened to whole vectors, subtracts its own ends,
+    // which the monotonicity check judged only once simplified.
+    Var x("x");
+    for (int factor : {8, 16}) {
+        Func f("f"), g("g");
+        f(x) = x * 3 + 1;
+        g(x) = f(x + 1) + f(x - 1);
+        f.store_root().compute_at(g, x).vectorize(x, 4).fold_storage(x, factor);
+        g.vectorize(x, 4);
+        std::string text = lowered(g, {}, "folded_vectors");
+        EXPECT_NE(text.find("allocate f[int32 * " + std::to_string(factor) + "]"), std::string::npos) << text;
+        EXPECT_NE(text.find("x4(" + std::to_string(factor - 1) + "))"), std::string::npos) << text; // the fold's mask
+        for (int w : {100, 101, 5}) {
+            Buffer<int32_t> out = g.realize({w});
+            for (int i = 0; i < w; i++) {
+                ASSERT_EQ(out(i), (i + 1) * 3 + 1 + (i - 1) * 3 + 1) << factor << ", " << w << ": " << i;
+            }
+        }
+    }
+}
+
 TEST(StorageFolding, FoldStorageByHand) {
     // Explicit folds: exact (3 rows), larger (8), backwards over a flipped
     // consumer, and too small (an error naming the fold when it runs).

@@ -24,6 +24,8 @@
 // constant.
 #include <algorithm>
 #include <set>
+#include <sstream>
+#include <string>
 
 #include "Halide/Error.h"
 #include "Halide/IRMutator.h"
@@ -38,6 +40,15 @@
 namespace Halide {
 namespace Internal {
 namespace {
+
+// An accessed coordinate for an error message: simplified, and only its
+// size when it stays too long to read.
+std::string brief(const Expr &e) {
+    std::ostringstream text;
+    text << simplify(e);
+    std::string t = text.str();
+    return t.size() <= 240 ? t : "an expression of " + std::to_string(t.size()) + " characters";
+}
 
 // Whether `op` is a buffer_make of (a region of) g's storage, as an extern
 // stage passes it (ExternStages.cpp: host g.host or g.<i>.host, offset the
@@ -406,11 +417,14 @@ private:
     static Motion motion(const std::vector<const For *> &loops, const std::vector<Box> &boxes, int d) {
         Motion m;
         for (size_t k = 0; k < loops.size(); k++) {
-            const Interval &i = boxes[k][d];
-            if (!i.is_bounded()) {
+            if (!boxes[k][d].is_bounded()) {
                 m.bounded = false;
                 return m;
             }
+            // Simplified first: a vectorized access's region, widened to
+            // whole vectors, differences its own ends (max - min), which
+            // is_monotonic cannot judge until they cancel.
+            const Interval i{simplify(boxes[k][d].min), simplify(boxes[k][d].max)};
             const std::string &v = loops[k]->name;
             Monotonic lo = is_monotonic(i.min, v), hi = is_monotonic(i.max, v);
             auto up = [](Monotonic x) { return x == Monotonic::Increasing || x == Monotonic::Constant; };
@@ -544,7 +558,7 @@ private:
                     user_assert(want_forward ? m.forward : m.backward)
                         << "Can't fold the storage of Func '" << g.name << "' along dimension '" << g.args[d]
                         << "' as fold_storage() asks: the coordinates the loop over " << loops[0]->name << " accesses ("
-                        << boxes[0][d].min << " to " << boxes[0][d].max << ") do not move towards "
+                        << brief(boxes[0][d].min) << " to " << brief(boxes[0][d].max) << ") do not move towards "
                         << (want_forward ? "larger" : "smaller") << " values as it runs"
                         << (want_forward && m.backward ? " (they move backwards: pass fold_forward=false)" : "")
                         << (!want_forward && m.forward ? " (they move forwards: pass fold_forward=true)" : "");
