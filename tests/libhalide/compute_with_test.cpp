@@ -202,6 +202,7 @@ TEST(ComputeWith, FusedAtXMatchesTheUnfusedPipeline) {
 TEST(ComputeWith, PerVarAlignmentsLoopLevelAndParallel) {
     Pair2D p("v");
     p.f.parallel(p.y);
+    p.g.parallel(p.y); // (a parallel loop fused with a serial one is upstream's error)
     p.g.compute_with(LoopLevel(p.f, p.x), {{p.y, LoopAlignStrategy::AlignEnd}, {p.x, LoopAlignStrategy::AlignStart}});
     expect_pair_correct(p.h, 10, 10);
     std::string text = p.h.lowered_stmt();
@@ -461,6 +462,38 @@ TEST(ComputeWith, UpstreamsErrors) {
                           "anywhere."),
               std::string::npos)
         << unused;
+    // A parallel loop fused with a serial one, as upstream 21 words it (the
+    // dims counted from the innermost fused one); a vectorized one is fine.
+    auto for_types = [&](int which) {
+        return message_of([&] {
+            std::string n = std::to_string(which);
+            Var xi("xi");
+            Func f("tf" + n), g("tg" + n), h("th" + n);
+            f(x, y) = x + y;
+            g(x, y) = x - y;
+            h(x, y) = f(x, y) + g(x, y);
+            f.compute_root();
+            g.compute_root();
+            switch (which) {
+            case 0: f.parallel(y), g.compute_with(f, x); break;
+            case 1: g.parallel(y), g.compute_with(f, y); break;
+            case 2:
+                f.split(x, x, xi, 4).parallel(x);
+                g.split(x, x, xi, 4);
+                g.compute_with(f, xi);
+                break;
+            case 3: f.vectorize(x, 4), g.compute_with(f, x); break;
+            }
+            h.realize({8, 8});
+        });
+    };
+    EXPECT_EQ(for_types(0), "Invalid compute_with: for types of dim 1 of tf0.s0(y is parallel) and tg0.s0(y is for) do "
+                            "not match.");
+    EXPECT_EQ(for_types(1), "Invalid compute_with: for types of dim 0 of tf1.s0(y is for) and tg1.s0(y is parallel) do "
+                            "not match.");
+    EXPECT_EQ(for_types(2), "Invalid compute_with: for types of dim 1 of tf2.s0(x.x is parallel) and tg2.s0(x.x is "
+                            "for) do not match.");
+    EXPECT_EQ(for_types(3), "");
     std::string self = message_of([&] {
         Func ff("eff");
         ff(x, y) = x + y;

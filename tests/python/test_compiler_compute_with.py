@@ -189,3 +189,18 @@ def test_a_func_computed_where_a_wrapper_is_fused_serves_both(level):
     one.compute_at(two, at)
     yy, xx = np.mgrid[0:7, 0:9]
     np.testing.assert_array_equal(np.asarray(out.realize([9, 7])), 2 * (xx + yy) + 5)
+
+
+def test_a_parallel_loop_fused_with_a_serial_one_is_upstreams_error():
+    x, y = hl.Var("x"), hl.Var("y")
+    f, g, h = hl.Func("pt_f"), hl.Func("pt_g"), hl.Func("pt_h")
+    f[x, y] = x + y
+    g[x, y] = x - y
+    h[x, y] = f[x, y] + g[x, y]
+    f.compute_root().parallel(y)
+    g.compute_root().compute_with(f, x)
+    with pytest.raises(hl.HalideError) as info:
+        h.realize([8, 8])
+    # upstream 21's words for the same program
+    want = "Invalid compute_with: for types of dim 1 of pt_f.s0(y is parallel) and pt_g.s0(y is for) do not match."
+    assert want in str(info.value)

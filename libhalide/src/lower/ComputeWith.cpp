@@ -47,14 +47,19 @@ const std::vector<LoopDim> &dims_of(const FunctionContents &f, int stage) {
 const std::vector<SplitStep> &stage_splits(const FunctionContents &f, int stage) {
     return stage == 0 ? f.splits : f.updates[(size_t)stage - 1].splits;
 }
+// A variable as the user named it: "x" for the outer loop "x$o" of
+// split(x, x, xi).
+std::string user_name(const std::string &var) {
+    return var.substr(0, var.find('$'));
+}
 // A loop's name with the variables it was split from, as upstream names it: "y.yi".
 std::string dim_path(const std::vector<SplitStep> &splits, const std::string &var) {
     for (const SplitStep &s : splits) {
         if (s.kind == SplitStep::Split && (s.outer == var || s.inner == var)) {
-            return dim_path(splits, s.old_var) + "." + var;
+            return dim_path(splits, s.old_var) + "." + user_name(var);
         }
     }
-    return var;
+    return user_name(var);
 }
 std::string stage_name(const std::string &f, int stage) {
     return f + ".s" + std::to_string(stage);
@@ -542,6 +547,15 @@ std::vector<std::string> check_compute_with(const Environment &env, const std::v
                 << "Invalid compute_with: names of dim " << pdims.size() - 1 - i << " of " << parent << "("
                 << dim_path(stage_splits(pf, p.parent_stage), a.var) << ") and " << child << "("
                 << dim_path(stage_splits(cf, p.child_stage), b.var) << ") do not match.";
+            // A parallel loop fused with one that is not: upstream's error
+            // (dims counted from the innermost fused one). A vectorized
+            // loop may be fused with a serial one, as upstream allows.
+            auto kind = [](ForType t) { return t == ForType::Parallel ? "parallel" : "for"; };
+            user_assert((a.for_type == ForType::Parallel) == (b.for_type == ForType::Parallel))
+                << "Invalid compute_with: for types of dim " << pd - 1 - i << " of " << parent << "("
+                << dim_path(stage_splits(pf, p.parent_stage), a.var) << " is " << kind(a.for_type) << ") and " << child
+                << "(" << dim_path(stage_splits(cf, p.child_stage), b.var) << " is " << kind(b.for_type)
+                << ") do not match.";
         }
         user_assert(!depends_on(calls, cf.name, pf.name) && !depends_on(calls, pf.name, cf.name))
             << "Invalid compute_with: there is dependency between " << pf.name << " and " << cf.name;
