@@ -65,6 +65,27 @@ int py_ext_box(buffer_t *in, int32_t r, buffer_t *out) {
 
 int py_ext_fail(buffer_t *out) { return out->host ? -5 : 0; }
 
+/* out(x, y) = x + 1000 * y (int32). Its query rounds the columns asked for
+   out to multiples of 10; the last call's column min, extent and row stride
+   are recorded in rounded[]. */
+int rounded[3];
+int py_ext_rounded(buffer_t *out) {
+    dim_t *d = out->dim;
+    if (out->host == 0) {
+        int end = (d[0].min + d[0].extent + 9) / 10 * 10;
+        d[0].min = d[0].min / 10 * 10;
+        d[0].extent = end - d[0].min;
+        return 0;
+    }
+    rounded[0] = d[0].min;
+    rounded[1] = d[0].extent;
+    rounded[2] = d[1].stride;
+    for (int y = d[1].min; y < d[1].min + d[1].extent; y++)
+        for (int x = d[0].min; x < d[0].min + d[0].extent; x++)
+            ((int32_t *)out->host)[(x - d[0].min) * d[0].stride + (y - d[1].min) * d[1].stride] = x + 1000 * y;
+    return 0;
+}
+
 /* out(x) = x + 7 (int32); records the user context it was given. */
 void *seen_user_context;
 int py_ext_user_context(void *uc, buffer_t *out) {
@@ -228,3 +249,21 @@ def test_input_buffer_region_is_the_stages_answer(lib):
     assert buf.dim(0).min() == -2  # the input itself keeps its shape
     with pytest.raises(hl.HalideError, match="py_ext_in"):
         f.realize([17])  # would read point 18
+
+
+def test_the_stage_computes_the_region_its_query_answers(lib):
+    # As upstream 21: its query rounds the 32 columns of the consumer's tile
+    # [13, 45) to [10, 50), and it is passed those 40 columns (rows 64 apart
+    # with align_storage(x, 32)); ours passed the 32 required.
+    rounded = (ctypes.c_int * 3).in_dll(lib, "rounded")
+    xi, yi = hl.Var("xi"), hl.Var("yi")
+    src, out = hl.Func("rounded_src"), hl.Func("rounded_out")
+    src.define_extern("py_ext_rounded", [], hl.Int(32), [x, y])
+    src.align_storage(x, 32)
+    out[x, y] = src[x, y] * 2
+    out.tile(x, y, xi, yi, 32, 32)
+    src.compute_at(out, x)
+    got = np.asarray(out.realize([45, 3]))
+    ys, xs = np.mgrid[0:3, 0:45]
+    np.testing.assert_array_equal(got, 2 * (xs + 1000 * ys))
+    assert list(rounded) == [10, 40, 64]
