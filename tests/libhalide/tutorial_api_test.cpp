@@ -236,6 +236,17 @@ TEST(CloneIn, AConsumerThatDoesNotCallTheFuncIsUpstreamsError) {
                   std::string::npos)
             << e.what();
     }
+    // A clone of a clone for a consumer that calls the original serves it
+    // (upstream's func_clone test: e calls a; a's clone for e has its own
+    // clone for e).
+    Func ka("ka"), kb("kb"), ke("ke");
+    ka(x) = x + 1;
+    kb(x) = ka(x) * 2;
+    ke(x) = ka(x) + kb(x);
+    Func first = ka.clone_in({kb, ke}).compute_root();
+    first.clone_in(ke).compute_root();
+    Buffer<int> both = ke.realize({5});
+    EXPECT_EQ(both(4), 5 + 10);
     // A consumer outside the pipeline is no error (as upstream's), and a
     // consumer that does call the Func gets its wrapper.
     Func p("pp"), q("pq"), unused("punused");

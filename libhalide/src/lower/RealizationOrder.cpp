@@ -4,6 +4,7 @@
 #include "Halide/IRVisitor.h"
 #include "lower/Passes.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -180,6 +181,27 @@ void visit_function(FunctionPtr f, Environment &env, std::vector<std::string> &o
     order.push_back(f->name);
 }
 
+// Whether `consumer`'s call of `callee` goes to `target`: the callee
+// itself, or a wrapper or clone of it for that consumer, or of those
+// (a.clone_in(e).clone_in(e): e calls a, served by the clone of the clone).
+bool reaches(const std::string &callee, const std::string &target, const std::string &consumer) {
+    FunctionPtr at = find_function(callee);
+    for (int depth = 0; at && depth < 64; depth++) { // (a chain cannot loop; bounded anyway)
+        if (at->name == target) {
+            return true;
+        }
+        auto next = at->wrappers.find(consumer);
+        if (next == at->wrappers.end()) {
+            next = at->wrappers.find("");
+        }
+        if (next == at->wrappers.end() || next->second == at) {
+            break;
+        }
+        at = next->second;
+    }
+    return false;
+}
+
 // As upstream: f.in(g) or f.clone_in(g) for a Func g of the pipeline whose
 // own definition does not call f is an error (the wrapper would be unused).
 void check_wrapped_consumers(const Environment &env) {
@@ -201,7 +223,8 @@ void check_wrapped_consumers(const Environment &env) {
             include_definitions(calls, user);
             std::set<std::string> callees(calls.calls.begin(), calls.calls.end());
             callees.erase(consumer);
-            if (callees.count(name)) {
+            if (std::any_of(callees.begin(), callees.end(),
+                            [&](const std::string &n) { return reaches(n, name, consumer); })) {
                 continue;
             }
             std::ostringstream listed;
