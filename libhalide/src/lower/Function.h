@@ -248,7 +248,7 @@ struct FunctionContents {
     // Lowering's copy of a consumer with its calls redirected to wrappers:
     // the user's Func it copies (whose change stamp counts).
     const FunctionContents *original = nullptr;
-    bool async = false; // Func::async(): accepted; computed synchronously
+    bool async = false; // Func::async(): computed as a task next to its consumer (lower/AsyncProducers.cpp)
     // memoize(): results kept in the runtime's cache (lower/Memoize.cpp),
     // with the eviction key given (or undefined).
     bool memoized = false;
