@@ -2,13 +2,16 @@
 // (share_repeated_loads, share_strided_loads): not those under masked_load
 // (a predicated tail's lanes may be out of bounds) and not those whose
 // index uses a variable bound by a Let inside the value. A visitor and a
-// mutator that track those Let variables and do not enter masked loads.
+// mutator that track those Let variables and do not enter masked loads, and
+// the key the passes group such loads by.
 #ifndef HALIDE_LOWER_LOADS_OUTSIDE_LETS_H
 #define HALIDE_LOWER_LOADS_OUTSIDE_LETS_H
 
+#include <map>
 #include <set>
 #include <string>
 
+#include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
 #include "Halide/IRVisitor.h"
 #include "ir/UsesVars.h"
@@ -66,6 +69,34 @@ protected:
 private:
     std::set<std::string> bound_inside_;
 };
+
+// Loads that may be served by one wider load: buffer, element type and
+// lanes, stride (0 where the pass does not group by one) and the index
+// pattern the loads share up to a constant offset.
+struct LoadGroupKey {
+    std::string name;
+    Type type;
+    int stride;
+    Expr pattern;
+};
+
+struct LoadGroupKeyLess {
+    bool operator()(const LoadGroupKey &a, const LoadGroupKey &b) const {
+        if (a.name != b.name) {
+            return a.name < b.name;
+        }
+        if (a.type != b.type) {
+            return a.type < b.type;
+        }
+        if (a.stride != b.stride) {
+            return a.stride < b.stride;
+        }
+        return ExprCompare()(a.pattern, b.pattern);
+    }
+};
+
+// Per group of loads, a V (the offsets seen, or where each is served from).
+template <typename V> using LoadGroups = std::map<LoadGroupKey, V, LoadGroupKeyLess>;
 
 } // namespace Internal
 } // namespace Halide

@@ -185,27 +185,9 @@ bool as_shifted(const Load *op, Expr &tmpl, int64_t &c) {
     return true;
 }
 
-struct GroupKey {
-    std::string name;
-    Type type;
-    Expr tmpl;
-};
-
-struct GroupKeyLess {
-    bool operator()(const GroupKey &a, const GroupKey &b) const {
-        if (a.name != b.name) {
-            return a.name < b.name;
-        }
-        if (a.type != b.type) {
-            return a.type < b.type;
-        }
-        return ExprCompare()(a.tmpl, b.tmpl);
-    }
-};
-
 class CollectShifted : public LoadsOutsideLetsVisitor {
 public:
-    std::map<GroupKey, std::set<int64_t>, GroupKeyLess> groups;
+    LoadGroups<std::set<int64_t>> groups;
 
 private:
     using LoadsOutsideLetsVisitor::visit;
@@ -214,7 +196,7 @@ private:
         Expr tmpl;
         int64_t c;
         if (movable(op) && as_shifted(op, tmpl, c)) {
-            groups[GroupKey{op->name, op->type, tmpl}].insert(c);
+            groups[LoadGroupKey{op->name, op->type, 0, tmpl}].insert(c);
         }
     }
 };
@@ -227,18 +209,17 @@ struct Source {
 
 class ReplaceShifted : public LoadsOutsideLetsMutator {
 public:
-    explicit ReplaceShifted(const std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> &sources)
-        : sources_(sources) {}
+    explicit ReplaceShifted(const LoadGroups<std::map<int64_t, Source>> &sources) : sources_(sources) {}
 
 private:
-    const std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> &sources_;
+    const LoadGroups<std::map<int64_t, Source>> &sources_;
 
     using LoadsOutsideLetsMutator::visit;
     Expr visit(const Load *op) override {
         Expr tmpl;
         int64_t c;
         if (movable(op) && as_shifted(op, tmpl, c)) {
-            auto group = sources_.find(GroupKey{op->name, op->type, tmpl});
+            auto group = sources_.find(LoadGroupKey{op->name, op->type, 0, tmpl});
             if (group != sources_.end()) {
                 auto at = group->second.find(c);
                 if (at != group->second.end()) {
@@ -259,7 +240,7 @@ class ShareShiftedGathers : public IRMutator {
     Stmt visit(const Store *op) override {
         CollectShifted collect;
         collect.include(op->value);
-        std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> sources;
+        LoadGroups<std::map<int64_t, Source>> sources;
         std::vector<std::pair<std::string, Expr>> wide_loads;
         for (const auto &[key, offsets] : collect.groups) {
             std::vector<int64_t> cs(offsets.begin(), offsets.end());
@@ -280,7 +261,7 @@ class ShareShiftedGathers : public IRMutator {
             while (lanes < width) {
                 lanes *= 2;
             }
-            Expr index = Widen(cs.front(), lanes, (int)width).mutate(key.tmpl);
+            Expr index = Widen(cs.front(), lanes, (int)width).mutate(key.pattern);
             wide_loads.emplace_back(var, Load::make(key.type.with_lanes(lanes), key.name, index));
             for (int64_t c : cs) {
                 sources[key][c] = Source{var, lanes, c - cs.front()};

@@ -72,33 +72,10 @@ bool as_strided(const Load *op, Strided &out) {
     return true;
 }
 
-// Loads that may share: buffer, element type and lanes, stride, e.
-struct GroupKey {
-    std::string name;
-    Type type;
-    int s;
-    Expr e;
-};
-
-struct GroupKeyLess {
-    bool operator()(const GroupKey &a, const GroupKey &b) const {
-        if (a.name != b.name) {
-            return a.name < b.name;
-        }
-        if (a.type != b.type) {
-            return a.type < b.type;
-        }
-        if (a.s != b.s) {
-            return a.s < b.s;
-        }
-        return ExprCompare()(a.e, b.e);
-    }
-};
-
 // The offsets c of each group's strided loads in a store's value.
 class CollectStrided : public LoadsOutsideLetsVisitor {
 public:
-    std::map<GroupKey, std::set<int64_t>, GroupKeyLess> groups;
+    LoadGroups<std::set<int64_t>> groups;
 
 private:
     using LoadsOutsideLetsVisitor::visit;
@@ -106,7 +83,7 @@ private:
         IRVisitor::visit(op);
         Strided st;
         if (as_strided(op, st) && movable(op)) {
-            groups[GroupKey{op->name, op->type, st.s, st.e}].insert(st.c);
+            groups[LoadGroupKey{op->name, op->type, st.s, st.e}].insert(st.c);
         }
     }
 };
@@ -121,17 +98,16 @@ struct Source {
 // Each clustered load replaced by a slice of its dense vector.
 class ReplaceStrided : public LoadsOutsideLetsMutator {
 public:
-    explicit ReplaceStrided(const std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> &sources)
-        : sources_(sources) {}
+    explicit ReplaceStrided(const LoadGroups<std::map<int64_t, Source>> &sources) : sources_(sources) {}
 
 private:
-    const std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> &sources_;
+    const LoadGroups<std::map<int64_t, Source>> &sources_;
 
     using LoadsOutsideLetsMutator::visit;
     Expr visit(const Load *op) override {
         Strided st;
         if (as_strided(op, st) && movable(op)) {
-            auto group = sources_.find(GroupKey{op->name, op->type, st.s, st.e});
+            auto group = sources_.find(LoadGroupKey{op->name, op->type, st.s, st.e});
             if (group != sources_.end()) {
                 auto at = group->second.find(st.c);
                 if (at != group->second.end()) {
@@ -152,24 +128,24 @@ class ShareStridedLoads : public IRMutator {
     Stmt visit(const Store *op) override {
         CollectStrided collect;
         collect.include(op->value);
-        std::map<GroupKey, std::map<int64_t, Source>, GroupKeyLess> sources;
+        LoadGroups<std::map<int64_t, Source>> sources;
         std::vector<std::pair<std::string, Expr>> dense_loads;
         for (const auto &[key, offsets] : collect.groups) {
             std::vector<int64_t> cs(offsets.begin(), offsets.end());
             for (size_t i = 0; i < cs.size();) {
                 size_t j = i;
-                while (j + 1 < cs.size() && cs[j + 1] < cs[i] + key.s) {
+                while (j + 1 < cs.size() && cs[j + 1] < cs[i] + key.stride) {
                     j++;
                 }
-                if (j == i || cs[j] != cs[i] + key.s - 1) {
+                if (j == i || cs[j] != cs[i] + key.stride - 1) {
                     i++;
                     continue;
                 }
                 std::string var = op->name + ".strided$" + std::to_string(dense_loads.size());
-                int lanes = key.type.lanes() * key.s;
-                Expr base = cs[i] == 0 ? key.e : key.e + make_const(key.e.type(), cs[i]);
+                int lanes = key.type.lanes() * key.stride;
+                Expr base = cs[i] == 0 ? key.pattern : key.pattern + make_const(key.pattern.type(), cs[i]);
                 dense_loads.emplace_back(var, Load::make(key.type.with_lanes(lanes), key.name,
-                                                         Ramp::make(base, make_one(key.e.type()), lanes)));
+                                                         Ramp::make(base, make_one(key.pattern.type()), lanes)));
                 for (size_t k = i; k <= j; k++) {
                     sources[key][cs[k]] = Source{var, cs[k] - cs[i]};
                 }
