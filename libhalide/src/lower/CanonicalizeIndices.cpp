@@ -2,10 +2,18 @@
 // terms with constant coefficients, so that (x + m) - m becomes x and the
 // index of neighbouring elements differs only in the loop variable. Exact:
 // int32 index math wraps, and regrouping a sum is exact modulo 2^32.
+// A let-bound variable whose value is such a sum is expanded where that
+// leaves fewer terms: `i + xo * 32 - m` with m = xo * 32 bound outside is i
+// (an unrolled tile's accesses of its accumulators, constants that LLVM
+// can keep in registers); otherwise the variable stays a term (a row
+// offset bound outside a loop, which codegen turns into a row pointer).
 #include <map>
+#include <set>
+#include <vector>
 
 #include "Halide/IREquality.h"
 #include "Halide/IRMutator.h"
+#include "Halide/IRVisitor.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -71,10 +79,42 @@ Expr rebuild(const LinearForm &f) {
     return constant == 0 ? sum : Add::make(sum, int32_const(constant));
 }
 
-Expr canonical(const Expr &index) {
+// `e`'s sum with each let-bound variable in `lets` replaced by its own sum
+// (recursively); `depth` bounds the chains followed.
+void add_expanded_terms(const Expr &e, int64_t scale, const std::map<std::string, Expr> &lets, LinearForm &out,
+                        int depth) {
     LinearForm f;
-    add_terms(index, 1, f);
-    return rebuild(f);
+    add_terms(e, 1, f);
+    out.constant += scale * f.constant;
+    for (const auto &[term, coefficient] : f.terms) {
+        const Variable *v = term.as<Variable>();
+        auto it = v && depth > 0 ? lets.find(v->name) : lets.end();
+        if (it != lets.end()) {
+            add_expanded_terms(it->second, scale * coefficient, lets, out, depth - 1);
+        } else {
+            out.terms[term] += scale * coefficient;
+        }
+    }
+}
+
+size_t nonzero_terms(const LinearForm &f) {
+    size_t n = 0;
+    for (const auto &[term, coefficient] : f.terms) {
+        n += (int32_t)(uint32_t)(uint64_t)coefficient != 0 ? 1 : 0;
+    }
+    return n;
+}
+
+// The variables `e` reads.
+void variables_of(const Expr &e, std::set<std::string> &names) {
+    class Collect : public IRVisitor {
+    public:
+        std::set<std::string> *names;
+        using IRVisitor::visit;
+        void visit(const Variable *op) override { names->insert(op->name); }
+    } c;
+    c.names = &names;
+    e.accept(&c);
 }
 
 class Canonicalize : public IRMutator {
@@ -83,6 +123,91 @@ public:
     Expr visit(const Load *op) override { return Load::make(op->type, op->name, canonical(mutate(op->index))); }
     Stmt visit(const Store *op) override {
         return Store::make(op->name, mutate(op->value), canonical(mutate(op->index)));
+    }
+    Stmt visit(const LetStmt *op) override {
+        Expr value = mutate(op->value);
+        Stmt body = bound(op->name, value, [&] { return mutate(op->body); });
+        return LetStmt::make(op->name, value, body);
+    }
+    Expr visit(const Let *op) override {
+        Expr value = mutate(op->value);
+        Expr body;
+        bound(op->name, value, [&] { return body = mutate(op->body), Stmt(); });
+        return Let::make(op->name, value, body);
+    }
+    Stmt visit(const For *op) override {
+        Expr min = mutate(op->min), extent = mutate(op->extent);
+        Stmt body = bound(op->name, Expr(), [&] { return mutate(op->body); });
+        return For::make(op->name, min, extent, op->for_type, body);
+    }
+
+private:
+    // Let-bound int32 variables whose values are sums of terms (no loads or
+    // calls), by name, and the variables each reads.
+    std::map<std::string, Expr> lets_;
+    std::map<std::string, std::set<std::string>> reads_;
+
+    Expr canonical(const Expr &index) {
+        LinearForm plain;
+        add_terms(index, 1, plain);
+        if (lets_.empty() || index.type() != Int(32)) {
+            return rebuild(plain);
+        }
+        LinearForm expanded;
+        add_expanded_terms(index, 1, lets_, expanded, 8);
+        return rebuild(nonzero_terms(expanded) < nonzero_terms(plain) ? expanded : plain);
+    }
+
+    // Whether `e` is a sum of terms made of variables and constants only.
+    static bool affine(const Expr &e) {
+        if (e.as<IntImm>() || e.as<Variable>()) {
+            return true;
+        }
+        if (const Add *op = e.as<Add>()) {
+            return affine(op->a) && affine(op->b);
+        }
+        if (const Sub *op = e.as<Sub>()) {
+            return affine(op->a) && affine(op->b);
+        }
+        if (const Mul *op = e.as<Mul>()) {
+            return (op->b.as<IntImm>() && affine(op->a)) || (op->a.as<IntImm>() && affine(op->b));
+        }
+        return false;
+    }
+
+    // Runs `body` with `name` bound to `value` (undefined for a loop's
+    // variable or a value that is not a sum): the lets that read an outer
+    // `name` are hidden inside, as their values would read the new one.
+    template <typename F> Stmt bound(const std::string &name, const Expr &value, F body) {
+        std::vector<std::pair<std::string, Expr>> hidden;
+        std::vector<std::pair<std::string, std::set<std::string>>> hidden_reads;
+        for (auto it = lets_.begin(); it != lets_.end();) {
+            if (it->first == name || reads_[it->first].count(name)) {
+                hidden.emplace_back(*it);
+                hidden_reads.emplace_back(it->first, reads_[it->first]);
+                reads_.erase(it->first);
+                it = lets_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        bool added = value.defined() && value.type() == Int(32) && affine(value);
+        if (added) {
+            lets_[name] = value;
+            variables_of(value, reads_[name]);
+        }
+        Stmt s = body();
+        if (added) {
+            lets_.erase(name);
+            reads_.erase(name);
+        }
+        for (auto &h : hidden) {
+            lets_.insert(h);
+        }
+        for (auto &h : hidden_reads) {
+            reads_.insert(h);
+        }
+        return s;
     }
 };
 

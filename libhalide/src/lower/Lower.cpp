@@ -4,6 +4,7 @@
 #include "Halide/IR.h"
 #include "Halide/IRMutator.h"
 #include "Halide/Simplify.h"
+#include "lower/DropSpentLikelies.h"
 #include "lower/Passes.h"
 #include "lower/Prefetch.h"
 #include "lower/ShareShiftedGathers.h"
@@ -184,6 +185,9 @@ LoweredPipeline lower(const std::vector<FunctionPtr> &given_outputs, const std::
     // 9a. Loops with likely branches (clamps and selects at edges) split into
     // prologue, steady state without them, and epilogue.
     s = simplify(partition_loops(s, partition_policies(env)));
+    // 9b. The marks partitioning had no loop to use on: gone, so what they
+    // wrapped cancels (an unrolled tile's indices become constants).
+    s = canonicalize_indices(simplify(drop_spent_likelies(s)));
 
     // 10. Vectorized loops to vector code. Last: the simplifier works on scalars.
     s = vectorize_loops(s);
