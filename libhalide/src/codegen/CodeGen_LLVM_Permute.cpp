@@ -25,25 +25,10 @@
 #include <vector>
 
 #include "Halide/IR.h"
-#include "Halide/IRVisitor.h"
+#include "ir/UsesVars.h"
 
 namespace Halide {
 namespace Internal {
-
-namespace {
-
-// Whether e reads memory (a Load): such an index is data, not a coordinate,
-// and seldom falls in a short run (a table lookup).
-bool reads_memory(const Expr &e) {
-    struct Finder : IRVisitor {
-        bool found = false;
-        void visit(const Load *) override { found = true; }
-    } f;
-    e.accept(&f);
-    return f.found;
-}
-
-} // namespace
 
 bool CodeGen_LLVM::native_permute(int lanes, int bits) const {
     switch (bits) {
@@ -176,7 +161,7 @@ llvm::Value *CodeGen_LLVM::span_load(const Load *op) {
     int bits = (int)et->getPrimitiveSizeInBits();
     bool plain = et->isIntegerTy() || et->isFloatingPointTy();
     if (h < 2 || !plain || op->index.type().element_of() != Int(32) || op->index.as<Ramp>() ||
-        !permute_supported(n, bits) || reads_memory(op->index)) {
+        !permute_supported(n, bits) || expr_reads_memory(op->index)) {
         return nullptr;
     }
     llvm::Value *idx = codegen(op->index);

@@ -67,5 +67,16 @@ bool exprs_call_func(const std::vector<Expr> &exprs, const std::string &name) {
     return finder.found;
 }
 
+bool expr_reads_memory(const Expr &e) {
+    class Finder : public IRVisitor {
+    public:
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Load *) override { found = true; }
+    } finder;
+    finder.include(e);
+    return finder.found;
+}
+
 } // namespace Internal
 } // namespace Halide

@@ -1,4 +1,4 @@
-// Whether an expression uses some variables, or calls a Func.
+// Whether an expression uses some variables, calls a Func or reads memory.
 #ifndef HALIDE_INTERNAL_USES_VARS_H
 #define HALIDE_INTERNAL_USES_VARS_H
 
@@ -23,6 +23,10 @@ bool expr_uses_any_var(const Expr &e, const std::set<std::string> &names);
 
 // Does one of `exprs` call the Func `name`?
 bool exprs_call_func(const std::vector<Expr> &exprs, const std::string &name);
+
+// Does `e` read memory (hold a Load)? An index that does is data, not a
+// coordinate (a table lookup).
+bool expr_reads_memory(const Expr &e);
 
 } // namespace Internal
 } // namespace Halide

@@ -35,6 +35,7 @@
 #include "Halide/IRMutator.h"
 #include "Halide/IROperator.h"
 #include "Halide/Simplify.h"
+#include "ir/UsesVars.h"
 #include "lower/LoadsOutsideLets.h"
 #include "lower/ShareShiftedGathers.h"
 
@@ -163,17 +164,8 @@ private:
     int lanes_, valid_;
 };
 
-bool reads_memory(const Expr &e) {
-    struct Finder : IRVisitor {
-        bool found = false;
-        void visit(const Load *) override { found = true; }
-    } f;
-    f.include(e);
-    return f.found;
-}
-
 bool as_shifted(const Load *op, Expr &tmpl, int64_t &c) {
-    if (!op->type.is_vector() || op->index.as<Ramp>() || reads_memory(op->index)) {
+    if (!op->type.is_vector() || op->index.as<Ramp>() || expr_reads_memory(op->index)) {
         return false;
     }
     Template t;
