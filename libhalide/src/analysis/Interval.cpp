@@ -224,8 +224,8 @@ public:
 
     using IRVisitor::visit;
 
-    void visit(const IntImm *op) override { result = Interval::single_point(cast_index(op)); }
-    void visit(const UIntImm *op) override { result = Interval::single_point(int32((int64_t)op->value)); }
+    void visit(const IntImm *op) override { result = constant(op->value, false); }
+    void visit(const UIntImm *op) override { result = constant((int64_t)op->value, op->value > (uint64_t)INT64_MAX); }
     void visit(const FloatImm *op) override { result = Interval::single_point(Expr(std::make_shared<FloatImm>(*op))); }
     void visit(const StringImm *) override { result = Interval{}; }
 
@@ -246,21 +246,6 @@ public:
         } else {
             result = Interval{};
         }
-    }
-
-    // The value of a non-negative constant among `args` (fitting an int32), or null.
-    static const int64_t *nonnegative_constant(const std::vector<Expr> &args) {
-        for (const Expr &a : args) {
-            if (const IntImm *i = a.as<IntImm>(); i && i->value >= 0 && i->value <= INT32_MAX) {
-                return &i->value;
-            }
-            if (const UIntImm *u = a.as<UIntImm>(); u && u->value <= (uint64_t)INT32_MAX) {
-                static thread_local int64_t v;
-                v = (int64_t)u->value;
-                return &v;
-            }
-        }
-        return nullptr;
     }
 
     void visit(const Cast *op) override {
@@ -411,6 +396,9 @@ public:
             result = of(is_undef(op->true_value) ? op->false_value : op->true_value);
             return;
         }
+        if (absolute_difference(op)) {
+            return;
+        }
         Interval t = of(op->true_value), f = of(op->false_value);
         result = interval_union(t, f);
     }
@@ -447,20 +435,8 @@ public:
             Interval v = of(op->args[0]);
             Interval lo = of(op->args[1]), hi = of(op->args[2]);
             result = {pick_max(v.min, lo.min), pick_min(v.max, hi.max)};
-        } else if (op->call_type == Call::Intrinsic && op->name == "shift_right" && op->args.size() == 2 &&
-                   op->type.is_int() && op->args[1].as<IntImm>() && op->args[1].as<IntImm>()->value >= 0 &&
-                   op->args[1].as<IntImm>()->value < 31 && of(op->args[0]).is_bounded()) {
-            // x >> c for a signed x and a constant c: floor(x / 2^c), monotonic in x.
-            Interval a = of(op->args[0]);
-            Expr scale = int32(int64_t(1) << op->args[1].as<IntImm>()->value);
-            result = {binary<Div>(a.min, scale), binary<Div>(a.max, scale)};
-        } else if (op->call_type == Call::Intrinsic && op->name == "shift_right" && op->args.size() == 2 &&
-                   shift_right_by_a_range(op)) {
-            // (done: x >> s for an s in a constant range, 2 >> (v & 7))
-        } else if (op->call_type == Call::Intrinsic && op->name == "bitwise_and" && op->args.size() == 2 &&
-                   (op->type.is_int() || op->type.is_uint()) && nonnegative_constant(op->args)) {
-            // x & c with a constant c >= 0 lies in [0, c], whatever x is.
-            result = {int32(0), int32(*nonnegative_constant(op->args))};
+        } else if (op->call_type == Call::Intrinsic && bit_operation(op)) {
+            // (done: shifts, & | ~ and the bit counts, see bit_operation)
         } else if (op->call_type == Call::Extern && op->type.is_float() && op->args.size() == 1 &&
                    is_rounding(op->name)) {
             // floor, ceil, round and trunc never decrease as their argument grows.
@@ -513,34 +489,228 @@ public:
     void visit(const Not *) override { result = bool_range(); }
 
 private:
-    // x >> s for an s known to lie in a constant range [lo, hi] within the
-    // type's bits: floor(x / 2^s), monotonic in x and moving towards 0 or -1
-    // as s grows, so the ends are those of x shifted by lo or hi (2 >> (v & 7)
-    // lies in [0, 2], as upstream's constant bounds give). Sets `result`.
-    bool shift_right_by_a_range(const Call *op) {
+    // A scalar integer shift, &, |, ~ or bit count whose result it can
+    // bound (upstream's bounds of each, exact where upstream's are too
+    // tight): sets `result`.
+    bool bit_operation(const Call *op) {
         const Type t = op->type;
-        if (t.lanes() != 1 || !(t.is_int() || t.is_uint()) || t.bits() > (t.is_int() ? 32 : 31)) {
+        if (t.lanes() != 1 || !(t.is_int() || t.is_uint()) || t.is_bool()) {
             return false;
         }
+        const std::string &n = op->name;
+        const size_t args = op->args.size();
+        if ((n == "shift_left" || n == "shift_right") && args == 2) {
+            return shift_by_a_range(op, n == "shift_left");
+        }
+        if (n == "bitwise_and" && args == 2) {
+            bitwise_and(t, of(op->args[0]), of(op->args[1]));
+        } else if (n == "bitwise_or" && args == 2) {
+            bitwise_or(t, of(op->args[0]), of(op->args[1]));
+        } else if (n == "bitwise_not" && args == 1 && (t.is_int() || t.bits() < 32)) {
+            // ~x is -1 - x (signed) or 2^bits - 1 - x: decreasing in x.
+            Interval a = of(op->args[0]);
+            Expr all_ones = int32(t.is_int() ? -1 : (int64_t)t.imax());
+            auto flip = [&](const Expr &e) { return e.defined() ? fold(Sub::make(all_ones, e)) : Expr(); };
+            result = {flip(a.max), flip(a.min)};
+            fill_type_ends(t);
+        } else if ((n == "count_leading_zeros" || n == "count_trailing_zeros" || n == "popcount") && args == 1) {
+            // At most the width, and the fewer leading zeros the larger the
+            // (non-negative) value: clz of x in [lo, hi] is in [clz(hi), clz(lo)].
+            Interval a = of(op->args[0]); // (before setting `result`, which of() sets)
+            result = {int32(0), int32(t.bits())};
+            bool nonnegative = op->args[0].type().is_uint() || known_nonnegative(a);
+            if (n == "count_leading_zeros" && nonnegative) {
+                auto leading_zeros = [&](const Expr &e) -> std::optional<int64_t> {
+                    std::optional<int64_t> c = e.defined() ? fold_constant(e) : std::nullopt;
+                    if (!c || *c < 0 || *c > INT32_MAX) {
+                        return std::nullopt;
+                    }
+                    int64_t width = 0;
+                    for (int64_t v = *c; v > 0; v >>= 1) {
+                        width++;
+                    }
+                    return t.bits() - width;
+                };
+                if (std::optional<int64_t> lo = leading_zeros(a.max)) {
+                    result.min = int32(*lo);
+                }
+                if (std::optional<int64_t> hi = leading_zeros(a.min)) {
+                    result.max = int32(*hi);
+                }
+            }
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // x & y: a non-negative x keeps some of its bits, so the result lies in
+    // [0, x] (in [0, min(x, y)] when both are); two values that may be
+    // negative give at most the larger one (both negative: at most either).
+    void bitwise_and(Type t, const Interval &a, const Interval &b) {
+        const bool pa = t.is_uint() || known_nonnegative(a), pb = t.is_uint() || known_nonnegative(b);
+        if (pa || pb) {
+            std::vector<Expr> maxes;
+            for (const Expr &m : {pa ? a.max : Expr(), pb ? b.max : Expr()}) {
+                if (m.defined()) {
+                    maxes.push_back(m);
+                }
+            }
+            // A constant limit alone (x & 7 with x in [0, n]: 7, not min(n, 7)).
+            std::optional<int64_t> limit;
+            for (const Expr &m : maxes) {
+                if (std::optional<int64_t> c = fold_constant(m); c && (!limit || *c < *limit)) {
+                    limit = c;
+                }
+            }
+            Expr hi = limit               ? int32(*limit)
+                      : maxes.empty()     ? Expr()
+                      : maxes.size() == 1 ? maxes[0]
+                                          : make_min(maxes[0], maxes[1]);
+            result = {int32(0), hi};
+        } else {
+            result = {Expr(), a.max.defined() && b.max.defined() ? make_max(a.max, b.max) : Expr()};
+        }
+        fill_type_ends(t);
+    }
+
+    // x | y only sets bits: unsigned, at least the larger of the two;
+    // signed, at least the smaller (a negative one stays negative but
+    // grows). Upstream gives no upper bound but the type's.
+    void bitwise_or(Type t, const Interval &a, const Interval &b) {
+        if (t.is_uint()) {
+            result = {pick_max(a.min, b.min), Expr()};
+        } else {
+            result = {make_min(a.min, b.min), Expr()};
+        }
+        fill_type_ends(t);
+    }
+
+    // x << s (left) or x >> s for an integer x and an s in a constant
+    // range: x times 2^k for k = s or -s (a negative amount shifts the
+    // other way, as both shifts take it), rounding down for k < 0. For a
+    // given k that is monotonic in x, and for a given x monotonic in k (up
+    // for x >= 0, down below), so the ends are x's ends shifted by k's ends
+    // (upstream takes x.min << s.min as the lower bound, too high for a
+    // negative x.min). An amount that may reach the type's width has no
+    // meaning: no bound. Sets `result`.
+    bool shift_by_a_range(const Call *op, bool left) {
+        const Type t = op->type;
+        const int bits = t.bits();
         Interval a = of(op->args[0]), s = of(op->args[1]);
         std::optional<int64_t> lo = s.min.defined() ? fold_constant(s.min) : std::nullopt;
         std::optional<int64_t> hi = s.max.defined() ? fold_constant(s.max) : std::nullopt;
-        if (!lo || !hi || *lo < 0 || *hi < *lo || *hi >= t.bits() || !a.is_bounded() || a.min.type() != Int(32) ||
-            a.max.type() != Int(32)) {
+        if (!lo || !hi || *lo > *hi || *lo <= -bits || *hi >= bits) {
             return false;
         }
-        auto shifted = [](const Expr &e, int64_t by) {
-            if (std::optional<int64_t> c = fold_constant(e)) {
-                return int32(*c >> by); // arithmetic: floor(c / 2^by)
+        const int64_t klo = left ? *lo : -*hi, khi = left ? *hi : -*lo;
+        // Unsigned types and signed ones narrower than 32 bits wrap around
+        // (wider signed overflow is undefined, so assumed not to happen).
+        const bool wraps = t.is_uint() || bits < 32;
+        bool wrapped = false;
+        // Bound from below (or above, `upper`) of e * 2^k, as an int32 term.
+        auto shifted = [&](const Expr &e, int64_t k, bool upper) -> Expr {
+            if (!e.defined()) {
+                return Expr();
             }
-            return Div::make(e, int32(int64_t(1) << by));
+            if (std::optional<int64_t> c = fold_constant(e); c && *c >= INT32_MIN && *c <= INT32_MAX) {
+                int64_t r = 0;
+                bool overflow = false;
+                if (k < 0) {
+                    r = *c >> std::min<int64_t>(-k, 63); // arithmetic: rounds down
+                } else if (*c != 0) {
+                    overflow = k >= 63 || __builtin_mul_overflow(*c, int64_t(1) << k, &r);
+                }
+                if (overflow || !t.can_represent(r)) {
+                    wrapped = wrapped || wraps;
+                    return Expr();
+                }
+                return fits(Int(32), r) ? int32(r) : Expr();
+            }
+            if (k == 0) {
+                return e;
+            }
+            if (k > 0) {
+                // Only an int32 product is assumed not to overflow.
+                wrapped = wrapped || wraps;
+                return t == Int(32) && k < 31 ? Mul::make(e, int32(int64_t(1) << k)) : Expr();
+            }
+            if (-k <= 30) {
+                return Div::make(e, int32(int64_t(1) << -k));
+            }
+            // An int32-range value shifted down by 31 or more is 0 or -1.
+            return int32(upper || t.is_uint() ? 0 : -1);
         };
-        if (*lo == *hi) {
-            result = {shifted(a.min, *lo), shifted(a.max, *lo)};
+        if (klo == khi) {
+            result = {shifted(a.min, klo, false), shifted(a.max, klo, true)};
         } else {
-            result = {make_min(shifted(a.min, *lo), shifted(a.min, *hi)),
-                      make_max(shifted(a.max, *lo), shifted(a.max, *hi))};
+            result = {make_min(shifted(a.min, klo, false), shifted(a.min, khi, false)),
+                      make_max(shifted(a.max, klo, true), shifted(a.max, khi, true))};
         }
+        if (wrapped) {
+            result = Interval{};
+        }
+        fill_type_ends(t);
+        return true;
+    }
+
+    // Whether an interval's values are known to be at least 0.
+    static bool known_nonnegative(const Interval &i) {
+        std::optional<int64_t> c = i.min.defined() ? fold_constant(i.min) : std::nullopt;
+        return c && *c >= 0;
+    }
+
+    // An unbounded end of `result` is its type's (an unsigned value is never below 0).
+    void fill_type_ends(Type t) {
+        if (!result.min.defined()) {
+            result.min = t.is_uint() ? int32(0) : type_min(t);
+        }
+        if (!result.max.defined()) {
+            result.max = type_max(t);
+        }
+    }
+
+    // e, or the int32 constant it folds to.
+    static Expr fold(const Expr &e) {
+        std::optional<int64_t> c = fold_constant(e);
+        return c && fits(Int(32), *c) ? int32(*c) : e;
+    }
+
+    // absd(a, b) of integers, as IROperator.cpp builds it: select(a < b,
+    // u(b) - u(a), u(a) - u(b)) in the unsigned type u of their width, each
+    // difference exact where it is picked, so in [0, max(a.max - b.min,
+    // b.max - a.min)] (upstream's bound of its absd intrinsic). Sets `result`.
+    bool absolute_difference(const Select *op) {
+        const Type t = op->type;
+        const LT *lt = op->condition.as<LT>();
+        const Sub *x = op->true_value.as<Sub>(), *y = op->false_value.as<Sub>();
+        if (t.lanes() != 1 || !t.is_uint() || t.is_bool() || !lt || !x || !y || lt->a.type().bits() != t.bits() ||
+            lt->a.type().lanes() != 1 || !(lt->a.type().is_int() || lt->a.type().is_uint())) {
+            return false;
+        }
+        auto operand = [&](const Expr &e) {
+            const Cast *c = e.as<Cast>();
+            return c && c->value.type() == lt->a.type() ? c->value : e;
+        };
+        if (!equal(operand(x->a), lt->b) || !equal(operand(x->b), lt->a) || !equal(operand(y->a), lt->a) ||
+            !equal(operand(y->b), lt->b)) {
+            return false;
+        }
+        Interval a = of(lt->a), b = of(lt->b);
+        if (!a.is_bounded() || !b.is_bounded()) {
+            return false;
+        }
+        std::optional<int64_t> a0 = fold_constant(a.min), a1 = fold_constant(a.max);
+        std::optional<int64_t> b0 = fold_constant(b.min), b1 = fold_constant(b.max);
+        if (a0 && a1 && b0 && b1) {
+            int64_t d = std::max(*a1 - *b0, *b1 - *a0);
+            result = {int32(0), fits(Int(32), d) && t.can_represent(d) ? int32(d) : type_max(t)};
+            return true;
+        }
+        if (t.bits() > 16) {
+            return false; // symbolic differences of wide values may not fit int32 terms
+        }
+        result = {int32(0), Max::make(Sub::make(a.max, b.min), Sub::make(b.max, a.min))};
         return true;
     }
 
@@ -701,8 +871,14 @@ private:
         return v >= t.imin() && v <= t.imax();
     }
     static Interval bool_range() { return {int32(0), int32(1)}; }
-    // An IntImm of another integer width, as int32 index math.
-    static Expr cast_index(const IntImm *op) { return int32(op->value); }
+    // An integer constant as int32 index math: itself where it fits, else
+    // beyond the int32 end on its side (a uint32 0xffffffff mask is no -1).
+    static Interval constant(int64_t v, bool huge) {
+        if (!huge && fits(Int(32), v)) {
+            return Interval::single_point(int32(v));
+        }
+        return huge || v > INT32_MAX ? Interval{int32(INT32_MAX), Expr()} : Interval{Expr(), int32(INT32_MIN)};
+    }
     // min(a, b) where an unbounded side does not constrain the result.
     static Expr pick_min(const Expr &a, const Expr &b) {
         return !a.defined() ? b : (!b.defined() ? a : make_min(a, b));
