@@ -51,6 +51,14 @@ Unspecified results are kept out as in gen_pipelines.py, and:
   float identity is an infinity, which fast-math excludes); argmax/argmin of
   an empty (where-restricted) domain gives coordinate 0, which the interval
   includes.
+* argmax/argmin reduce over unsigned or 8/16-bit values only (the value
+  element is then cast to the expression's type): upstream 21 compares an
+  Int(32)/Int(64) value with its running best, which starts at the type's
+  minimum (maximum for argmin), after its simplifier has moved a constant
+  across the comparison (127 - a > best becomes a + best < 127), which
+  overflows while best is still that identity: argmax(127 - in(r)) over
+  {-6, 2, 2} gives 125, not 133, and argmin(in(r) - 5) gives the identity.
+  maximum/minimum update with max/min and have no such comparison.
 * RDom::where predicates use RVars only (and the Func's pure Vars in the
   per-point reductions), are written right after the RDom's declaration
   (upstream refuses predicates on an RDom already used), and an RDom is used
@@ -241,6 +249,9 @@ class RGen(gen.Gen):
                 body = sub.narrow(body, -lim, lim)
         else:
             s = t if not t.is_float else T["i32"]
+            if kind in ("argmax", "argmin") and s.ub_overflow:
+                # Over a type that wraps (see the docstring: upstream's comparison with its identity).
+                s = T["u" + s.name[1:]]
             body = sub.gen(s, max(depth, 1), True)
         uses_r = name in body.render()
         if not uses_r:

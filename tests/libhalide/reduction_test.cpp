@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "Halide.h"
@@ -227,6 +228,45 @@ TEST(Reduction, ArgmaxTakesTheFirstOnTies) {
     EXPECT_EQ(Buffer<int32_t>(ra[1])(), 9);
     EXPECT_EQ(Buffer<int32_t>(rb[0])(), 5);
     EXPECT_EQ(Buffer<int32_t>(rb[1])(), -2);
+}
+
+// The running best of argmax/argmin starts at the type's minimum/maximum:
+// comparing an offset value with it must not overflow. Upstream 21's
+// simplifier turns 127 - a > best into a + best < 127 and gets 125 for the
+// first case (differential pipeline rs22_k100).
+TEST(Reduction, ArgmaxOfAnOffsetValueComparesWithItsIdentity) {
+    Buffer<int32_t> in(8);
+    const int32_t values[8] = {-6, 2, 2, -6, 5, -100, 100, 0};
+    for (int i = 0; i < 8; i++) {
+        in(i) = values[i];
+    }
+    Var x("x");
+    RDom r3(0, 3), r8(0, 8);
+    Func f("f"), g("g"), h("h");
+    f(x) = argmax(127 - in(x + r3));
+    g(x) = argmin(in(x + r8) - 5);
+    h(x) = argmax(-in(x + r3));
+    Realization rf = f.realize({1}), rg = g.realize({1}), rh = h.realize({1});
+    // Plain C++: the first best wins.
+    auto best = [&](int n, int32_t offset, int32_t sign, bool is_max) {
+        int bi = 0;
+        for (int i = 1; i < n; i++) {
+            int32_t v = offset + sign * values[i], b = offset + sign * values[bi];
+            if (is_max ? v > b : v < b) {
+                bi = i;
+            }
+        }
+        return std::make_pair(bi, offset + sign * values[bi]);
+    };
+    auto ef = best(3, 127, -1, true);
+    auto eg = best(8, -5, 1, false);
+    auto eh = best(3, 0, -1, true);
+    EXPECT_EQ(Buffer<int32_t>(rf[0])(0), ef.first);
+    EXPECT_EQ(Buffer<int32_t>(rf[1])(0), ef.second);
+    EXPECT_EQ(Buffer<int32_t>(rg[0])(0), eg.first);
+    EXPECT_EQ(Buffer<int32_t>(rg[1])(0), eg.second);
+    EXPECT_EQ(Buffer<int32_t>(rh[0])(0), eh.first);
+    EXPECT_EQ(Buffer<int32_t>(rh[1])(0), eh.second);
 }
 
 TEST(Reduction, ScheduledUpdateStages) {
