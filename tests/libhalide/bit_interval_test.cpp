@@ -9,7 +9,7 @@
 // such an expression of a byte: the input holds just the hand-worked
 // region, so the pipeline runs (it was refused as reading beyond the
 // input's max, or an unbounded region), and its values are checked against
-// plain C++.
+// plain C++. Also the halving operations, built from these.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -177,6 +177,24 @@ TEST(BitInterval, BitCountsAndAbsoluteDifferences) {
                   [](int64_t a, int64_t b) { return a > b ? a - b : b - a; });
 }
 
+// The halving operations (expanded into & ^ >> | ~ terms, which alone have
+// no int32 bound): floor((a + b) / 2), floor((a + b + 1) / 2) and
+// floor((a - b) / 2) of the ends.
+TEST(BitInterval, HalvingOperations) {
+    auto floor_half = [](int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };
+    expect_bounds(halving_add(i, j), -9, 6, -4, 12, -7, 9, [&](int64_t a, int64_t b) { return floor_half(a + b); });
+    expect_bounds(rounding_halving_add(i, j), -9, 6, -4, 12, -6, 9,
+                  [&](int64_t a, int64_t b) { return floor_half(a + b + 1); });
+    expect_bounds(halving_sub(i, j), -9, 6, -4, 12, -11, 5, [&](int64_t a, int64_t b) { return floor_half(a - b); });
+    expect_bounds(halving_add(cast<uint8_t>(i), cast<uint8_t>(j)), 0, 15, 0, 31, 0, 23,
+                  [&](int64_t a, int64_t b) { return floor_half(a + b); });
+    // Unsigned, a difference below 0 wraps around: any byte.
+    expect_bounds(halving_sub(cast<uint8_t>(i), cast<uint8_t>(j)), 0, 15, 0, 31, 0, 255,
+                  [&](int64_t a, int64_t b) { return (int64_t)(uint8_t)floor_half(a - b); });
+    expect_bounds(halving_sub(cast<uint8_t>(i), cast<uint8_t>(j)), 20, 40, 0, 15, 2, 20,
+                  [&](int64_t a, int64_t b) { return floor_half(a - b); });
+}
+
 // f(x) = in(x + e(idx(x))) over x in [0, 16), with `in` holding exactly
 // [lo, 15 + hi] (e's hand-worked bounds) and idx 16 bytes: runs, and gives
 // in at the offsets e_ref computes in plain C++.
@@ -247,6 +265,9 @@ TEST(BitInterval, PipelinesReadOnlyTheBoundedRegion) {
     expect_reads_within([&](Expr v) { return popcount(v); }, 0, 8, [](int v) { return ones((uint64_t)v); });
     expect_reads_within([&](Expr v) { return count_trailing_zeros(v); }, 0, 8,
                         [](int v) { return ctz((uint64_t)v, 8); });
+    // halving_add(v & 15, v >> 3) in int32: [0, 23].
+    expect_reads_within([&](Expr v) { return halving_add(i32(v & Expr((uint8_t)15)), i32(v >> 3)); }, 0, 23,
+                        [](int v) { return ((v & 15) + (v >> 3)) / 2; });
     // absd(v & 15, v >> 6) in int32 (a uint32): [0, 15].
     expect_reads_within([&](Expr v) { return absd(i32(v & Expr((uint8_t)15)), i32(v >> 6)); }, 0, 15,
                         [](int v) { return std::abs((v & 15) - (v >> 6)); });

@@ -5,11 +5,13 @@
 // the range worked out here by hand. Also integer division by a symbol and
 // by constants that arrive unsimplified; lets of one variable plus
 // constants keeping their difference in a region; a right shift by an
-// amount in a constant range (2 >> (v & 7)).
+// amount in a constant range (2 >> (v & 7)); division by a range of one
+// sign.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <optional>
 #include <string>
@@ -208,6 +210,56 @@ TEST(IntInterval, DivisionByASymbolOfUnknownSign) {
     ASSERT_TRUE(by_range.is_bounded());
     EXPECT_EQ(simplify(by_range.min).as<IntImm>()->value, -20);
     EXPECT_EQ(simplify(by_range.max).as<IntImm>()->value, 20);
+}
+
+// A divisor in a constant range of one sign: the ends are quotients of the
+// ends (Halide's division rounds so the remainder is never negative), as
+// upstream's bounds, not [-|a|, |a|]. Checked against every quotient.
+TEST(IntInterval, DivisionByARangeOfOneSign) {
+    const Expr i = Variable::make(Int(32), "i"), j = Variable::make(Int(32), "j");
+    auto euclid = [](int a, int b) {
+        int q = a / b, r = a % b;
+        return r < 0 ? (b > 0 ? q - 1 : q + 1) : q;
+    };
+    struct Case {
+        int i0, i1, j0, j1, lo, hi;
+    };
+    for (Case c : {Case{0, 255, 1, 8, 0, 255}, Case{-9, 20, 1, 4, -9, 20}, Case{-9, 20, -4, -1, -20, 9},
+                   Case{7, 20, 2, 5, 1, 10}}) {
+        Interval r = bounds_of_expr(Div::make(i, j),
+                                    {{"i", Interval{Expr(c.i0), Expr(c.i1)}}, {"j", Interval{Expr(c.j0), Expr(c.j1)}}});
+        ASSERT_TRUE(r.is_bounded()) << c.i0 << " " << c.j0;
+        EXPECT_EQ(evaluate<int>(r.min), c.lo) << r.min;
+        EXPECT_EQ(evaluate<int>(r.max), c.hi) << r.max;
+        for (int a = c.i0; a <= c.i1; a++) {
+            for (int b = c.j0; b <= c.j1; b++) {
+                EXPECT_LE(c.lo, euclid(a, b));
+                EXPECT_GE(c.hi, euclid(a, b));
+            }
+        }
+    }
+    // End to end: in(x + v / ((w & 7) + 1)) reads in over [x, x + 255] only.
+    Buffer<int32_t> in(8 + 255);
+    for (int k = 0; k < 8 + 255; k++) {
+        in(k) = 3 * k + 1;
+    }
+    Buffer<uint8_t> v(8);
+    for (int k = 0; k < 8; k++) {
+        v(k) = (uint8_t)(k * 101 + 7);
+    }
+    Var x("x");
+    Func f("div_range_f");
+    f(x) = in(x + cast<int>(v(x)) / (cast<int>(v(x) & Expr((uint8_t)7)) + 1));
+    Buffer<int32_t> out;
+    try {
+        out = f.realize({8});
+    } catch (const std::exception &err) {
+        FAIL() << "refused: " << err.what();
+    }
+    for (int k = 0; k < 8; k++) {
+        int at = k + v(k) / ((v(k) & 7) + 1);
+        EXPECT_EQ(out(k), 3 * at + 1) << k;
+    }
 }
 
 TEST(IntInterval, UnsimplifiedConstantDivisors) {

@@ -272,6 +272,9 @@ public:
     }
 
     void visit(const Add *op) override {
+        if (halving(op)) {
+            return;
+        }
         Interval a = of(op->a), b = of(op->b);
         if (point_of<Add>(a, b, op->type)) {
             return;
@@ -281,6 +284,9 @@ public:
     }
 
     void visit(const Sub *op) override {
+        if (halving(op)) {
+            return;
+        }
         Interval a = of(op->a), b = of(op->b);
         if (point_of<Sub>(a, b, op->type)) {
             return;
@@ -342,6 +348,19 @@ public:
             // in a, one way or the other (x / 0 is 0).
             Expr lo = Div::make(a.min, b.min), hi = Div::make(a.max, b.min);
             result = {Min::make(lo, hi), Max::make(lo, hi)};
+        } else if (int64_t b0 = 0, b1 = 0; constant_ends(b, b0, b1) && b0 <= b1 && (b0 > 0 || b1 < 0)) {
+            // A divisor in a constant range of one sign: a / b is monotonic
+            // in a (up for b > 0, down below) and, for each a, in b, so the
+            // ends are quotients of the ends, as upstream's ([0, 255] / [1, 8]
+            // lies in [0, 255], not [-255, 255]).
+            auto quotient = [](const Expr &e, int64_t d) {
+                Expr q = Div::make(e, int32(d));
+                std::optional<int64_t> c = fold_constant(q);
+                return c ? int32(*c) : q;
+            };
+            const Expr &low_a = b0 > 0 ? a.min : a.max, &high_a = b0 > 0 ? a.max : a.min;
+            result = {make_min(quotient(low_a, b0), quotient(low_a, b1)),
+                      make_max(quotient(high_a, b0), quotient(high_a, b1))};
         } else {
             // |a / b| <= |a| for any integer b (x / 0 is 0).
             Expr m = Max::make(a.max, Sub::make(int32(0), a.min));
@@ -544,6 +563,81 @@ private:
         return true;
     }
 
+    // The halving operations as FixedPoint.cpp expands them: halving_add
+    // (a & b) + ((a ^ b) >> 1) is floor((a + b) / 2), rounding_halving_add
+    // (a | b) - ((a ^ b) >> 1) is floor((a + b + 1) / 2) and halving_sub
+    // ((a ^ b) >> 1) - (~a & b) is floor((a - b) / 2), each monotonic in a
+    // and b: bounded by a's and b's ends, as upstream's intrinsics are
+    // (its & ^ terms alone have no bound in int32). Sets `result`.
+    bool halving(const Expr &e) {
+        const Type t = e.type();
+        if (t.lanes() != 1 || !(t.is_int() || t.is_uint()) || t.is_bool()) {
+            return false;
+        }
+        auto call = [](const Expr &x, const char *name, size_t args) -> const Call * {
+            const Call *c = x.as<Call>();
+            return c && c->call_type == Call::Intrinsic && c->name == name && c->args.size() == args ? c : nullptr;
+        };
+        // (a ^ b) >> 1, as the xor.
+        auto half_xor = [&](const Expr &x) -> const Call * {
+            const Call *s = call(x, "shift_right", 2);
+            const int64_t *one = s ? as_int(s->args[1]) : nullptr;
+            return one && *one == 1 ? call(s->args[0], "bitwise_xor", 2) : nullptr;
+        };
+        enum { Sum, RoundedSum, Difference } kind = Sum;
+        const Call *x = nullptr, *other = nullptr;
+        if (const Add *add = e.as<Add>()) {
+            other = call(add->a, "bitwise_and", 2);
+            x = half_xor(add->b);
+        } else if (const Sub *sub = e.as<Sub>()) {
+            if ((other = call(sub->a, "bitwise_or", 2))) {
+                kind = RoundedSum;
+                x = half_xor(sub->b);
+            } else {
+                kind = Difference;
+                x = half_xor(sub->a);
+                other = call(sub->b, "bitwise_and", 2);
+            }
+        }
+        if (!x || !other) {
+            return false;
+        }
+        const Expr &a = x->args[0], &b = x->args[1];
+        const Call *not_a = kind == Difference ? call(other->args[0], "bitwise_not", 1) : nullptr;
+        if (!equal(kind == Difference ? (not_a ? not_a->args[0] : Expr()) : other->args[0], a) ||
+            !equal(other->args[1], b)) {
+            return false;
+        }
+        Interval ia = of(a), ib = of(b);
+        // floor((p + q + round) / 2) of two ends (q negated for halving_sub).
+        auto half = [&](const Expr &p, const Expr &q) -> Expr {
+            if (!p.defined() || !q.defined()) {
+                return Expr();
+            }
+            std::optional<int64_t> cp = fold_constant(p), cq = fold_constant(q);
+            if (cp && cq) {
+                int64_t sum = *cp + (kind == Difference ? -*cq : *cq) + (kind == RoundedSum ? 1 : 0);
+                int64_t h = sum >> 1; // rounds down
+                return fits(Int(32), h) ? int32(h) : Expr();
+            }
+            if (t.bits() > 16) {
+                return Expr(); // a symbolic sum of wide values may leave int32 terms
+            }
+            Expr sum = kind == Difference ? Sub::make(p, q) : Add::make(p, q);
+            if (kind == RoundedSum) {
+                sum = Add::make(sum, int32(1));
+            }
+            return Div::make(sum, int32(2));
+        };
+        result = kind == Difference ? Interval{half(ia.min, ib.max), half(ia.max, ib.min)}
+                                    : Interval{half(ia.min, ib.min), half(ia.max, ib.max)};
+        if (t.is_uint() && kind == Difference && !known_nonnegative(result)) {
+            result = Interval{}; // an unsigned halving_sub below 0 wraps around
+        }
+        fill_type_ends(t);
+        return true;
+    }
+
     // x & y: a non-negative x keeps some of its bits, so the result lies in
     // [0, x] (in [0, min(x, y)] when both are); two values that may be
     // negative give at most the larger one (both negative: at most either).
@@ -651,6 +745,18 @@ private:
             result = Interval{};
         }
         fill_type_ends(t);
+        return true;
+    }
+
+    // Both ends of i as integer constants, if they are.
+    static bool constant_ends(const Interval &i, int64_t &lo, int64_t &hi) {
+        std::optional<int64_t> l = i.min.defined() ? fold_constant(i.min) : std::nullopt;
+        std::optional<int64_t> h = i.max.defined() ? fold_constant(i.max) : std::nullopt;
+        if (!l || !h) {
+            return false;
+        }
+        lo = *l;
+        hi = *h;
         return true;
     }
 
