@@ -202,6 +202,10 @@ private:
     // gather kept for other runs (CodeGen_LLVM_Permute.cpp). NULL where the
     // target has no permute for the type or the index reads memory.
     llvm::Value *span_load(const Load *op);
+    // Lane i: element first + r[i] of a run of span + 1 <= n elements (n
+    // lanes of r, an int32 vector; span a scalar) read as `front`, its first
+    // n / 2 elements, and `back`, its last n / 2, by one permute() of both.
+    llvm::Value *pick_from_run(llvm::Value *front, llvm::Value *back, llvm::Value *r, llvm::Value *span);
     // Lane i of the result is lane at[i] of `table` (an integer vector; `at`
     // an int32 vector of as many lanes, each in [0, lanes)), as x86 permutes.
     llvm::Value *permute(llvm::Value *table, llvm::Value *at);
@@ -225,7 +229,8 @@ private:
     // clamp changes nothing and one dense (or strided) load does; otherwise gather.
     llvm::Value *clamped_ramp_load(const Load *op, const Ramp *dense, const Expr &in_range);
     // Its lanes where the clamp changes some, for in[offset + clamp(ramp(base,
-    // 1, n), lo, hi)]: two dense loads shifted through the stack.
+    // 1, n), lo, hi)]: two dense loads and a permute (or, without one for the
+    // type, the loads shifted through the stack).
     llvm::Value *shifted_clamped_load(const Load *op, const Expr &offset, const Expr &base, const Expr &lo,
                                       const Expr &hi);
     // A load at ramp(base, s, n) for a small constant stride s > 1: dense

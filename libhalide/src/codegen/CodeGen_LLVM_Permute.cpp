@@ -185,21 +185,26 @@ llvm::Value *CodeGen_LLVM::span_load(const Load *op) {
             // whole run, as span + 1 <= n = 2h.
             llvm::Value *front = load_half(first);
             llvm::Value *back = load_half(b_.CreateSub(last, b_.getInt32(h - 1)));
-            std::vector<int> cat(n);
-            for (int i = 0; i < n; i++) {
-                cat[i] = i;
-            }
-            llvm::Value *table = b_.CreateShuffleVector(front, back, cat);
-            // Element first + r is lane r of front when r < h, else lane
-            // r - (span - h + 1) of back, which is lane r + n - 1 - span of table.
-            llvm::Value *r = b_.CreateSub(idx, b_.CreateVectorSplat(n, first));
-            llvm::Value *in_back = b_.CreateICmpSGE(r, b_.CreateVectorSplat(n, b_.getInt32(h)));
-            llvm::Value *shift = b_.CreateVectorSplat(n, b_.CreateSub(b_.getInt32(n - 1), span));
-            llvm::Value *at = b_.CreateSelect(in_back, b_.CreateAdd(r, shift), r);
-            llvm::Type *it = llvm::FixedVectorType::get(llvm::IntegerType::get(ctx_, bits), n);
-            return b_.CreateBitCast(permute(b_.CreateBitCast(table, it), at), table->getType());
+            return pick_from_run(front, back, b_.CreateSub(idx, b_.CreateVectorSplat(n, first)), span);
         },
         [&] { return gather(op, idx); });
+}
+
+llvm::Value *CodeGen_LLVM::pick_from_run(llvm::Value *front, llvm::Value *back, llvm::Value *r, llvm::Value *span) {
+    int h = (int)llvm::cast<llvm::FixedVectorType>(front->getType())->getNumElements(), n = 2 * h;
+    std::vector<int> cat(n);
+    for (int i = 0; i < n; i++) {
+        cat[i] = i;
+    }
+    llvm::Value *table = b_.CreateShuffleVector(front, back, cat);
+    // Element first + r is lane r of front when r < h, else lane
+    // r - (span - h + 1) of back, which is lane r + n - 1 - span of table.
+    llvm::Value *in_back = b_.CreateICmpSGE(r, b_.CreateVectorSplat(n, b_.getInt32(h)));
+    llvm::Value *shift = b_.CreateVectorSplat(n, b_.CreateSub(b_.getInt32(n - 1), span));
+    llvm::Value *at = b_.CreateSelect(in_back, b_.CreateAdd(r, shift), r);
+    int bits = (int)table->getType()->getScalarSizeInBits();
+    llvm::Type *it = llvm::FixedVectorType::get(llvm::IntegerType::get(ctx_, bits), n);
+    return b_.CreateBitCast(permute(b_.CreateBitCast(table, it), at), table->getType());
 }
 
 } // namespace Internal
