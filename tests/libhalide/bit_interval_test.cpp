@@ -5,7 +5,9 @@
 // [-4, 3] << [0, 3] reaches -32, where upstream's lower bound is -4).
 // Each expected interval is worked out by hand, and every value of the
 // expression over its variables' ranges, computed in plain C++, is checked
-// to lie inside. Then one pipeline per operation reads an input at x plus
+// to lie inside; the same over random ranges of every operation and integer
+// type (a lower bound of x << s taken at s's low end alone fails it at once).
+// Then one pipeline per operation reads an input at x plus
 // such an expression of a byte: the input holds just the hand-worked
 // region, so the pipeline runs (it was refused as reading beyond the
 // input's max, or an unbounded region), and its values are checked against
@@ -17,6 +19,7 @@
 #include <exception>
 #include <functional>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "Halide.h"
@@ -193,6 +196,84 @@ TEST(BitInterval, HalvingOperations) {
                   [&](int64_t a, int64_t b) { return (int64_t)(uint8_t)floor_half(a - b); });
     expect_bounds(halving_sub(cast<uint8_t>(i), cast<uint8_t>(j)), 20, 40, 0, 15, 2, 20,
                   [&](int64_t a, int64_t b) { return floor_half(a - b); });
+}
+
+// Soundness on random ranges: for each operation and integer type, every
+// value over random ranges of its operands (computed in plain C++ with the
+// type's wrap-around) lies within the bounds (int32 overflow is undefined,
+// so its ranges stay small).
+TEST(BitInterval, EveryValueLiesWithinTheBoundsOnRandomRanges) {
+    std::mt19937 rng(91);
+    auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    const Type types[] = {Int(8), UInt(8), Int(16), UInt(16), Int(32)};
+    enum Op { Shl, Shr, And, Or, Not, Clz, Absd, HAdd, RHAdd, HSub, Div, Ops };
+    for (Type t : types) {
+        const int bits = t.bits();
+        // v wrapped to t (sign- or zero-extended from its low bits).
+        auto wrap = [&](int64_t v) {
+            uint64_t u = (uint64_t)v & ((uint64_t(1) << bits) - 1);
+            return t.is_int() && (u >> (bits - 1)) ? (int64_t)(u - (uint64_t(1) << bits)) : (int64_t)u;
+        };
+        const int64_t vlo = t == Int(32) ? -(1 << 20) : (int64_t)t.imin();
+        const int64_t vhi = t == Int(32) ? (1 << 20) : (int64_t)t.imax();
+        for (int op = 0; op < Ops; op++) {
+            for (int trial = 0; trial < 200; trial++) {
+                int64_t i0 = pick(vlo, vhi), i1 = std::min(vhi, i0 + pick(0, 40));
+                int64_t j0 = pick(vlo, vhi), j1 = std::min(vhi, j0 + pick(0, 40));
+                if (op == Shl || op == Shr) {
+                    int64_t reach = t == Int(32) ? 10 : bits - 1;
+                    j0 = pick(t.is_uint() ? 0 : -reach, reach);
+                    j1 = std::min(reach, j0 + pick(0, 4));
+                } else if (op == Div && j0 <= 0 && j1 >= 0) {
+                    j0 = j1 + 1 <= vhi ? j1 + 1 : j0 - 1; // a range of one sign
+                    j1 = j0;
+                }
+                Expr a = cast(t, i), b = cast(t, j);
+                Expr e = op == Shl     ? (a << b)
+                         : op == Shr   ? (a >> b)
+                         : op == And   ? (a & b)
+                         : op == Or    ? (a | b)
+                         : op == Not   ? ~a
+                         : op == Clz   ? count_leading_zeros(a)
+                         : op == Absd  ? absd(a, b)
+                         : op == HAdd  ? halving_add(a, b)
+                         : op == RHAdd ? rounding_halving_add(a, b)
+                         : op == HSub  ? halving_sub(a, b)
+                                       : a / b;
+                auto floor_half = [](int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };
+                auto value = [&](int64_t x, int64_t y) -> int64_t {
+                    switch (op) {
+                    case Shl: return wrap(shl(x, y));
+                    case Shr: return wrap(shl(x, -y));
+                    case And: return wrap(x & y);
+                    case Or: return wrap(x | y);
+                    case Not: return wrap(~x);
+                    case Clz: return clz((uint64_t)x & ((uint64_t(1) << bits) - 1), bits);
+                    case Absd: return x > y ? x - y : y - x;
+                    case HAdd: return floor_half(x + y);
+                    case RHAdd: return floor_half(x + y + 1);
+                    case HSub: return wrap(floor_half(x - y));
+                    default: {
+                        int64_t q = x / y, r = x % y;
+                        return wrap(r < 0 ? (y > 0 ? q - 1 : q + 1) : q);
+                    }
+                    }
+                };
+                const Scope scope = {{"i", Interval{Expr((int)i0), Expr((int)i1)}},
+                                     {"j", Interval{Expr((int)j0), Expr((int)j1)}}};
+                Interval r = bounds_of_expr(e, scope);
+                std::optional<int64_t> lo = end_value(r.min), hi = end_value(r.max);
+                for (int64_t x = i0; x <= i1; x++) {
+                    for (int64_t y = j0; y <= j1; y++) {
+                        int64_t v = value(x, y);
+                        ASSERT_TRUE((!lo || *lo <= v) && (!hi || v <= *hi))
+                            << e << " with i in [" << i0 << ", " << i1 << "], j in [" << j0 << ", " << j1 << "]: " << v
+                            << " at i = " << x << ", j = " << y << " is outside [" << r.min << ", " << r.max << "]";
+                    }
+                }
+            }
+        }
+    }
 }
 
 // f(x) = in(x + e(idx(x))) over x in [0, 16), with `in` holding exactly
