@@ -143,9 +143,10 @@ public:
 
 private:
     // Let-bound int32 variables whose values are sums of terms (no loads or
-    // calls), by name, and the variables each reads.
+    // calls), by name; and for each variable, the lets whose values read it
+    // (pushed when a let is bound, popped when its scope ends).
     std::map<std::string, Expr> lets_;
-    std::map<std::string, std::set<std::string>> reads_;
+    std::map<std::string, std::vector<std::string>> readers_;
 
     Expr canonical(const Expr &index) {
         LinearForm plain;
@@ -176,36 +177,42 @@ private:
     }
 
     // Runs `body` with `name` bound to `value` (undefined for a loop's
-    // variable or a value that is not a sum): the lets that read an outer
-    // `name` are hidden inside, as their values would read the new one.
+    // variable or a value that is not a sum): a let of the same name, and
+    // the lets that read an outer `name`, are hidden inside, as their
+    // values would read the new one.
     template <typename F> Stmt bound(const std::string &name, const Expr &value, F body) {
         std::vector<std::pair<std::string, Expr>> hidden;
-        std::vector<std::pair<std::string, std::set<std::string>>> hidden_reads;
-        for (auto it = lets_.begin(); it != lets_.end();) {
-            if (it->first == name || reads_[it->first].count(name)) {
+        auto hide = [&](const std::string &let) {
+            auto it = lets_.find(let);
+            if (it != lets_.end()) {
                 hidden.emplace_back(*it);
-                hidden_reads.emplace_back(it->first, reads_[it->first]);
-                reads_.erase(it->first);
-                it = lets_.erase(it);
-            } else {
-                ++it;
+                lets_.erase(it);
+            }
+        };
+        hide(name);
+        if (auto r = readers_.find(name); r != readers_.end()) {
+            for (const std::string &let : r->second) {
+                hide(let);
             }
         }
+        std::set<std::string> reads;
         bool added = value.defined() && value.type() == Int(32) && affine(value);
         if (added) {
             lets_[name] = value;
-            variables_of(value, reads_[name]);
+            variables_of(value, reads);
+            for (const std::string &v : reads) {
+                readers_[v].push_back(name);
+            }
         }
         Stmt s = body();
         if (added) {
             lets_.erase(name);
-            reads_.erase(name);
+            for (const std::string &v : reads) {
+                readers_[v].pop_back();
+            }
         }
         for (auto &h : hidden) {
             lets_.insert(h);
-        }
-        for (auto &h : hidden_reads) {
-            reads_.insert(h);
         }
         return s;
     }
