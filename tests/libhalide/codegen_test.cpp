@@ -25,9 +25,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
 Expr add(Expr a, Expr b) {
     return Add::make(std::move(a), std::move(b));
 }

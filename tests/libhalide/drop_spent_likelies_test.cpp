@@ -10,6 +10,7 @@
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/DropSpentLikelies.h"
 #include "lower/Passes.h"
@@ -18,14 +19,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
-
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
 
 Expr mark(const char *name, const Expr &e) {
     return Call::make(Int(32), name, {e}, Call::Intrinsic);

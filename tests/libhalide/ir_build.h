@@ -2,6 +2,7 @@
 #ifndef HALIDE_TESTS_IR_BUILD_H
 #define HALIDE_TESTS_IR_BUILD_H
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,11 @@
 // A variable of the given type (Int(32) unless said).
 inline Halide::Expr var(const std::string &name, Halide::Type t = Halide::Int(32)) {
     return Halide::Internal::Variable::make(t, name);
+}
+
+// The Int(32) constant v.
+inline Halide::Expr i32(int64_t v) {
+    return Halide::Internal::IntImm::make(Halide::Int(32), v);
 }
 
 // The n consecutive Int(32) values x, x + 1, ..., as one vector.

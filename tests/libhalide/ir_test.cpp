@@ -23,10 +23,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int64_t v) {
-    return IntImm::make(Int(32), v);
-}
-
 template <typename T> std::string str(const T &x) {
     std::ostringstream s;
     s << x;

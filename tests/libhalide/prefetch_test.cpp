@@ -23,10 +23,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
-
 // Func f with one prefetch of `name` in its schedule.
 Environment env_with_prefetch(const std::string &name, const std::string &at, const std::string &from, int offset,
                               PrefetchBoundStrategy strategy) {

@@ -19,10 +19,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
-
 // (y - in.min.1) * in.stride.1 - in.min.0: the offset of row y of `in`.
 Expr row_offset(const std::string &y, int dy = 0) {
     Expr row = Sub::make(Add::make(var(y), i32(dy)), var("in.min.1"));

@@ -8,6 +8,7 @@
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/ShareShiftedGathers.h"
 
@@ -15,14 +16,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
-
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
 
 Expr x8(const Expr &e) {
     return Broadcast::make(e, 8);

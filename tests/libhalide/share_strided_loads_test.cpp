@@ -6,6 +6,7 @@
 
 #include "Halide.h"
 #include "Halide/IRPrinter.h"
+#include "ir_build.h"
 #include "ir_text.h"
 #include "lower/Passes.h"
 #include "pipeline_fixtures.h"
@@ -14,14 +15,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Expr var(const std::string &name) {
-    return Variable::make(Int(32), name);
-}
-
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
 
 // f[ramp(b + c, s, 8)] (b alone when c is 0).
 Expr strided(const std::string &f, int c, int s = 2, const std::string &b = "b") {

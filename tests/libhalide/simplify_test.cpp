@@ -23,9 +23,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int64_t v) {
-    return IntImm::make(Int(32), v);
-}
 // The expression stored by the (single) Store in s.
 class FindStore : public IRVisitor {
 public:

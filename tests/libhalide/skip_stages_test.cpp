@@ -17,10 +17,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
-
 // for (x, 0, n) { name[x] = value }
 Stmt loop(const std::string &name, const Expr &value) {
     return For::make("x", i32(0), var("n"), ForType::Serial, Store::make(name, value, var("x")));

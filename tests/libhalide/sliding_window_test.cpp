@@ -23,10 +23,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
-
 // A pure Func named `name` of `dims` arguments, for the environment.
 Environment env_with(const std::string &name, int dims, bool with_update = false) {
     auto f = std::make_shared<FunctionContents>();

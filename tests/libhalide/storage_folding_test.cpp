@@ -19,10 +19,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
-
 Environment env_with(const std::string &name, int dims) {
     auto f = std::make_shared<FunctionContents>();
     f->name = name;

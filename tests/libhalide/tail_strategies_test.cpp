@@ -23,10 +23,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-Expr i32(int v) {
-    return IntImm::make(Int(32), v);
-}
-
 // for (xo, 0, (n + 7) / 8) for (xi, 0, 8, <inner>) if (likely(xo * 8 + xi < n)) out[xo * 8 + xi] = in[...] * 2
 Stmt guarded_tail(ForType inner) {
     Expr x = Add::make(Mul::make(var("xo"), i32(8)), var("xi"));
