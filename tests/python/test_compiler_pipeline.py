@@ -193,6 +193,17 @@ def test_infer_input_bounds_and_arguments():
         f.infer_input_bounds("x")
 
 
+def test_infer_input_bounds_of_a_region_wider_than_int32_is_an_error():
+    # x > 1 reads element 2^31 - 1, x <= 1 element 0: the region's extent,
+    # 2^31, does not fit in the buffer's int32 extent. An exception naming the
+    # input, not an abort in the buffer's allocation (as before).
+    im = hl.ImageParam(hl.UInt(8), 1, "wide_in")
+    f = hl.Func("wide_f")
+    f[x] = im[hl.select(x > 1, 2147483647, 0)]
+    with pytest.raises(hl.HalideError, match="infer_input_bounds.*'wide_in'.*negative extent"):
+        f.infer_input_bounds([4])
+
+
 def test_infer_input_bounds_repeats_the_query_until_constraints_hold():
     # By hand: the output's extent grows by 3 while under 20 and the update's
     # vectorized x rounds the region written up to a multiple of 8:
