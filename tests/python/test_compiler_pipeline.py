@@ -194,14 +194,21 @@ def test_infer_input_bounds_and_arguments():
 
 
 def test_infer_input_bounds_of_a_region_wider_than_int32_is_an_error():
-    # x > 1 reads element 2^31 - 1, x <= 1 element 0: the region's extent,
-    # 2^31, does not fit in the buffer's int32 extent. An exception naming the
-    # input, not an abort in the buffer's allocation (as before).
-    im = hl.ImageParam(hl.UInt(8), 1, "wide_in")
-    f = hl.Func("wide_f")
-    f[x] = im[hl.select(x > 1, 2147483647, 0)]
-    with pytest.raises(hl.HalideError, match="infer_input_bounds.*'wide_in'.*negative extent"):
-        f.infer_input_bounds([4])
+    # x > 1 reads element 2^31 - 1, x <= 1 element 0: 2^31 elements, one more
+    # than an int32 extent holds. A saturating_cast of x * 3e9 reads from
+    # INT32_MIN to INT32_MAX: 2^32 elements, whose int32 extent wraps to 0
+    # (the query then answered an empty buffer and realize() computed garbage;
+    # the 2^31 case aborted the interpreter). Now an exception naming the input.
+    for name, index in [
+        ("wide_in", lambda v: hl.select(v > 1, 2147483647, 0)),
+        ("wider_in", lambda v: hl.saturating_cast(hl.Int(32), hl.cast(hl.Int(64), v) * 3000000000)),
+    ]:
+        im = hl.ImageParam(hl.UInt(8), 1, name)
+        f = hl.Func(name + "_f")
+        f[x] = im[index(x)]
+        words = f"buffer {name} is [0-9]+, which exceeds the maximum size of 2147483647"
+        with pytest.raises(hl.HalideError, match=words):
+            f.infer_input_bounds([4])
 
 
 def test_infer_input_bounds_repeats_the_query_until_constraints_hold():

@@ -18,6 +18,7 @@
 // word), so buffers made by Halide 14 (lanes = 1) and by newer tools
 // (reserved = 0) are both accepted.
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <sstream>
 
@@ -306,6 +307,7 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
     // name.required.extent.d, and what its fields mean in a constraint.
     std::vector<std::pair<std::string, Expr>> required_lets;
     std::map<std::string, Expr> replace_with_required = adjusted;
+    std::map<std::string, std::vector<Stmt>> extent_checks; // an input's required extents fit in int32
     for (const LoweredArgument &a : p.func.args) {
         if (!a.is_buffer()) {
             continue;
@@ -333,6 +335,14 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
                 min = substitute(adjusted, box->second[(size_t)d].min);
                 Expr max = substitute(adjusted, box->second[(size_t)d].max);
                 extent = Add::make(Sub::make(max, min), int32_const(1));
+                // The extent in 64 bits: a region of 2^31 elements or more
+                // has no int32 extent (it would wrap, to 0 for the whole range).
+                Expr wide =
+                    Add::make(Sub::make(Cast::make(Int(64), max), Cast::make(Int(64), min)), make_const(Int(64), 1));
+                Expr limit = make_const(Int(64), INT32_MAX);
+                extent_checks[a.name].push_back(
+                    AssertStmt::make(LE::make(wide, limit), error_call("halide_error_buffer_extents_too_large",
+                                                                       {StringImm::make(a.name), wide, limit})));
             } else { // only its fields are used: keep what was asked for
                 min = buffer_field(a.name, "min", d);
                 extent = buffer_field(a.name, "extent", d);
@@ -353,7 +363,7 @@ Stmt bounds_query_answers(const LoweredPipeline &p, const std::map<std::string, 
         }
         std::vector<Expr> args = {Variable::make(Handle(), a.name + ".buffer"), uint32_const(type_word(a.type)),
                                   int32_const(a.dimensions)};
-        std::vector<Stmt> checks;
+        std::vector<Stmt> checks = extent_checks[a.name];
         for (int d = 0; d < a.dimensions; d++) {
             std::string suffix = "." + std::to_string(d);
             Expr rmin = var_int32(a.name + ".required.min" + suffix);
@@ -511,9 +521,14 @@ Stmt add_image_checks(const Stmt &body, const LoweredPipeline &p, const std::vec
                 const Interval &r = it->second[d];
                 user_assert(r.is_bounded()) << "Can't infer the region of " << label << " the pipeline reads: "
                                             << "dimension " << d << " is unbounded. Clamp the coordinates.";
-                Expr min_valid = buffer_field(a.name, "min", d);
-                Expr max_valid = Sub::make(Add::make(min_valid, buffer_field(a.name, "extent", d)), int32_const(1));
-                Expr ok = And::make(LE::make(min_valid, r.min), LE::make(r.max, max_valid));
+                Expr min_valid = buffer_field(a.name, "min", d), extent = buffer_field(a.name, "extent", d);
+                Expr max_valid = Sub::make(Add::make(min_valid, extent), int32_const(1));
+                // The last element in 64 bits: a buffer at INT32_MIN with
+                // extent 0 (a region of 2^32 elements wrapped) has none, where
+                // its int32 max wraps around to INT32_MAX.
+                auto i64 = [](const Expr &e) { return Cast::make(Int(64), e); };
+                Expr last = Sub::make(Add::make(i64(min_valid), i64(extent)), make_const(Int(64), 1));
+                Expr ok = And::make(LE::make(min_valid, r.min), LE::make(i64(r.max), last));
                 region_checks.push_back(AssertStmt::make(
                     ok, error_call("halide_error_access_out_of_bounds",
                                    {StringImm::make(label), int32_const(d), r.min, r.max, min_valid, max_valid})));
