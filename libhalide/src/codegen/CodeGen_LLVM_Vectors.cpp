@@ -511,20 +511,14 @@ llvm::Value *CodeGen_LLVM::shifted_clamped_load(const Load *op, const Expr &offs
             int bits = (int)et->getPrimitiveSizeInBits();
             if ((et->isIntegerTy() || et->isFloatingPointTy()) && permute_supported(n, bits)) {
                 // Lane i reads element clamp(base + i, p, q): p + r[i] with
-                // r = clamp(ramp(base - p), 0, k - 1), picked from the two halves.
+                // r = clamp(ramp(base - p), 0, q - p), picked from the two halves.
+                Expr r = Max::make(
+                    Min::make(Ramp::make(Sub::make(base, p), i32c(1), n), Broadcast::make(Sub::make(q, p), n)),
+                    Broadcast::make(i32c(0), n));
+                llvm::Value *r_v = codegen(r);
                 pop(p_name);
                 pop(q_name);
-                std::vector<uint32_t> lanes(n);
-                for (int i = 0; i < n; i++) {
-                    lanes[i] = (uint32_t)i;
-                }
-                llvm::Value *iota = llvm::ConstantDataVector::get(ctx_, lanes);
-                llvm::Value *r = b_.CreateAdd(b_.CreateVectorSplat(n, b_.CreateSub(codegen(base), p_v)), iota);
-                llvm::Value *last = b_.CreateSub(k_v, b_.getInt32(1));
-                r = b_.CreateIntrinsic(llvm::Intrinsic::smax, {r->getType()},
-                                       {r, b_.CreateVectorSplat(n, b_.getInt32(0))});
-                r = b_.CreateIntrinsic(llvm::Intrinsic::smin, {r->getType()}, {r, b_.CreateVectorSplat(n, last)});
-                return pick_from_run(front, back, r, last);
+                return pick_from_run(front, back, r_v, b_.CreateSub(q_v, p_v));
             }
             llvm::Value *skew =
                 codegen(Max::make(Min::make(Sub::make(base, p), Add::make(Sub::make(q, p), i32c(1))), i32c(-n)));

@@ -544,8 +544,8 @@ void Pipeline::infer_input_bounds(const std::vector<halide_buffer_t *> &outputs,
     for (Query &q : queries) {
         std::vector<int> extents, mins;
         for (const halide_dimension_t &d : q.dims) {
-            // An index whose bounds overflow int32 (a saturating_cast to
-            // Int(32), say) leaves a region no buffer can have.
+            // The query itself refuses regions wider than int32; a
+            // constraint can still answer a negative extent.
             user_assert(d.extent >= 0) << "infer_input_bounds(): the region required of input '" << q.input->user_name
                                        << "' in dimension " << mins.size() << " (min " << d.min << ", extent "
                                        << d.extent << ") has a negative extent: its bounds do not fit in 32 bits";

@@ -4,29 +4,11 @@
 #include <vector>
 
 #include "Halide/IRMutator.h"
-#include "Halide/IRVisitor.h"
+#include "lower/InnerLoops.h"
 
 namespace Halide {
 namespace Internal {
 namespace {
-
-// Whether `s` has a loop that is not vectorized (vectorized loops become
-// vector code, so a loop around them is still innermost to partitioning).
-bool has_serial_loop(const Stmt &s) {
-    class Find : public IRVisitor {
-    public:
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const For *op) override {
-            found = found || op->for_type != ForType::Vectorized;
-            if (!found) {
-                IRVisitor::visit(op);
-            }
-        }
-    } f;
-    s.accept(&f);
-    return f.found;
-}
 
 class Drop : public IRMutator {
 public:
@@ -36,7 +18,7 @@ public:
         if (op->for_type == ForType::Vectorized) {
             return IRMutator::visit(op);
         }
-        innermost_.push_back(!has_serial_loop(op->body));
+        innermost_.push_back(!has_inner_loop(op->body));
         Stmt s = IRMutator::visit(op);
         innermost_.pop_back();
         return s;

@@ -73,6 +73,7 @@
 #include "ir/ShareSubexpressions.h"
 #include "ir/Substitute.h"
 #include "ir/UsesVars.h"
+#include "lower/InnerLoops.h"
 #include "lower/Passes.h"
 
 namespace Halide {
@@ -122,12 +123,6 @@ int loop_count(const Stmt &s) {
     } c;
     c.include(s);
     return c.count;
-}
-
-// Whether `s` has a loop inside but vectorized ones: likely_if_innermost
-// partitions only a loop whose body has none.
-bool has_inner_loop(const Stmt &s) {
-    return loop_depth(s) > 0;
 }
 
 // Whether `s` has a vectorized loop.
@@ -819,6 +814,10 @@ private:
 };
 
 } // namespace
+
+bool has_inner_loop(const Stmt &s) {
+    return loop_depth(s) > 0;
+}
 
 Stmt partition_loops(const Stmt &s, const std::map<std::string, Partition> &policies) {
     return PartitionLoops(policies).mutate(s);
