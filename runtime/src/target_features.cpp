@@ -92,6 +92,7 @@ bool has(const Cpuid &cpu, const char *what) {
         {"avx512bitalg", cpu.leaf7_ecx, 12, zmm},
         {"avx512vpopcntdq", cpu.leaf7_ecx, 14, zmm},
         {"avx512vp2intersect", cpu.leaf7_edx, 8, zmm},
+        {"avx512fp16", cpu.leaf7_edx, 23, zmm},
     };
     for (const Bit &b : bits) {
         if (!std::strcmp(b.name, what)) {
@@ -110,9 +111,12 @@ bool all(const Cpuid &cpu, std::initializer_list<const char *> what) {
     return true;
 }
 
-// The same requirements as the compiler's host detection (Target.cpp), which
-// does not detect avxvnni, avx512_zen4 or avx512_zen5 (upstream 21 names
-// Zen 4 from AMD's family and model numbers; here the instructions count).
+// Each feature's instructions, by feature bits whatever the vendor. Upstream
+// 21 compiles avx512_sapphirerapids code for LLVM's sapphirerapids, which may
+// use AVX512-FP16 and AVX-VNNI: both are required, so a Zen 4 or 5 (BF16 and
+// VNNI, no FP16) does not take such a kernel and die on its first FP16
+// instruction. The compiler's host detection (Target.cpp) names features as
+// upstream 21 does, by vendor and family too, so it may name fewer.
 const CpuFeature kFeatures[] = {
     {halide_target_feature_sse41, "sse41", [](const Cpuid &cpu) { return has(cpu, "sse4.1"); }},
     {halide_target_feature_avx, "avx", [](const Cpuid &cpu) { return has(cpu, "avx"); }},
@@ -138,7 +142,8 @@ const CpuFeature kFeatures[] = {
      }},
     {halide_target_feature_avx512_sapphirerapids, "avx512_sapphirerapids",
      [](const Cpuid &cpu) {
-         return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512bf16", "avx512vnni"});
+         return all(cpu, {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx512bf16", "avx512vnni",
+                          "avx512fp16", "avxvnni"});
      }},
     {halide_target_feature_avxvnni, "avxvnni", [](const Cpuid &cpu) { return has(cpu, "avxvnni"); }},
     // Zen 4's AVX-512: Cannon Lake's plus VNNI, BF16, VBMI2, BITALG and

@@ -1,5 +1,6 @@
 // Tests of Halide::Target: parsing, canonical printing, implied features,
 // host detection, natural vector sizes and the environment variables.
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -151,6 +152,11 @@ TEST(Target, ImpliedFeatures) {
               "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-sse41");
     EXPECT_EQ(Internal::with_implied_features(Target("x86-64-linux-avx512_sapphirerapids")).to_string(),
               "x86-64-linux-avx-avx2-avx512-avx512_sapphirerapids-avx512_skylake-sse41");
+    // Zen 4's AVX-512 is Cannon Lake's and more; Zen 5's is Zen 4's and more.
+    EXPECT_EQ(Internal::with_implied_features(Target("x86-64-linux-avx512_zen4")).to_string(),
+              "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-avx512_zen4-sse41");
+    EXPECT_EQ(Internal::with_implied_features(Target("x86-64-linux-avx512_zen5")).to_string(),
+              "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-avx512_zen4-avx512_zen5-sse41");
     // Conservative: these imply nothing.
     for (const char *s : {"x86-64-linux-fma", "x86-64-linux-f16c", "x86-64-linux-sse41"}) {
         EXPECT_EQ(Internal::with_implied_features(Target(s)).to_string(), s);
@@ -160,6 +166,49 @@ TEST(Target, ImpliedFeatures) {
     Target t(Target::Linux, Target::X86, 64, {Target::AVX2});
     EXPECT_EQ(t.to_string(), "x86-64-linux-avx2");
     EXPECT_EQ(t.with_feature(Target::AVX512).to_string(), "x86-64-linux-avx2-avx512");
+}
+
+// What LLVM is told for each AVX-512 generation: as upstream 21, a Zen 4
+// target gets Zen 4's instructions (and a Zen 5 one AVX-VNNI and
+// VP2INTERSECT on top), not the baseline x86-64 that a target naming only
+// avx512_zen4 used to get.
+TEST(Target, LLVMFeaturesOfZenTargets) {
+    auto features = [](const char *s) { return "," + Internal::llvm_target_for(Target(s)).features + ","; };
+    const std::string zen4 = features("x86-64-linux-avx512_zen4");
+    for (const char *f : {"+avx2", "+fma", "+avx512f", "+avx512bw", "+avx512vl", "+avx512ifma", "+avx512vbmi",
+                          "+avx512vnni", "+avx512bf16", "+avx512vbmi2", "+avx512bitalg", "+avx512vpopcntdq"}) {
+        EXPECT_NE(zen4.find(std::string(",") + f + ","), std::string::npos) << f << " in " << zen4;
+    }
+    EXPECT_EQ(zen4.find("+avxvnni"), std::string::npos) << zen4;
+    const std::string zen5 = features("x86-64-linux-avx512_zen5");
+    for (const char *f : {"+avx512vnni", "+avx512vbmi2", "+avxvnni", "+avx512vp2intersect"}) {
+        EXPECT_NE(zen5.find(std::string(",") + f + ","), std::string::npos) << f << " in " << zen5;
+    }
+    EXPECT_EQ(Internal::llvm_target_for(Target("x86-64-linux-avx512_zen4")).cpu, "x86-64-v4");
+}
+
+// A target naming only avx512_zen4 (or _zen5) vectorizes floats 16 wide in
+// zmm registers, as upstream 21's does.
+TEST(Target, ZenTargetsCompileToAVX512) {
+    ImageParam in(Float(32), 1, "in");
+    Var x("x");
+    Func f("f");
+    f(x) = in(x)*2.0f + 1.0f;
+    f.vectorize(x, 16);
+    for (const char *s : {"x86-64-linux-avx512_zen4", "x86-64-linux-avx512_zen5"}) {
+        const std::string path = ::testing::TempDir() + "zen_target.s";
+        f.compile_to_assembly(path, {in}, "f", Target(s));
+        FILE *file = std::fopen(path.c_str(), "r");
+        ASSERT_NE(file, nullptr);
+        std::string text;
+        char buf[4096];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, file)) > 0) {
+            text.append(buf, n);
+        }
+        std::fclose(file);
+        EXPECT_NE(text.find("%zmm"), std::string::npos) << s;
+    }
 }
 
 TEST(Target, FeatureSetters) {

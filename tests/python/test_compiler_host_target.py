@@ -35,6 +35,15 @@ def test_host_tune_matches_upstream():
         assert tokens(ours[key]) == tokens(ours["host"]), ours[key]
 
 
+def test_host_features_match_upstream():
+    # The whole host target string is upstream 21's on the same machine:
+    # on a Zen 5, avx512_zen4, avx512_zen5 and avxvnni, not sapphirerapids
+    # (whose code may use AVX512-FP16, which Zen 4 and 5 lack).
+    ours, theirs = probe_both(PROBE)
+    for key in ("host", "jit", "named"):
+        assert ours[key] == theirs[key]
+
+
 def llvm_ir(target: str, tmp_path) -> str:
     x = hl.Var("x")
     f = hl.Func("tuned")

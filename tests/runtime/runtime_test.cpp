@@ -915,7 +915,7 @@ TEST(TargetFeatures, MaskedFeaturesAreAbsent) {
     unsetenv("HL_DISABLE_FEATURES");
 }
 
-// avxvnni, avx512_zen4 and avx512_zen5 are checked against the CPU: a
+// avxvnni, avx512_zen4, avx512_zen5 and avx512_sapphirerapids are checked against the CPU: a
 // kernel built for one runs only where its instructions are, which gcc's
 // __builtin_cpu_supports (its own cpuid reading) tells independently.
 // Zen 4: Cannon Lake's AVX-512 plus VNNI, BF16, VBMI2, BITALG, VPOPCNTDQ;
@@ -930,6 +930,12 @@ TEST(TargetFeatures, NewerX86FeaturesFollowTheCpu) {
                       __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vbmi2") &&
                       __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq");
     const bool zen5 = zen4 && avxvnni && __builtin_cpu_supports("avx512vp2intersect");
+    // Upstream 21's sapphirerapids code may use AVX512-FP16 and AVX-VNNI,
+    // which Zen 4 and 5 (BF16 and VNNI) lack or half lack.
+    const bool sapphirerapids = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bf16") &&
+                                __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512fp16") && avxvnni;
     auto bits = [](int feature) {
         std::vector<uint64_t> b(2, 0);
         b[(size_t)feature >> 6] |= uint64_t(1) << (feature & 63);
@@ -942,6 +948,8 @@ TEST(TargetFeatures, NewerX86FeaturesFollowTheCpu) {
     EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avxvnni).data()), avxvnni ? 1 : 0);
     EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avx512_zen4).data()), zen4 ? 1 : 0);
     EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avx512_zen5).data()), zen5 ? 1 : 0);
+    EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avx512_sapphirerapids).data()),
+              sapphirerapids ? 1 : 0);
     // Masked, each is absent (the weaker CPU's answer, whatever this one has).
     setenv("HL_DISABLE_FEATURES", "avxvnni,avx512_zen4,avx512_zen5", 1);
     EXPECT_EQ(halide_can_use_target_features(2, bits(halide_target_feature_avxvnni).data()), 0);

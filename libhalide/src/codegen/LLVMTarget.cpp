@@ -40,6 +40,8 @@ std::string os_triple(const Target &t) {
 //   avx512_skylake        -> avx512
 //   avx512_cannonlake     -> avx512_skylake
 //   avx512_sapphirerapids -> avx512_skylake
+//   avx512_zen4           -> avx512_cannonlake
+//   avx512_zen5           -> avx512_zen4
 //
 // Deliberately conservative, matching what a Halide 14 generator stores
 // ("x86-64-linux-avx2-fma" -> "x86-64-linux-avx-avx2-fma-sse41"): fma,
@@ -58,6 +60,8 @@ const Implication implications[] = {
     {Target::AVX512_Skylake, Target::AVX512},
     {Target::AVX512_Cannonlake, Target::AVX512_Skylake},
     {Target::AVX512_SapphireRapids, Target::AVX512_Skylake},
+    {Target::AVX512_Zen4, Target::AVX512_Cannonlake},
+    {Target::AVX512_Zen5, Target::AVX512_Zen4},
 };
 
 // 32-bit ARM, as upstream targets it: ARMv7 (ARMv7s with the feature, as
@@ -149,6 +153,9 @@ LLVMTargetSpec llvm_target_for(const Target &named) {
         add_if(Target::AVX512_Skylake, {"+avx512bw", "+avx512dq", "+avx512vl"});
         add_if(Target::AVX512_Cannonlake, {"+avx512ifma", "+avx512vbmi"});
         add_if(Target::AVX512_SapphireRapids, {"+avx512bf16", "+avx512vnni"});
+        add_if(Target::AVX512_Zen4,
+               {"+avx512bf16", "+avx512vnni", "+avx512vbmi2", "+avx512bitalg", "+avx512vpopcntdq"});
+        add_if(Target::AVX512_Zen5, {"+avxvnni", "+avx512vp2intersect"});
         spec.tune = llvm_tune_name(t.processor_tune);
         if (t.has_feature(Target::AVX512_Skylake)) {
             spec.cpu = "x86-64-v4";

@@ -729,9 +729,22 @@ Target detect_host_target() {
                   skylake && __builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vbmi"));
     t.set_feature(Target::AVX512_KNL,
                   avx512 && __builtin_cpu_supports("avx512pf") && __builtin_cpu_supports("avx512er"));
-    t.set_feature(Target::AVX512_SapphireRapids,
-                  skylake && __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni"));
     t.processor_tune = host_processor_tune();
+    // As upstream 21 names them: avx512_zen4 on AMD's Zen 4 and later with
+    // Zen 4's AVX-512 (Zen 5 adds avx512_zen5), avx512_sapphirerapids only
+    // where AVX512-FP16 is too (code for it may use FP16, which Zen 4 and 5,
+    // with BF16 and VNNI, lack), avxvnni wherever the CPU has it.
+    const bool cannonlake = t.has_feature(Target::AVX512_Cannonlake);
+    const bool vnni_bf16 = skylake && __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vnni");
+    const bool zen4 = cannonlake && vnni_bf16 && __builtin_cpu_supports("avx512vbmi2") &&
+                      __builtin_cpu_supports("avx512bitalg") && __builtin_cpu_supports("avx512vpopcntdq") &&
+                      (t.processor_tune == Target::ZnVer4 || t.processor_tune == Target::ZnVer5);
+    t.set_feature(Target::AVXVNNI, __builtin_cpu_supports("avxvnni"));
+    t.set_feature(Target::AVX512_Zen4, zen4);
+    t.set_feature(Target::AVX512_Zen5, zen4 && t.processor_tune == Target::ZnVer5 &&
+                                           __builtin_cpu_supports("avxvnni") &&
+                                           __builtin_cpu_supports("avx512vp2intersect"));
+    t.set_feature(Target::AVX512_SapphireRapids, vnni_bf16 && __builtin_cpu_supports("avx512fp16"));
 #endif
     return Internal::with_implied_features(t);
 }
