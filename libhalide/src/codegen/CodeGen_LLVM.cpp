@@ -298,7 +298,9 @@ llvm::Value *CodeGen_LLVM::codegen(const Expr &e) {
         const Let *op = e.as<Let>();
         llvm::Value *v = codegen(op->value);
         push(op->name, v);
+        push_data_let(op->name, op->value);
         llvm::Value *r = codegen(op->body);
+        pop_data_let(op->name);
         pop(op->name);
         return r;
     }
@@ -318,12 +320,14 @@ void CodeGen_LLVM::codegen(const Stmt &s) {
             v->setName(op->name);
         }
         push(op->name, v);
+        push_data_let(op->name, op->value);
         std::vector<std::string> row_pointers = push_row_pointers(op);
         codegen(op->body);
         for (const std::string &name : row_pointers) {
             pop(name);
         }
         pop_index_let(op->name);
+        pop_data_let(op->name);
         pop(op->name);
         return;
     }

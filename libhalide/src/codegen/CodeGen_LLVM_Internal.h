@@ -364,6 +364,15 @@ private:
     // The values of the Int(32) lets around loops in scope (push_row_pointers),
     // which index_i64 expands into the indices that add them.
     std::map<std::string, std::vector<Expr>> index_lets_;
+    // For each let name in scope, innermost binding last: does its value
+    // come from memory (a vector holding a load, or another such let)? An
+    // index built from one is data, whose lanes are rarely a short run.
+    std::map<std::string, std::vector<bool>> data_lets_;
+    // Binds or unbinds `name` in data_lets_ if `value` is such a value.
+    void push_data_let(const std::string &name, const Expr &value);
+    void pop_data_let(const std::string &name);
+    // Does `e` read memory, directly or through data_lets_?
+    bool reads_data(const Expr &e) const;
     // Heap blocks of the current function that an early return must free,
     // with the function that frees each (halide_free, or an Allocate's free_function).
     std::vector<std::pair<llvm::Value *, std::string>> live_allocations_;

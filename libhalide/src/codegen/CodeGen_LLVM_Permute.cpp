@@ -160,8 +160,11 @@ llvm::Value *CodeGen_LLVM::span_load(const Load *op) {
     llvm::Type *et = mem_type(t.element_of());
     int bits = (int)et->getPrimitiveSizeInBits();
     bool plain = et->isIntegerTy() || et->isFloatingPointTy();
+    // An index computed from loaded values (bilateral_grid's bin of each
+    // pixel's intensity) is data: its lanes are seldom a short run, and the
+    // run test would only be paid on top of the gather.
     if (h < 2 || !plain || op->index.type().element_of() != Int(32) || op->index.as<Ramp>() ||
-        !permute_supported(n, bits) || expr_reads_memory(op->index)) {
+        !permute_supported(n, bits) || reads_data(op->index)) {
         return nullptr;
     }
     llvm::Value *idx = codegen(op->index);
@@ -188,6 +191,25 @@ llvm::Value *CodeGen_LLVM::span_load(const Load *op) {
             return pick_from_run(front, back, b_.CreateSub(idx, b_.CreateVectorSplat(n, first)), span);
         },
         [&] { return gather(op, idx); });
+}
+
+void CodeGen_LLVM::push_data_let(const std::string &name, const Expr &value) {
+    data_lets_[name].push_back(value.type().is_vector() && reads_data(value));
+}
+
+void CodeGen_LLVM::pop_data_let(const std::string &name) {
+    auto it = data_lets_.find(name);
+    it->second.pop_back();
+    if (it->second.empty()) {
+        data_lets_.erase(it);
+    }
+}
+
+bool CodeGen_LLVM::reads_data(const Expr &e) const {
+    return expr_reads_memory(e) || expr_uses_var_if(e, [&](const std::string &v) {
+               auto it = data_lets_.find(v);
+               return it != data_lets_.end() && it->second.back();
+           });
 }
 
 llvm::Value *CodeGen_LLVM::pick_from_run(llvm::Value *front, llvm::Value *back, llvm::Value *r, llvm::Value *span) {
