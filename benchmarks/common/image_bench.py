@@ -52,8 +52,7 @@ def main(spec: Spec, doc: str) -> int:
 
     binaries = harness.build(args.ours_prefix, args.build_dir, spec.source)
     work = Path(tempfile.mkdtemp(prefix=f"bench-{spec.name}-"))
-    probe = ["--width", "64", "--height", "64", "--runs", "1"]
-    targets = {"ours": None, "h21": None, "h14": harness.h14_target(binaries["h14"], probe)}
+    targets = {"ours": None, "h21": None, "h14": harness.h14_target()}
     load_before = harness.load_average()
     started = datetime.datetime.now()
     diffs: dict[tuple[str, int], Difference] = {}

@@ -77,8 +77,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-histeq-"))
     image = work / "input.raw"
     img.tofile(image)
-    probe = ["--input", str(image), "--width", str(args.width), "--height", str(args.height), "--runs", "1"]
-    targets = {"ours": None, "h21": None, "h14": harness.h14_target(binaries["h14"], probe)}
+    targets = {"ours": None, "h21": None, "h14": harness.h14_target()}
     load_before = harness.load_average()
     started = datetime.datetime.now()
     mismatches: list[str] = []

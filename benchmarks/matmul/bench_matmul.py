@@ -66,7 +66,7 @@ def main() -> int:
     args = ap.parse_args()
 
     binaries = harness.build(args.ours_prefix, args.build_dir, SOURCE)
-    targets = {"ours": None, "h21": None, "h14": harness.h14_target(binaries["h14"], ["--size", "64", "--runs", "1"])}
+    targets = {"ours": None, "h21": None, "h14": harness.h14_target()}
     load_before = harness.load_average()
     started = datetime.datetime.now()
     peaks: list[dict[str, Any]] = []

@@ -73,7 +73,7 @@ def main() -> int:
     targets = {
         "ours": None,
         "h21": None,
-        "h14": harness.h14_target(binaries["h14"], ["--pipeline", "memcpy", "--runs", "1"]),
+        "h14": harness.h14_target(),
     }
 
     load_before = load_average()
