@@ -620,6 +620,34 @@ TEST(CodeGen, IRAndAssembly) {
     EXPECT_EQ(m.assembly(), assembly);
 }
 
+// LLVM's loop vectorizer widens a loop only where the statement asks for it
+// (a Vectorized loop left serial): a serial loop keeps its scalar shape, as
+// its schedule says (and as upstream Halide's JIT leaves it).
+TEST(CodeGen, LLVMWidensOnlyLoopsMarkedVectorized) {
+    for (ForType t : {ForType::Serial, ForType::Vectorized}) {
+        // for i in [0, in.extent.0): out[i] = in[i] * 3 + 1
+        Expr v = add(mul(Load::make(Int(32), "in", var("i")), i32(3)), i32(1));
+        Stmt body = For::make("i", i32(0), var("in.extent.0"), t, Store::make("out", v, var("i")));
+        LoweredFunc f;
+        f.name = t == ForType::Serial ? "scalar_loop" : "widened_loop";
+        f.args = {buffer_arg("in", Int(32), 1, false), buffer_arg("out", Int(32), 1, true)};
+        f.body = bind_buffer("in", 1, bind_buffer("out", 1, body));
+        JITModule m = JITModule::compile(f);
+        const int n = 1003;
+        Runtime::Buffer<int32_t> src(n), dst(n);
+        for (int k = 0; k < n; k++) {
+            src(k) = k * 7 - 500;
+        }
+        void *args[] = {src.raw_buffer(), dst.raw_buffer()};
+        ASSERT_EQ(m.argv_function()(args), 0);
+        for (int k = 0; k < n; k++) {
+            ASSERT_EQ(dst(k), src(k) * 3 + 1) << k;
+        }
+        bool vectors = m.llvm_ir().find(" x i32>") != std::string::npos;
+        EXPECT_EQ(vectors, t == ForType::Vectorized) << m.llvm_ir();
+    }
+}
+
 // The loops of an assembly listing with no loop (label) inside them: the
 // lines from a label to the backward branch to it.
 std::vector<std::string> innermost_loops(const std::string &assembly) {

@@ -440,13 +440,30 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredFunc &f, llvm::LLVMConte
         llvm::CGSCCAnalysisManager cgam;
         llvm::ModuleAnalysisManager mam;
         llvm::PipelineTuningOptions pto;
-        pto.LoopVectorization = true;
+        // LLVM's loop vectorizer widens only the loops that ask for it
+        // (request_vectorization: a vectorized loop VectorizeLoops left
+        // serial); every other loop keeps the shape its schedule gave it,
+        // as upstream Halide's do unless the target has
+        // enable_llvm_loop_opt. Widening every scalar loop it could (with
+        // scalar tails and runtime overlap checks) made LLVM's passes most
+        // of the JIT compile time of small pipelines (tests/differential),
+        // for no speed where the schedule vectorizes: the benchmarks'
+        // kernels come out the same but for a tone curve's table and the
+        // local Laplacian's coarse levels, which their schedules leave
+        // scalar (and upstream's code is scalar there too).
+        pto.LoopVectorization = false;
         // No SLP vectorizer: LLVM 19's minimum-bit-width analysis drops the
         // sign extension in sext-then-uitofp chains (an int8 widened to
         // uint16 then converted to float became a zero-extended uitofp),
         // changing results. Vector code comes from our own vectorize pass.
         pto.SLPVectorization = false;
+        // Unrolling stays: the stencils' partitioned loops of constant
+        // extent rely on it. After unrolling a loop, LLVM forgets all it
+        // knows of every loop's scalar evolution rather than working out
+        // what the unrolled loop changed, which is much cheaper where
+        // loop nests are deep (as upstream Halide sets it).
         pto.LoopUnrolling = true;
+        pto.ForgetAllSCEVInLoopUnroll = true;
         llvm::PassBuilder pb(tm.get(), pto);
         pb.registerModuleAnalyses(mam);
         pb.registerCGSCCAnalyses(cgam);
