@@ -197,6 +197,163 @@ std::optional<int64_t> fold_constant(const Expr &e) {
     return std::nullopt;
 }
 
+// A constant bound (from above if `upper`, else from below) of the exact
+// value of an integer interval end built of constants under + - * / min max
+// (the min(e, 127) a saturating cast leaves, whatever e is), or nothing.
+// Exact: the bound holds of the end in unbounded arithmetic, whatever an
+// evaluation of it in int32 would give. (Ends share subexpressions: each
+// is visited once.)
+class ConstantBound {
+public:
+    std::optional<int64_t> operator()(const Expr &e, bool upper) {
+        if (!e.defined()) {
+            return std::nullopt;
+        }
+        auto key = std::make_pair(e.get(), upper);
+        auto it = memo_.find(key);
+        if (it != memo_.end()) {
+            return it->second;
+        }
+        std::optional<int64_t> r = compute(e, upper);
+        memo_.emplace(key, r);
+        return r;
+    }
+
+private:
+    static constexpr int64_t limit = int64_t(1) << 40; // far from overflow in the operations below
+
+    static std::optional<int64_t> in_range(std::optional<int64_t> v) {
+        return v && *v <= limit && *v >= -limit ? v : std::nullopt;
+    }
+
+    std::optional<int64_t> compute(const Expr &e, bool upper) {
+        if (const int64_t *c = as_int(e)) {
+            return in_range(*c);
+        }
+        auto both = [&](const Expr &a, bool ua, const Expr &b, bool ub) -> std::optional<std::pair<int64_t, int64_t>> {
+            std::optional<int64_t> x = (*this)(a, ua), y = (*this)(b, ub);
+            if (!x || !y) {
+                return std::nullopt;
+            }
+            return std::make_pair(*x, *y);
+        };
+        if (const Min *op = e.as<Min>()) {
+            // min(a, b) is at most either one, and at least the smaller lower bound.
+            std::optional<int64_t> a = (*this)(op->a, upper), b = (*this)(op->b, upper);
+            if (upper) {
+                return a && b ? std::min(*a, *b) : (a ? a : b);
+            }
+            return a && b ? std::optional<int64_t>(std::min(*a, *b)) : std::nullopt;
+        }
+        if (const Max *op = e.as<Max>()) {
+            std::optional<int64_t> a = (*this)(op->a, upper), b = (*this)(op->b, upper);
+            if (!upper) {
+                return a && b ? std::max(*a, *b) : (a ? a : b);
+            }
+            return a && b ? std::optional<int64_t>(std::max(*a, *b)) : std::nullopt;
+        }
+        if (const Add *op = e.as<Add>()) {
+            if (auto p = both(op->a, upper, op->b, upper)) {
+                return in_range(p->first + p->second);
+            }
+        } else if (const Sub *op = e.as<Sub>()) {
+            if (auto p = both(op->a, upper, op->b, !upper)) {
+                return in_range(p->first - p->second);
+            }
+        } else if (const Mul *op = e.as<Mul>()) {
+            for (int i = 0; i < 2; i++) {
+                const Expr &k = i == 0 ? op->b : op->a, &v = i == 0 ? op->a : op->b;
+                if (const int64_t *c = as_int(k); c && *c <= limit && *c >= -limit) {
+                    // v * c: v's bound on the same side for c >= 0, the other side below.
+                    std::optional<int64_t> b = *c == 0 ? std::optional<int64_t>(0) : (*this)(v, (*c > 0) == upper);
+                    return b ? in_range(*b * *c) : std::nullopt;
+                }
+            }
+        } else if (const Div *op = e.as<Div>()) {
+            if (const int64_t *c = as_int(op->b); c && *c > 0) {
+                // Rounding down, as the language divides by a positive number.
+                if (std::optional<int64_t> b = (*this)(op->a, upper)) {
+                    int64_t q = *b / *c;
+                    return q * *c > *b ? q - 1 : q;
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::map<std::pair<const IRNode *, bool>, std::optional<int64_t>> memo_;
+};
+
+std::optional<int64_t> constant_bound(const Expr &e, bool upper) {
+    return ConstantBound()(e, upper);
+}
+
+// An int32 interval end with its + - * / min max evaluated in 64 bits
+// (each other term, a variable or a cast, is an int32 value); cast back to
+// int32, it is the end known to fit int32 whose sums and products may not.
+// Undefined for an end not of int32. Shared subexpressions stay shared.
+class Widen {
+public:
+    Expr operator()(const Expr &e) {
+        auto it = memo_.find(e.get());
+        if (it != memo_.end()) {
+            return it->second;
+        }
+        Expr r = compute(e);
+        memo_.emplace(e.get(), r);
+        return r;
+    }
+
+private:
+    template <typename Node> Expr pair(const Node *op) {
+        Expr a = (*this)(op->a), b = (*this)(op->b);
+        return a.defined() && b.defined() ? Node::make(a, b) : Expr();
+    }
+
+    Expr compute(const Expr &e) {
+        if (e.type() != Int(32)) {
+            return Expr();
+        }
+        if (const int64_t *c = as_int(e)) {
+            return IntImm::make(Int(64), *c);
+        }
+        if (const Add *op = e.as<Add>()) {
+            return pair(op);
+        }
+        if (const Sub *op = e.as<Sub>()) {
+            return pair(op);
+        }
+        if (const Mul *op = e.as<Mul>()) {
+            return pair(op);
+        }
+        if (const Div *op = e.as<Div>()) {
+            return pair(op);
+        }
+        if (const Min *op = e.as<Min>()) {
+            return pair(op);
+        }
+        if (const Max *op = e.as<Max>()) {
+            return pair(op);
+        }
+        return Cast::make(Int(64), e);
+    }
+
+    std::map<const IRNode *, Expr> memo_;
+};
+
+Expr widened(const Expr &e) {
+    return Widen()(e);
+}
+
+// An int32 end evaluated in 64 bits and cast back (see Widen).
+Expr in_64_bits(const Expr &e) {
+    if (as_int(e)) {
+        return e;
+    }
+    Expr w = widened(e);
+    return w.defined() ? Cast::make(Int(32), w) : Expr();
+}
+
 // The integer constant an interval is, if it is one: a split's extent can
 // arrive unsimplified ((4 + (2 - 1)) / 2), its ends two equal expressions.
 std::optional<int64_t> constant_of(const Interval &b) {
@@ -257,6 +414,22 @@ public:
     }
 
     void visit(const Cast *op) override {
+        // cast<T>(cast<U>(e)) of integers, U at least as wide as T, is
+        // cast<T>(e): T's low bits of e survive the inner cast (an int32
+        // made uint32 or int64 and cast back is itself).
+        Expr value = op->value;
+        while (is_integer(op->type)) {
+            const Cast *inner = value.as<Cast>();
+            if (!inner || !is_integer(inner->type) || !is_integer(inner->value.type()) ||
+                inner->type.bits() < op->type.bits()) {
+                break;
+            }
+            value = inner->value;
+        }
+        if (!value.same_as(op->value)) {
+            result = value.type() == op->type ? of(value) : of(Cast::make(op->type, value));
+            return;
+        }
         Interval v = of(op->value);
         Type from = op->value.type(), to = op->type;
         if (is_point(v) && index_or_float(to) && index_or_float(v.min.type())) {
@@ -268,12 +441,24 @@ public:
         if (widening) {
             result = v;
         } else if (from.is_float() || to.is_float()) {
-            result = float_cast(v, to);
+            result = float_cast(v, from, to);
         } else if (std::optional<int64_t> lo = fold_constant(v.min), hi = fold_constant(v.max);
                    lo && hi && (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && fits(to, *lo) &&
                    fits(to, *hi)) {
             // A narrowing cast of values that all fit the new type changes none of them.
             result = {int32(*lo), int32(*hi)};
+        } else if (std::optional<int64_t> lo = constant_bound(v.min, false), hi = constant_bound(v.max, true);
+                   lo && hi && (from.is_int() || from.is_uint()) && (to.is_int() || to.is_uint()) && fits(to, *lo) &&
+                   fits(to, *hi)) {
+            // Symbolic ends whose constant bounds fit the new type (a
+            // saturating cast's min(max(e, lo), hi)): no value changes. The
+            // ends of a 64-bit value are int32 terms that may overflow where
+            // its 64-bit values do not, so they are evaluated in 64 bits
+            // (and then fit).
+            result = from.bits() <= 32 ? v : Interval{in_64_bits(v.min), in_64_bits(v.max)};
+            if (!result.min.defined() || !result.max.defined()) {
+                result = {int32(*lo), int32(*hi)};
+            }
         } else {
             result = {type_min(to), type_max(to)};
         }
@@ -392,12 +577,20 @@ public:
             // One value (`fused % 2` of a loop fused from split RVars, at
             // one iteration of it): itself, not the divisor's whole range.
             result = Interval::single_point(Mod::make(a.min, b.min));
-        } else if (cb && *cb != 0) {
-            result = {int32(0), int32(std::abs(*cb) - 1)};
+        } else if (int64_t b0 = 0, b1 = 0; cb || constant_ends(b, b0, b1)) {
+            // In [0, |b| - 1] for the largest |b|; x % 0 is 0.
+            int64_t largest = cb ? std::abs(*cb) : std::max(std::abs(b0), std::abs(b1));
+            result = {int32(0), int32(std::max<int64_t>(largest - 1, 0))};
         } else if (b.is_bounded()) {
-            result = {int32(0), Sub::make(Max::make(b.max, Sub::make(int32(0), b.min)), int32(1))};
+            // As above (never [0, -1], for b in [0, 0]).
+            Expr largest = Max::make(b.max, Sub::make(int32(0), b.min));
+            result = {int32(0), Max::make(Sub::make(largest, int32(1)), int32(0))};
         } else {
             result = Interval{};
+        }
+        if (known_nonnegative(a) && a.max.defined() && result.max.defined()) {
+            // A value of at least 0 is its own remainder or more than it: at most a.
+            result.max = make_min(result.max, a.max);
         }
     }
 
@@ -545,6 +738,21 @@ private:
             // (non-negative) value: clz of x in [lo, hi] is in [clz(hi), clz(lo)].
             Interval a = of(op->args[0]); // (before setting `result`, which of() sets)
             result = {int32(0), int32(t.bits())};
+            if (std::optional<int64_t> c = a.min.defined() ? fold_constant(a.min) : std::nullopt;
+                c && a.max.defined() && fold_constant(a.max) == c) {
+                // One value: its count, of its bits in the type (popcount(int8 -8) is 5).
+                const uint64_t v = t.bits() == 64 ? (uint64_t)*c : (uint64_t)*c & ((uint64_t(1) << t.bits()) - 1);
+                int count = 0;
+                if (n == "popcount") {
+                    count = __builtin_popcountll(v);
+                } else if (n == "count_trailing_zeros") {
+                    count = v == 0 ? t.bits() : __builtin_ctzll(v);
+                } else {
+                    count = t.bits() - (v == 0 ? 0 : 64 - __builtin_clzll(v));
+                }
+                result = Interval::single_point(int32(count));
+                return true;
+            }
             bool nonnegative = op->args[0].type().is_uint() || known_nonnegative(a);
             if (n == "count_leading_zeros" && nonnegative) {
                 auto leading_zeros = [&](const Expr &e) -> std::optional<int64_t> {
@@ -628,14 +836,23 @@ private:
                 int64_t h = sum >> 1; // rounds down
                 return fits(Int(32), h) ? int32(h) : Expr();
             }
-            if (t.bits() > 16) {
-                return Expr(); // a symbolic sum of wide values may leave int32 terms
+            if (t.bits() > 32) {
+                return Expr(); // (the ends of 64-bit values are not known to be exact int32 terms)
             }
-            Expr sum = kind == Difference ? Sub::make(p, q) : Add::make(p, q);
+            // The sum of two 32-bit ends may overflow int32 where its half
+            // does not: summed in 64 bits.
+            const bool wide = t.bits() == 32;
+            Expr wp = wide ? widened(p) : p, wq = wide ? widened(q) : q;
+            if (!wp.defined() || !wq.defined()) {
+                return Expr();
+            }
+            Expr one = wide ? IntImm::make(Int(64), 1) : int32(1), two = wide ? IntImm::make(Int(64), 2) : int32(2);
+            Expr sum = kind == Difference ? Sub::make(wp, wq) : Add::make(wp, wq);
             if (kind == RoundedSum) {
-                sum = Add::make(sum, int32(1));
+                sum = Add::make(sum, one);
             }
-            return Div::make(sum, int32(2));
+            Expr h = Div::make(sum, two);
+            return wide ? Cast::make(Int(32), h) : h;
         };
         result = kind == Difference ? Interval{half(ia.min, ib.max), half(ia.max, ib.min)}
                                     : Interval{half(ia.min, ib.min), half(ia.max, ib.max)};
@@ -700,8 +917,7 @@ private:
         const Type t = op->type;
         const int bits = t.bits();
         Interval a = of(op->args[0]), s = of(op->args[1]);
-        std::optional<int64_t> lo_end = s.min.defined() ? fold_constant(s.min) : std::nullopt;
-        std::optional<int64_t> hi_end = s.max.defined() ? fold_constant(s.max) : std::nullopt;
+        std::optional<int64_t> lo_end = constant_end(s.min, false), hi_end = constant_end(s.max, true);
         if (!lo_end || !hi_end) {
             return false;
         }
@@ -760,10 +976,21 @@ private:
         return true;
     }
 
-    // Both ends of i as integer constants, if they are.
+    // A constant lower (or upper) bound of an interval's values: its end
+    // if that folds to a constant, else a constant bound of the end (of
+    // clamp(e, 3, 8)'s max(min(e.min, 8), 3), 3).
+    static std::optional<int64_t> constant_end(const Expr &end, bool upper) {
+        if (!end.defined()) {
+            return std::nullopt;
+        }
+        std::optional<int64_t> c = fold_constant(end);
+        return c ? c : constant_bound(end, upper);
+    }
+
+    // Constant bounds of both ends of i, if it has them: a range holding
+    // all of i's values.
     static bool constant_ends(const Interval &i, int64_t &lo, int64_t &hi) {
-        std::optional<int64_t> l = i.min.defined() ? fold_constant(i.min) : std::nullopt;
-        std::optional<int64_t> h = i.max.defined() ? fold_constant(i.max) : std::nullopt;
+        std::optional<int64_t> l = constant_end(i.min, false), h = constant_end(i.max, true);
         if (!l || !h) {
             return false;
         }
@@ -774,7 +1001,7 @@ private:
 
     // Whether an interval's values are known to be at least 0.
     static bool known_nonnegative(const Interval &i) {
-        std::optional<int64_t> c = i.min.defined() ? fold_constant(i.min) : std::nullopt;
+        std::optional<int64_t> c = constant_end(i.min, false);
         return c && *c >= 0;
     }
 
@@ -810,8 +1037,26 @@ private:
             const Cast *c = e.as<Cast>();
             return c && c->value.type() == lt->a.type() ? c->value : e;
         };
-        if (!equal(operand(x->a), lt->b) || !equal(operand(x->b), lt->a) || !equal(operand(y->a), lt->a) ||
-            !equal(operand(y->b), lt->b)) {
+        // The bits of an integer constant in t's width (a constant operand's
+        // cast to t is folded: uint16(int16 -10) is 65526).
+        auto bits_of = [&](const Expr &e) -> std::optional<uint64_t> {
+            const uint64_t mask = t.bits() == 64 ? ~uint64_t(0) : (uint64_t(1) << t.bits()) - 1;
+            if (const IntImm *i = e.as<IntImm>()) {
+                return (uint64_t)i->value & mask;
+            }
+            if (const UIntImm *u = e.as<UIntImm>()) {
+                return u->value & mask;
+            }
+            return std::nullopt;
+        };
+        auto same = [&](const Expr &e, const Expr &operand_of_lt) {
+            if (equal(operand(e), operand_of_lt)) {
+                return true;
+            }
+            std::optional<uint64_t> p = bits_of(e), q = bits_of(operand_of_lt);
+            return p && q && *p == *q;
+        };
+        if (!same(x->a, lt->b) || !same(x->b, lt->a) || !same(y->a, lt->a) || !same(y->b, lt->b)) {
             return false;
         }
         Interval a = of(lt->a), b = of(lt->b);
@@ -832,6 +1077,7 @@ private:
         return true;
     }
 
+    static bool is_integer(Type t) { return t.is_int() || t.is_uint(); }
     static bool is_point(const Interval &i) { return i.min.defined() && i.min.same_as(i.max); }
     // The types whose points are of the type itself (narrower integers'
     // intervals are int32 terms).
@@ -868,9 +1114,20 @@ private:
     // Casts from or to a float: each is monotonic (never decreasing), so
     // the ends cast are the ends, unless the result may overflow a narrow
     // integer type (then its whole range). Out-of-range float to int32
-    // conversions are undefined, and assumed not to happen.
-    static Interval float_cast(const Interval &v, Type to) {
-        auto cast_end = [&](const Expr &e) { return e.defined() ? Cast::make(to, e) : Expr(); };
+    // conversions are undefined, and assumed not to happen. The ends of a
+    // 64-bit integer are evaluated in 64 bits (their int32 terms may
+    // overflow where the values do not).
+    static Interval float_cast(const Interval &v, Type from, Type to) {
+        auto cast_end = [&](const Expr &e) {
+            if (!e.defined()) {
+                return Expr();
+            }
+            if ((from.is_int() || from.is_uint()) && from.bits() > 32 && !as_int(e)) {
+                Expr wide = widened(e);
+                return wide.defined() ? Cast::make(to, wide) : Expr();
+            }
+            return Cast::make(to, e);
+        };
         if (to.is_float() || to == Int(32)) {
             return {cast_end(v.min), cast_end(v.max)};
         }
